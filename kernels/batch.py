@@ -1,0 +1,36 @@
+"""Many games at once: a chunk of consecutive game indices across threads.
+
+Each game depends on (seed, game index) alone, so the rows are the same for
+any thread count, and any split of the games into chunks.
+"""
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .engine import play_game
+from .state import N_STATS, new_state
+
+BLOCKS_PER_THREAD = 8
+
+
+@njit(cache=True, parallel=True)
+def play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks):
+    """Statistics of games first_game .. first_game + n_games - 1.
+
+    Returns (n_games, N_STATS) int64, row i for game first_game + i. The games
+    are split into n_blocks contiguous blocks, each with its own state arrays.
+    """
+    out = np.empty((n_games, N_STATS), np.int64)
+    for b in prange(n_blocks):
+        st = new_state(0)
+        for i in range(n_games * b // n_blocks, n_games * (b + 1) // n_blocks):
+            play_game(tb, cfg, policies, params, st, seed, first_game + i)
+            out[i, :] = st.stats
+    return out
+
+
+def run_batch(tb, cfg, policies, params, seed, first_game, n_games):
+    """play_batch with as many blocks as keep every thread busy."""
+    n_blocks = max(1, min(n_games, BLOCKS_PER_THREAD * numba.get_num_threads()))
+    return play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks)

@@ -1,0 +1,83 @@
+"""Policies: who decides what, chosen per seat by an integer policy id.
+
+A policy answers two questions on its seat's turn, reading only what the
+seat may see (RULES.md, "Simulation conventions", Information): its own
+hand, the board, the discards and the size of the draw pile.
+
+- ``choose_dead`` -> the dead card code to discard, or -1 to keep the hand;
+- ``choose_action`` -> (card code, cell), or (-1, -1) to pass when the hand
+  has no legal play.
+
+A new policy gets an id here, a branch in both dispatchers, and a name in
+``simkit.policies``. Per-seat parameters arrive as a float64 row ``params``.
+"""
+
+import numpy as np
+from .jit import kernel
+
+from .rng import below
+from .state import is_dead, nth_cell, popcount, targets
+
+RANDOM = 0
+N_POLICIES = 1
+
+
+@kernel
+def _distinct_dead(tb, st, seat):
+    """Write the hand's distinct dead codes, ascending, to scratch; return how many."""
+    n, prev = 0, -1
+    for i in range(st.hand_n[seat]):
+        code = st.hands[seat, i]
+        if code != prev:
+            if is_dead(tb, st, code):
+                st.scratch[n] = code
+                n += 1
+        prev = code
+    return n
+
+
+@kernel
+def _distinct_playable(tb, cfg, st, seat, team):
+    """Write the hand's distinct codes with a legal action, ascending, to scratch."""
+    n, prev = 0, -1
+    for i in range(st.hand_n[seat]):
+        code = st.hands[seat, i]
+        if code != prev:
+            lo, hi = targets(tb, cfg, st, team, code)
+            if (lo | hi) != np.uint64(0):
+                st.scratch[n] = code
+                n += 1
+        prev = code
+    return n
+
+
+@kernel
+def random_dead(tb, st, seat):
+    """Discard a dead card uniformly among the distinct dead codes, if any."""
+    n = _distinct_dead(tb, st, seat)
+    if n == 0:
+        return -1
+    return st.scratch[below(st.rng, n)]
+
+
+@kernel
+def random_action(tb, cfg, st, seat, team):
+    """A card uniformly among the distinct playable codes, then a cell uniformly."""
+    n = _distinct_playable(tb, cfg, st, seat, team)
+    if n == 0:
+        return -1, -1
+    code = st.scratch[below(st.rng, n)]
+    lo, hi = targets(tb, cfg, st, team, code)
+    return code, nth_cell(lo, hi, below(st.rng, popcount(lo) + popcount(hi)))
+
+
+@kernel
+def choose_dead(policy, params, tb, cfg, st, seat, team):
+    """The dead card `policy` discards before its play, or -1."""
+    return random_dead(tb, st, seat)
+
+
+@kernel
+def choose_action(policy, params, tb, cfg, st, seat, team):
+    """The (card, cell) `policy` plays, or (-1, -1) to pass."""
+    return random_action(tb, cfg, st, seat, team)

@@ -1,0 +1,200 @@
+"""The state of one game as arrays, and the rule queries on it.
+
+Everything here is pure: functions read and write only the arrays they are
+given. (Kernel code avoids ``a and b`` / ``a or b`` on array reads: numba
+compiles those short-circuits into slow code, ~100 ns each; use ``if``.) The game configuration is a (N_CFG,) int64 array indexed by the
+``CFG_*`` constants; per-game statistics are a (N_STATS,) int64 row indexed
+by the ``S_*`` constants, named in ``STAT_NAMES``.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .jit import kernel
+
+from .tables import ONE_EYED, ORDINARY
+
+MAX_PLAYERS = 12
+MAX_TEAMS = 3
+MAX_HAND = 16  # room for hands of up to 15 plus the card drawn before one leaves
+DECK_SIZE = 104
+MAX_SEQUENCES = 16  # per team: sequences_to_win <= 8 keeps a team below this
+MAX_NEW_SEQUENCES = 8  # two per direction through one cell
+
+# Configuration vector.
+CFG_PLAYERS, CFG_TEAMS, CFG_HAND_SIZE, CFG_SEQUENCES_TO_WIN, CFG_MAX_TURNS = 0, 1, 2, 3, 4
+CFG_CHIP_LIMIT = 5  # 0: unlimited chips; 1: supplies of CFG_SUPPLY..+2
+CFG_SUPPLY = 6  # three entries, team 0..2
+N_CFG = 9
+
+# Counters in State.ctr.
+PILE_POS, PILE_N, DISCARD_N = 0, 1, 2
+N_CTR = 3
+
+# Per-game statistics (docs/ENGINE.md, "Per-game statistics").
+STAT_NAMES = (
+    "winner_team", "end", "turns", "first_sequence_turn", "first_sequence_team",
+    "sequences_0", "sequences_1", "sequences_2",
+    "chips_0", "chips_1", "chips_2",
+    "one_eyed_0", "one_eyed_1", "one_eyed_2",
+    "two_eyed_0", "two_eyed_1", "two_eyed_2",
+    "dead_swaps", "reshuffles", "passes",
+)
+(S_WINNER, S_END, S_TURNS, S_FIRST_SEQ_TURN, S_FIRST_SEQ_TEAM,
+ S_SEQUENCES, _, _, S_CHIPS, _, _, S_ONE_EYED, _, _, S_TWO_EYED, _, _,
+ S_DEAD_SWAPS, S_RESHUFFLES, S_PASSES) = range(len(STAT_NAMES))
+N_STATS = len(STAT_NAMES)
+END_WIN, END_STALEMATE, END_TURN_CAP = 0, 1, 2
+END_NAMES = ("win", "stalemate", "turn_cap")
+
+# One row of the move log per turn (only filled when State.log has rows).
+(L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1,
+ L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(11)
+LOG_WIDTH = L_SEQ0 + MAX_NEW_SEQUENCES
+ACT_PLACE, ACT_REMOVE, ACT_PASS = 0, 1, 2
+ACTION_NAMES = ("place", "remove", "pass")
+
+
+class State(NamedTuple):
+    """One game's mutable arrays; see docs/ENGINE.md for their meaning.
+
+    rng:      (1,) uint64, the game's splitmix64 state.
+    pile:     (104,) int64, the draw pile: cards pile[ctr[PILE_POS]:ctr[PILE_N]].
+    discard:  (104,) int64, discards in the order discarded: discard[:ctr[DISCARD_N]].
+    hands:    (12, 8) int64, each seat's cards, sorted: hands[s, :hand_n[s]].
+    hand_n:   (12,) int64.
+    dealt:    (12, 8) int64, the hands right after the deal (filled when logging).
+    chips:    (3, 2) uint64, each team's chips as a bitboard.
+    occupied: (2,) uint64, all chips.
+    locked:   (2,) uint64, chips of completed sequences.
+    seqs:     (3, 16) int64, each team's sequences as line numbers: seqs[t, :nseq[t]].
+    nseq:     (3,) int64.
+    on_board: (3,) int64, chips per team on the board.
+    ctr:      (N_CTR,) int64, pile and discard counters.
+    stats:    (N_STATS,) int64, this game's statistics.
+    log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
+    scratch:  (128,) int64, work space for policies.
+    """
+
+    rng: np.ndarray
+    pile: np.ndarray
+    discard: np.ndarray
+    hands: np.ndarray
+    hand_n: np.ndarray
+    dealt: np.ndarray
+    chips: np.ndarray
+    occupied: np.ndarray
+    locked: np.ndarray
+    seqs: np.ndarray
+    nseq: np.ndarray
+    on_board: np.ndarray
+    ctr: np.ndarray
+    stats: np.ndarray
+    log: np.ndarray
+    scratch: np.ndarray
+
+
+@njit(cache=True)
+def new_state(log_rows):
+    """Fresh arrays for one game; `log_rows` turns of move log (0: no log)."""
+    return State(
+        np.zeros(1, np.uint64),
+        np.zeros(DECK_SIZE, np.int64),
+        np.zeros(DECK_SIZE, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros((MAX_TEAMS, 2), np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros(2, np.uint64),
+        np.zeros((MAX_TEAMS, MAX_SEQUENCES), np.int64),
+        np.zeros(MAX_TEAMS, np.int64),
+        np.zeros(MAX_TEAMS, np.int64),
+        np.zeros(N_CTR, np.int64),
+        np.zeros(N_STATS, np.int64),
+        np.zeros((log_rows, LOG_WIDTH), np.int64),
+        np.zeros(128, np.int64),
+    )
+
+
+# --- bitboards ---------------------------------------------------------------
+
+@kernel
+def bit(c):
+    """The word index and mask of cell c."""
+    return c >> 6, np.uint64(1) << np.uint64(c & 63)
+
+
+@kernel
+def has(words, c):
+    """Whether cell c is in the bitboard `words`."""
+    w, m = bit(c)
+    return (words[w] & m) != np.uint64(0)
+
+
+@kernel
+def popcount(x):
+    """Number of set bits of a uint64 (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@kernel
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@kernel
+def nth_cell(lo, hi, k):
+    """The k-th (0-based, ascending) cell of the bitboard (lo, hi)."""
+    n_lo = popcount(lo)
+    word, base = lo, 0
+    if k >= n_lo:
+        word, base, k = hi, 64, k - n_lo
+    for _ in range(k):
+        word &= word - np.uint64(1)
+    return base + lowest_bit(word)
+
+
+# --- rule queries ------------------------------------------------------------
+
+@kernel
+def is_dead(tb, st, code):
+    """A non-Jack card both of whose cells hold chips (RULES.md, "A turn" 1)."""
+    if tb.card_kind[code] != ORDINARY:
+        return False
+    if not has(st.occupied, tb.card_cells[code, 0]):
+        return False
+    return has(st.occupied, tb.card_cells[code, 1])
+
+
+@kernel
+def may_place(cfg, st, team):
+    """Whether the team has a chip to place (always, unless the chip limit is on)."""
+    if cfg[CFG_CHIP_LIMIT] == 0:
+        return True
+    return st.on_board[team] < cfg[CFG_SUPPLY + team]
+
+
+@kernel
+def targets(tb, cfg, st, team, code):
+    """The bitboard (lo, hi) of cells card `code` can act on for `team`.
+
+    Ordinary card: its empty cells; two-eyed Jack: every empty non-corner cell;
+    one-eyed Jack: every opponent chip not in a completed sequence.
+    """
+    kind = tb.card_kind[code]
+    if kind == ONE_EYED:
+        lo = st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0]
+        hi = st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1]
+        return lo, hi
+    if not may_place(cfg, st, team):
+        return np.uint64(0), np.uint64(0)
+    if kind == ORDINARY:
+        return tb.card_lo[code] & ~st.occupied[0], tb.card_hi[code] & ~st.occupied[1]
+    return tb.playable_cells[0] & ~st.occupied[0], tb.playable_cells[1] & ~st.occupied[1]

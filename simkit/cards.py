@@ -1,0 +1,55 @@
+"""Card codes and the official board (shipped as simkit/data/board.csv).
+
+A card code is ``suit * 13 + rank`` with suits ``S H D C`` and ranks
+``A 2 3 4 5 6 7 8 9 T J Q K``; its text form is rank then suit (``"QS"``).
+The board is 100 cells, ``row * 10 + column``, corners written ``XX``.
+"""
+
+from __future__ import annotations
+
+import csv
+from functools import cache
+from importlib.resources import files
+
+import numpy as np
+
+from simkit.kernels.tables import Tables, build_tables
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+CORNER = "XX"
+N_CODES = 52
+
+
+def card_name(code: int) -> str:
+    """'QS' for the code of the queen of spades."""
+    suit, rank = divmod(int(code), 13)
+    return RANKS[rank] + SUITS[suit]
+
+
+def card_code(name: str) -> int:
+    """The code of a card written rank then suit, e.g. 'QS'."""
+    if len(name) != 2 or name[0] not in RANKS or name[1] not in SUITS:
+        raise ValueError(f"not a card: {name!r} (rank in {RANKS}, then suit in {SUITS})")
+    return SUITS.index(name[1]) * 13 + RANKS.index(name[0])
+
+
+@cache
+def board_names() -> tuple[str, ...]:
+    """The official layout: 100 card names row-major, corners 'XX'."""
+    text = files("simkit.data").joinpath("board.csv").read_text(encoding="utf-8")
+    cells = tuple(name.strip() for row in csv.reader(text.splitlines()) for name in row)
+    if len(cells) != 100:
+        raise ValueError(f"board.csv must hold 100 cells, found {len(cells)}")
+    return cells
+
+
+def board_codes() -> np.ndarray:
+    """(100,) int64 card code per cell, -1 for a corner."""
+    return np.array([-1 if n == CORNER else card_code(n) for n in board_names()], np.int64)
+
+
+@cache
+def tables() -> Tables:
+    """The kernel's tables for the official board, built once."""
+    return build_tables(board_codes())

@@ -1,0 +1,111 @@
+"""Policy names, their parameters, and who plays what at each seat.
+
+A policy spec is ``NAME[:KEY=VALUE[:KEY=VALUE...]]``; a line-up is one spec
+or several separated by commas, which cycle over the teams: ``greedy,random``
+gives team 0 greedy and team 1 random (and team 2, if any, greedy again).
+Seat ``s`` plays for team ``s % teams``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simkit.kernels import policies as kp
+from simkit.rules import Rules
+
+N_PARAMS = 8  # width of the kernel's per-seat parameter rows
+
+
+@dataclass(frozen=True)
+class PolicyKind:
+    """A policy the kernel knows: its id and its parameters with defaults."""
+
+    name: str
+    id: int
+    params: dict[str, float] = field(default_factory=dict)
+    doc: str = ""
+
+
+POLICIES: dict[str, PolicyKind] = {
+    "random": PolicyKind("random", kp.RANDOM, {}, "uniform over distinct playable cards, then cells"),
+}
+
+
+class PolicyError(ValueError):
+    """A policy spec that cannot be understood; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One policy with its parameter values."""
+
+    kind: PolicyKind
+    values: tuple[float, ...]
+
+    @property
+    def spec(self) -> str:
+        """Canonical text form: the name, then every parameter that differs from its default."""
+        extra = [
+            f"{k}={_fmt(v)}"
+            for (k, d), v in zip(self.kind.params.items(), self.values)
+            if v != d
+        ]
+        return ":".join([self.kind.name, *extra])
+
+    @classmethod
+    def parse(cls, text: str) -> Policy:
+        """Parse ``NAME[:KEY=VALUE...]``."""
+        name, *assignments = text.strip().split(":")
+        kind = POLICIES.get(name.strip().lower())
+        if kind is None:
+            raise PolicyError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
+        values = dict(kind.params)
+        for a in assignments:
+            key, sep, raw = a.partition("=")
+            key = key.strip()
+            if not sep or key not in values:
+                allowed = ", ".join(kind.params) or "none"
+                raise PolicyError(f"bad parameter {a!r} for policy {kind.name!r}; parameters: {allowed}")
+            try:
+                values[key] = float(raw)
+            except ValueError:
+                raise PolicyError(f"parameter {key} of {kind.name!r} must be a number, got {raw!r}") from None
+        return cls(kind, tuple(values.values()))
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(v)
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The policy of every seat of a game."""
+
+    seats: tuple[Policy, ...]
+
+    @classmethod
+    def parse(cls, spec: str, rules: Rules) -> Lineup:
+        """Policies for each seat from 'NAME[,NAME...]', cycling over the teams."""
+        parts = [p for p in spec.split(",")]
+        if not spec.strip() or any(not p.strip() for p in parts):
+            raise PolicyError(f"empty policy in {spec!r}; known: {', '.join(POLICIES)}")
+        per_team = [Policy.parse(p) for p in parts]
+        return cls(tuple(per_team[(s % rules.teams) % len(per_team)] for s in range(rules.players)))
+
+    @property
+    def names(self) -> list[str]:
+        """Canonical spec per seat, seat 0 first."""
+        return [p.spec for p in self.seats]
+
+    def ids(self) -> np.ndarray:
+        """(players,) int64 kernel policy ids."""
+        return np.array([p.kind.id for p in self.seats], np.int64)
+
+    def params(self) -> np.ndarray:
+        """(players, N_PARAMS) float64 parameter rows."""
+        out = np.zeros((len(self.seats), N_PARAMS), np.float64)
+        for s, p in enumerate(self.seats):
+            out[s, : len(p.values)] = p.values
+        return out

@@ -1,0 +1,435 @@
+"""Independent referee for simkit.game/1 records.
+
+Replays a record with no random numbers and without trusting the engine that
+wrote it, checking every step against docs/RULES.md and docs/ENGINE.md.  It
+shares no code with tests/naive.py on purpose.  `check_record` returns a list
+of human-readable violations; an empty list means the game is legal.
+
+The referee knows every hand (the record gives them all after the deal and
+every card drawn since), so it knows the exact multiset of cards in the draw
+pile: the 104-card double deck minus the hands minus the discards.  A drawn
+card must come from that multiset; the reshuffle flag must be set exactly
+when a draw found the pile empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+FORMAT = "simkit.game/1"
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "SHDC"
+
+# The published Sequence board, row 0 at the top (hard-coded on purpose, so
+# that a wrong board.csv is caught too).
+OFFICIAL_BOARD: list[str] = (
+    "XX 2S 3S 4S 5S 6S 7S 8S 9S XX "
+    "6C 5C 4C 3C 2C AH KH QH TH TS "
+    "7C AS 2D 3D 4D 5D 6D 7D 9H QS "
+    "8C KS 6C 5C 4C 3C 2C 8D 8H KS "
+    "9C QS 7C 6H 5H 4H AH 9D 7H AS "
+    "TC TS 8C 7H 2H 3H KH TD 6H 2D "
+    "QC 9S 9C 8H 9H TH QH QD 5H 3D "
+    "KC 8S TC QC KC AC AD KD 4H 4D "
+    "AC 7S 6S 5S 4S 3S 2S 2H 3H 5D "
+    "XX AD KD QD TD 9D 8D 7D 6D XX"
+).split()
+
+CORNER_CELLS = {0, 9, 90, 99}
+TWO_EYED_JACKS = {"JD", "JC"}
+ONE_EYED_JACKS = {"JS", "JH"}
+TEAM_SUPPLY = {0: 50, 1: 50, 2: 35}
+
+LEGAL_TABLE = {  # players -> allowed team counts
+    2: {2}, 3: {3}, 4: {2}, 6: {2, 3}, 8: {2}, 9: {3}, 10: {2}, 12: {2, 3},
+}
+HAND_TABLE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+WIN_TABLE = {2: 2, 3: 1}
+
+RECORD_KEYS = ["format", "rules", "policies", "seed", "game", "board",
+               "hands", "turns", "result"]
+TURN_KEYS = ["seat", "dead", "card", "action", "cell", "drawn", "reshuffle",
+             "sequences"]
+RESULT_KEYS = ["winner_team", "end", "turns", "sequences"]
+RULE_KEYS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns"]
+
+FULL_DECK: Counter = Counter(r + s for s in SUIT_CHARS for r in RANK_CHARS for _ in range(2))
+
+
+def _is_card(x: object) -> bool:
+    """A two-character card string like 'QS'."""
+    return (isinstance(x, str) and len(x) == 2
+            and x[0] in RANK_CHARS and x[1] in SUIT_CHARS)
+
+
+def _is_int(x: object) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _five_in_a_row_lines() -> list[tuple[str, list[int]]]:
+    """Every five-cell line as (direction, cells in line order).
+
+    Directions in ENGINE.md's order: row, column, diagonal down-right,
+    diagonal down-left; within a direction, by ascending first cell.
+    Built from (row, column) coordinates, independently of naive.py.
+    """
+    directions = [("row", 0, 1), ("column", 1, 0), ("down-right", 1, 1), ("down-left", 1, -1)]
+    lines: list[tuple[str, list[int]]] = []
+    for name, dr, dc in directions:
+        found = []
+        for r in range(10):
+            for c in range(10):
+                cells = []
+                for i in range(5):
+                    rr, cc = r + i * dr, c + i * dc
+                    if 0 <= rr < 10 and 0 <= cc < 10:
+                        cells.append(rr * 10 + cc)
+                if len(cells) == 5:
+                    found.append(cells)
+        found.sort(key=lambda cells: cells[0])
+        lines.extend((name, cells) for cells in found)
+    return lines
+
+
+ALL_LINES = _five_in_a_row_lines()
+assert len(ALL_LINES) == 192
+
+
+class _Table:
+    """The referee's view of the game: board chips, locks, cards."""
+
+    def __init__(self, players: int, teams: int, chip_limit: bool) -> None:
+        self.players = players
+        self.teams = teams
+        self.chip_limit = chip_limit
+        self.owner: dict[int, int] = {}  # cell -> team, only occupied cells
+        self.locked: set[int] = set()
+        self.seqs: list[list[list[int]]] = [[] for _ in range(teams)]
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.discards: list[str] = []
+        self.pile: Counter = Counter()  # exact multiset of the draw pile
+        self.where: dict[str, list[int]] = {}
+        for cell, card in enumerate(OFFICIAL_BOARD):
+            if card != "XX":
+                self.where.setdefault(card, []).append(cell)
+
+    def pile_size(self) -> int:
+        """Cards in the draw pile."""
+        return sum(n for n in self.pile.values() if n > 0)
+
+    def dead(self, card: str) -> bool:
+        """Non-Jack card whose two cells are both occupied."""
+        if card[0] == "J":
+            return False
+        return all(cell in self.owner for cell in self.where[card])
+
+    def may_place(self, team: int) -> bool:
+        """False only when the chip limit is on and the team's supply is used up."""
+        if not self.chip_limit:
+            return True
+        on_board = len([c for c, t in self.owner.items() if t == team])
+        return on_board < TEAM_SUPPLY[team]
+
+    def legal_cells(self, card: str, team: int) -> list[int]:
+        """Every cell on which `card` may legally act for `team`."""
+        if card in ONE_EYED_JACKS:
+            return sorted(c for c, t in self.owner.items()
+                          if t != team and c not in self.locked)
+        if not self.may_place(team):
+            return []
+        if card in TWO_EYED_JACKS:
+            return [c for c in range(100) if c not in CORNER_CELLS and c not in self.owner]
+        return [c for c in self.where[card] if c not in self.owner]
+
+    def sequences_through(self, cell: int, team: int) -> list[list[int]]:
+        """ENGINE.md's 'New sequences' rule after `team` placed on `cell`."""
+        declared: list[list[int]] = []
+        for _name, cells in ALL_LINES:
+            if cell not in cells:
+                continue
+            full = True
+            for c in cells:
+                if c in CORNER_CELLS:
+                    continue
+                if self.owner.get(c) != team:
+                    full = False
+            if not full:
+                continue
+            overlap_ok = True
+            for seq in self.seqs[team]:
+                if len(set(seq) & set(cells)) > 1:
+                    overlap_ok = False
+            if overlap_ok:
+                seq = sorted(cells)
+                self.seqs[team].append(seq)
+                self.locked.update(seq)
+                declared.append(seq)
+        return declared
+
+
+def check_record(record: dict, strict_rules: bool = True) -> list[str]:
+    """Replay `record` and return every rule violation found (empty = legal).
+
+    With `strict_rules`, the player count / team count / hand size /
+    sequences-to-win must also match the tables of RULES.md.
+    """
+    bad: list[str] = []
+
+    # ---- structure ------------------------------------------------------
+    if not isinstance(record, dict):
+        return ["record is not an object"]
+    missing = [k for k in RECORD_KEYS if k not in record]
+    extra = [k for k in record if k not in RECORD_KEYS]
+    if missing:
+        return [f"record lacks keys {missing}"]
+    if extra:
+        bad.append(f"record has unknown keys {extra}")
+    if record["format"] != FORMAT:
+        bad.append(f"format is {record['format']!r}, not {FORMAT!r}")
+
+    rules = record["rules"]
+    if not isinstance(rules, dict):
+        return bad + ["rules is not an object"]
+    lacking = [k for k in RULE_KEYS if k not in rules]
+    if lacking:
+        return bad + [f"rules lack keys {lacking}"]
+    for k in RULE_KEYS:
+        if not _is_int(rules[k]):
+            return bad + [f"rules.{k} is not an integer"]
+    players, teams = rules["players"], rules["teams"]
+    hand_size, to_win, max_turns = rules["hand_size"], rules["sequences_to_win"], rules["max_turns"]
+    chip_limit = rules.get("chip_limit", False)
+    if not isinstance(chip_limit, bool):
+        bad.append("rules.chip_limit is not a boolean")
+        chip_limit = bool(chip_limit)
+    if teams not in (2, 3) or players < teams or players % teams != 0:
+        return bad + [f"illegal players/teams {players}/{teams}"]
+    if hand_size < 1 or players * hand_size > 104:
+        return bad + [f"illegal hand_size {hand_size}"]
+    if to_win < 1 or max_turns < 0:
+        return bad + ["illegal sequences_to_win or max_turns"]
+    if strict_rules:
+        if teams not in LEGAL_TABLE.get(players, set()):
+            bad.append(f"{players} players in {teams} teams is not a legal table")
+        if HAND_TABLE.get(players) != hand_size:
+            bad.append(f"hand_size {hand_size} is not RULES.md's {HAND_TABLE.get(players)}")
+        if WIN_TABLE[teams] != to_win:
+            bad.append(f"sequences_to_win {to_win} is not RULES.md's {WIN_TABLE[teams]}")
+
+    policies = record["policies"]
+    if (not isinstance(policies, list) or len(policies) != players
+            or not all(isinstance(p, str) for p in policies)):
+        bad.append("policies must be a list of one string per seat")
+    if not _is_int(record["seed"]) or not _is_int(record["game"]):
+        bad.append("seed and game must be integers")
+    if record["board"] != OFFICIAL_BOARD:
+        bad.append("board is not the official layout")
+
+    table = _Table(players, teams, chip_limit)
+
+    # ---- the deal ------------------------------------------------------
+    hands = record["hands"]
+    if not isinstance(hands, list) or len(hands) != players:
+        return bad + [f"hands must list {players} seats"]
+    for s, hand in enumerate(hands):
+        if not isinstance(hand, list) or not all(_is_card(x) for x in hand):
+            return bad + [f"seat {s}: hand is not a list of cards"]
+        if len(hand) != hand_size:
+            bad.append(f"seat {s}: dealt {len(hand)} cards, expected {hand_size}")
+        codes = [SUIT_CHARS.index(x[1]) * 13 + RANK_CHARS.index(x[0]) for x in hand]
+        if codes != sorted(codes):
+            bad.append(f"seat {s}: hand not sorted by card code")
+        table.hands[s] = list(hand)
+    dealt = Counter()
+    for hand in table.hands:
+        dealt.update(hand)
+    for card, n in dealt.items():
+        if n > FULL_DECK[card]:
+            bad.append(f"card {card} dealt {n} times (deck has {FULL_DECK[card]})")
+    table.pile = FULL_DECK.copy()
+    table.pile.subtract(dealt)
+
+    conservation_reported = False
+
+    def conservation(where: str) -> None:
+        """Every one of the 104 cards is in exactly one place."""
+        nonlocal conservation_reported
+        if conservation_reported:
+            return
+        total = Counter()
+        for hand in table.hands:
+            total.update(hand)
+        total.update(table.discards)
+        for card, n in table.pile.items():
+            if n < 0:
+                bad.append(f"{where}: card {card} is in more places than the deck allows")
+                conservation_reported = True
+                return
+            total[card] += n
+        if +total != FULL_DECK:
+            bad.append(f"{where}: card conservation broken")
+            conservation_reported = True
+
+    conservation("after the deal")
+
+    # ---- the turns -----------------------------------------------------
+    turns = record["turns"]
+    if not isinstance(turns, list):
+        return bad + ["turns is not a list"]
+    passes_in_a_row = 0
+    ended: str | None = None
+    winner: int | None = None
+
+    for i, turn in enumerate(turns):
+        where = f"turn {i + 1}"
+        if ended is not None:
+            bad.append(f"{where}: turn after the game ended ({ended})")
+            break
+        if i == max_turns:
+            bad.append(f"{where}: turn beyond max_turns {max_turns}")
+            break
+        if not isinstance(turn, dict) or set(turn) != set(TURN_KEYS):
+            bad.append(f"{where}: turn object must have exactly keys {TURN_KEYS}")
+            break
+        seat = i % players
+        team = seat % teams
+        if turn["seat"] != seat:
+            bad.append(f"{where}: seat {turn['seat']} moved, expected seat {seat}")
+        hand = table.hands[seat]
+        drawn = turn["drawn"]
+        if not isinstance(drawn, list) or not all(_is_card(x) for x in drawn):
+            bad.append(f"{where}: drawn is not a list of cards")
+            break
+        if not isinstance(turn["reshuffle"], bool):
+            bad.append(f"{where}: reshuffle is not a boolean")
+        if not isinstance(turn["sequences"], list):
+            bad.append(f"{where}: sequences is not a list")
+            break
+        draws_left = list(drawn)
+        reshuffled = False
+
+        def draw_one(why: str) -> None:
+            """Take the next recorded draw, checking it was possible."""
+            nonlocal reshuffled
+            if not draws_left:
+                bad.append(f"{where}: missing draw ({why})")
+                return
+            card = draws_left.pop(0)
+            if table.pile_size() == 0:
+                if not table.discards:
+                    bad.append(f"{where}: draw with empty pile and no discards")
+                table.pile = Counter(table.discards)
+                table.discards = []
+                reshuffled = True
+            if table.pile[card] <= 0:
+                bad.append(f"{where}: drew {card}, which cannot be in the draw pile")
+            table.pile[card] -= 1
+            hand.append(card)
+
+        # dead card
+        dead = turn["dead"]
+        if dead is not None:
+            if not _is_card(dead):
+                bad.append(f"{where}: dead {dead!r} is not a card")
+                break
+            if dead not in hand:
+                bad.append(f"{where}: dead card {dead} is not in seat {seat}'s hand")
+            elif not table.dead(dead):
+                bad.append(f"{where}: card {dead} discarded as dead but it is not dead")
+            if dead in hand:
+                hand.remove(dead)
+            table.discards.append(dead)
+            draw_one("dead card replacement")
+
+        action = turn["action"]
+        card = turn["card"]
+        cell = turn["cell"]
+        playable = sorted({c for c in hand if table.legal_cells(c, team)})
+
+        if action == "pass":
+            if card is not None or cell is not None:
+                bad.append(f"{where}: a pass must have card and cell null")
+            if playable:
+                bad.append(f"{where}: passed although {playable} could be played")
+            if turn["sequences"]:
+                bad.append(f"{where}: a pass declared sequences")
+            passes_in_a_row += 1
+            if passes_in_a_row == players:
+                ended = "stalemate"
+        elif action in ("place", "remove"):
+            if not _is_card(card) or not _is_int(cell) or not 0 <= cell < 100:
+                bad.append(f"{where}: card {card!r} / cell {cell!r} malformed")
+                break
+            passes_in_a_row = 0
+            if card not in hand:
+                bad.append(f"{where}: played {card}, not in seat {seat}'s hand {sorted(hand)}")
+            else:
+                hand.remove(card)
+            table.discards.append(card)
+            expected_seqs: list[list[int]] = []
+            if action == "remove":
+                if card not in ONE_EYED_JACKS:
+                    bad.append(f"{where}: remove with {card}, not a one-eyed Jack")
+                if cell not in table.owner:
+                    bad.append(f"{where}: removed from empty cell {cell}")
+                elif table.owner[cell] == team:
+                    bad.append(f"{where}: removed own team's chip at {cell}")
+                elif cell in table.locked:
+                    bad.append(f"{where}: removed locked chip at {cell}")
+                table.owner.pop(cell, None)
+            else:
+                if card in ONE_EYED_JACKS:
+                    bad.append(f"{where}: placed with one-eyed Jack {card}")
+                elif card not in TWO_EYED_JACKS and OFFICIAL_BOARD[cell] != card:
+                    bad.append(f"{where}: {card} placed on cell {cell} showing {OFFICIAL_BOARD[cell]}")
+                if cell in CORNER_CELLS:
+                    bad.append(f"{where}: placed on corner {cell}")
+                if cell in table.owner:
+                    bad.append(f"{where}: placed on occupied cell {cell}")
+                if not table.may_place(team):
+                    bad.append(f"{where}: team {team} placed beyond its chip supply")
+                table.owner[cell] = team
+                expected_seqs = table.sequences_through(cell, team)
+            if turn["sequences"] != expected_seqs:
+                bad.append(f"{where}: declared sequences {turn['sequences']}, "
+                           f"rules give {expected_seqs}")
+            if len(table.seqs[team]) >= to_win:
+                ended = "win"
+                winner = team
+            else:
+                draw_one("end of turn")
+        else:
+            bad.append(f"{where}: unknown action {action!r}")
+            break
+
+        if draws_left:
+            bad.append(f"{where}: {len(draws_left)} extra card(s) drawn {draws_left}")
+            for extra_card in draws_left:  # keep the books balanced
+                table.pile[extra_card] -= 1
+                hand.append(extra_card)
+        if turn["reshuffle"] != reshuffled:
+            bad.append(f"{where}: reshuffle flag {turn['reshuffle']}, "
+                       f"but a reshuffle was {'needed' if reshuffled else 'not needed'}")
+        hand.sort(key=lambda x: SUIT_CHARS.index(x[1]) * 13 + RANK_CHARS.index(x[0]))
+        conservation(where)
+
+    # ---- the result ----------------------------------------------------
+    if ended is None:
+        if len(turns) == max_turns:
+            ended = "turn_cap"
+        else:
+            bad.append(f"record stops after {len(turns)} turns without the game ending")
+    result = record["result"]
+    if not isinstance(result, dict) or set(result) != set(RESULT_KEYS):
+        return bad + [f"result must have exactly keys {RESULT_KEYS}"]
+    if result["end"] != ended:
+        bad.append(f"result.end is {result['end']!r}, the replay gives {ended!r}")
+    if result["winner_team"] != winner or isinstance(result["winner_team"], bool):
+        bad.append(f"result.winner_team is {result['winner_team']!r}, the replay gives {winner!r}")
+    if result["turns"] != len(turns):
+        bad.append(f"result.turns is {result['turns']!r}, the record has {len(turns)}")
+    counts = [len(s) for s in table.seqs]
+    if result["sequences"] != counts:
+        bad.append(f"result.sequences is {result['sequences']!r}, the replay gives {counts}")
+    return bad
