@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import play_game
+from .jit import SOURCES_HASH  # noqa: F401  (installs the stamped cache first)
 from .state import N_STATS, new_state
 
 BLOCKS_PER_THREAD = 8
