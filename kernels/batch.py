@@ -15,7 +15,7 @@ from .state import N_STATS, new_state
 BLOCKS_PER_THREAD = 8
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks):
     """Statistics of games first_game .. first_game + n_games - 1.
 

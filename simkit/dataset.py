@@ -1,0 +1,201 @@
+"""The on-disk dataset: per-game rows in Parquet part files plus a manifest.
+
+Layout of a run directory::
+
+    DIR/manifest.json                      seed, configuration, versions, chunks
+    DIR/part-000000000000.parquet          games [0, chunk_size)
+    DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
+    ...
+
+Each part file's schema metadata repeats the manifest's identity (format,
+seed, rules, policies, versions) so a single file stands on its own. Files
+are written under a temporary name and renamed into place, so a part file
+that exists is complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simkit.kernels.jit import SOURCES_HASH
+from simkit.kernels.state import END_NAMES, STAT_NAMES
+
+FORMAT = "simkit.dataset/1"
+MANIFEST = "manifest.json"
+PART_GLOB = "part-*.parquet"
+
+# Per-game statistics columns and their Arrow types (kernel STAT_NAMES order).
+STAT_TYPES: dict[str, pa.DataType] = {
+    "winner_team": pa.int8(),
+    "end": pa.dictionary(pa.int8(), pa.string()),
+    "turns": pa.int32(),
+    "first_sequence_turn": pa.int32(),
+    "first_sequence_team": pa.int8(),
+    **{f"sequences_{t}": pa.int8() for t in range(3)},
+    **{f"chips_{t}": pa.int8() for t in range(3)},
+    **{f"one_eyed_{t}": pa.int16() for t in range(3)},
+    **{f"two_eyed_{t}": pa.int16() for t in range(3)},
+    "dead_swaps": pa.int32(),
+    "reshuffles": pa.int32(),
+    "passes": pa.int32(),
+}
+assert tuple(STAT_TYPES) == STAT_NAMES
+
+CONFIG_TYPES: dict[str, pa.DataType] = {
+    "players": pa.int8(),
+    "teams": pa.int8(),
+    "hand_size": pa.int8(),
+    "sequences_to_win": pa.int8(),
+    "max_turns": pa.int32(),
+    "chip_limit": pa.bool_(),
+    "policies": pa.dictionary(pa.int8(), pa.string()),
+    "seed": pa.int64(),
+}
+
+SCHEMA = pa.schema(
+    [pa.field(k, t) for k, t in CONFIG_TYPES.items()]
+    + [pa.field("game", pa.int64())]
+    + [pa.field(k, t) for k, t in STAT_TYPES.items()]
+)
+
+
+class DatasetError(ValueError):
+    """A directory that is not a usable simkit dataset; the message says why."""
+
+
+def versions() -> dict[str, str]:
+    """Versions of everything that decides the bytes of a dataset."""
+    import numba
+
+    import simkit
+
+    return {
+        "simkit": simkit.__version__,
+        "kernel_sources": SOURCES_HASH[:16],
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "pyarrow": pa.__version__,
+        "python": platform.python_version(),
+    }
+
+
+def part_name(first_game: int) -> str:
+    """File name of the part that starts at game `first_game`."""
+    return f"part-{first_game:012d}.parquet"
+
+
+def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
+    """Arrow table of a (n, N_STATS) stats block for games first_game.. .
+
+    identity: {"seed", "rules": {...}, "policies": [...]} of the run.
+    """
+    n = stats.shape[0]
+    rules = identity["rules"]
+    columns: dict[str, pa.Array] = {}
+    config_values = {**{k: rules[k] for k in CONFIG_TYPES if k in rules},
+                     "policies": ",".join(identity["policies"]), "seed": identity["seed"]}
+    for name, typ in CONFIG_TYPES.items():
+        value = config_values[name]
+        if pa.types.is_dictionary(typ):
+            columns[name] = pa.DictionaryArray.from_arrays(
+                pa.array(np.zeros(n, np.int8)), pa.array([value], pa.string()))
+        else:
+            columns[name] = pa.array(np.full(n, value), typ)
+    columns["game"] = pa.array(np.arange(first_game, first_game + n, dtype=np.int64))
+    for j, (name, typ) in enumerate(STAT_TYPES.items()):
+        col = stats[:, j]
+        if name == "end":
+            columns[name] = pa.DictionaryArray.from_arrays(
+                pa.array(col.astype(np.int8)), pa.array(END_NAMES, pa.string()))
+        else:
+            columns[name] = pa.array(col.astype(typ.to_pandas_dtype()), typ)
+    metadata = {b"simkit": json.dumps({**identity, "format": FORMAT}, sort_keys=True).encode()}
+    return pa.Table.from_pydict(columns, schema=SCHEMA.with_metadata(metadata))
+
+
+def write_part(directory: Path, stats: np.ndarray, first_game: int, identity: dict) -> Path:
+    """Write one part atomically (temporary file, then rename); return its path."""
+    path = directory / part_name(first_game)
+    tmp = directory / f".{path.name}.tmp"
+    try:
+        pq.write_table(to_table(stats, first_game, identity), tmp, compression="zstd")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def write_json_atomic(path: Path, obj: dict) -> None:
+    """Write JSON to `path` through a temporary file and a rename."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def read_manifest(directory: Path) -> dict | None:
+    """The run's manifest, or None where there is none; DatasetError if unreadable."""
+    path = Path(directory) / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"{path} is not a readable simkit manifest ({e})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise DatasetError(f"{path} is not a simkit dataset manifest (format {FORMAT!r} expected)")
+    return manifest
+
+
+@dataclass(frozen=True)
+class Found:
+    """Part files found under a directory, and the manifests that describe them."""
+
+    parts: list[Path]
+    manifests: list[Path]
+
+
+def find_parts(root: Path) -> Found:
+    """Every part file of every run under `root` (the run itself or a folder of runs)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise DatasetError(f"{root} is not a directory")
+    manifests = sorted(root.rglob(MANIFEST))
+    parts = sorted(p for m in manifests for p in m.parent.glob(PART_GLOB))
+    if not manifests:
+        raise DatasetError(f"{root} holds no simkit dataset (no {MANIFEST} found); create one with `simkit run`")
+    return Found(parts, manifests)
+
+
+def read_games(root: Path, columns: list[str] | None = None):
+    """All per-game rows under `root` as a pandas DataFrame, sorted by run and game."""
+    found = find_parts(root)
+    for m in found.manifests:
+        read_manifest(m.parent)  # raises on a foreign or corrupt manifest
+    if not found.parts:
+        raise DatasetError(f"{root} holds no finished part files yet")
+    tables = []
+    for p in found.parts:
+        try:
+            table = pq.read_table(p, columns=columns)
+        except (OSError, pa.ArrowException) as e:
+            raise DatasetError(f"{p} is not a readable Parquet part ({e})") from None
+        meta = (pq.read_schema(p).metadata or {}).get(b"simkit")
+        if meta is None:
+            raise DatasetError(f"{p} is not a simkit part file (no simkit metadata)")
+        tables.append(table)
+    try:
+        table = pa.concat_tables(tables, promote_options="permissive")
+    except pa.ArrowException as e:
+        raise DatasetError(f"part files under {root} do not share one schema ({e})") from None
+    return table.to_pandas()
