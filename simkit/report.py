@@ -488,8 +488,11 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 
 
 def _scalar_frame(d: dict[str, float]) -> pd.DataFrame:
-    """A scalar section as a metric/value/ci_low/ci_high frame."""
-    return pd.DataFrame(_dict_rows(d), columns=["metric", "value", "ci_low", "ci_high"])
+    """A scalar section as a metric/value[/ci_low/ci_high] frame (no CI columns if none is defined)."""
+    frame = pd.DataFrame(_dict_rows(d), columns=["metric", "value", "ci_low", "ci_high"])
+    if frame[["ci_low", "ci_high"]].isna().all().all():
+        frame = frame.drop(columns=["ci_low", "ci_high"])
+    return frame
 
 
 _SECTION_TITLES = {
@@ -560,11 +563,11 @@ def _ci(lo: Any, hi: Any) -> str:
 
 def _rich_frame(title: str, frame: pd.DataFrame) -> Table:
     """A rich table of a frame, folding ci_low/ci_high into one '95% CI' column."""
-    table = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
+    table = Table(title=title, title_justify="left", show_edge=False, header_style="bold", min_width=len(title))
     cols = [c for c in frame.columns if c not in ("ci_low", "ci_high")]
     has_ci = "ci_low" in frame.columns
     for c in cols:
-        table.add_column(str(c), justify="left" if frame[c].dtype == object else "right")
+        table.add_column(str(c), justify="right" if pd.api.types.is_numeric_dtype(frame[c]) else "left")
     if has_ci:
         table.add_column("95% CI", justify="right")
     for r in frame.to_dict(orient="records"):
