@@ -1,0 +1,149 @@
+"""Speed and memory of simkit, measured; run by hand or with `make bench`.
+
+    python benchmarks/bench.py            # kernel vs end-to-end, 1 and 2 threads, compile times
+    python benchmarks/bench.py --big      # also a 10,000,000-game run's peak memory
+
+Writes benchmarks/results.md (and prints it). Targets (issues 2 and 3):
+kernel >= 100,000 random 2-player games/s per core; end-to-end within 10% of
+the kernel; 2 threads >= 1.8 x 1 thread; 1,000,000 games end to end < 10 s
+with a warm cache. Never run this while anything else loads the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SIMKIT = [sys.executable, "-m", "simkit"]
+
+
+def kernel_rate(policy: str, games: int, threads: int, players: int = 2) -> float:
+    """Games/s of the kernel alone (after warm-up), on `threads` threads."""
+    from simkit.play import simulate
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+
+    numba.set_num_threads(threads)
+    rules = Rules.make(players)
+    lineup = Lineup.parse(policy, rules)
+    simulate(rules, lineup, 1, 0, min(games, 1000))  # compile / load, warm caches
+    best = 0.0
+    for rep in range(3):
+        t = time.perf_counter()
+        simulate(rules, lineup, 1, rep * games, games)
+        best = max(best, games / (time.perf_counter() - t))
+    return best
+
+
+def end_to_end_rate(policy: str, games: int, threads: int) -> float:
+    """Games/s of a whole run (kernel + Arrow + Parquet + manifest), warm."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.runner import RunSpec, run
+
+    numba.set_num_threads(threads)
+    rules = Rules.make(2)
+    lineup = Lineup.parse(policy, rules)
+    best = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        run(Path(tmp) / "warm", RunSpec(rules, lineup, 1, 1000, 1000))
+        for rep in range(3):
+            outcome = run(Path(tmp) / f"r{rep}", RunSpec(rules, lineup, 1, games, 100_000))
+            best = max(best, outcome.games_per_second)
+    return best
+
+
+def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MiB) of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    subprocess.run(args, check=True, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before) / 1024
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds to play one game in a fresh process: cold numba cache, then warm."""
+    code = ("import time; t = time.perf_counter(); from simkit.play import simulate; "
+            "from simkit.rules import Rules; from simkit.policies import Lineup; r = Rules.make(2); "
+            "simulate(r, Lineup.parse('random', r), 1, 0, 10)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache}
+        cold, _ = timed_subprocess([sys.executable, "-c", code], env)
+        warm, _ = timed_subprocess([sys.executable, "-c", code], env)
+    return cold, warm
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500_000, help="games per timed kernel call")
+    parser.add_argument("--big", action="store_true", help="also measure a 10,000,000-game run's peak RSS")
+    args = parser.parse_args()
+    most = numba.config.NUMBA_NUM_THREADS
+    rows = []
+
+    cold, warm = compile_times()
+    rows.append(("compile + 1 game, cold numba cache", f"{cold:.1f} s"))
+    rows.append(("compile + 1 game, warm numba cache", f"{warm:.1f} s"))
+
+    k1 = kernel_rate("random", args.games, 1)
+    rows.append(("kernel, random 2p, 1 thread", f"{k1:,.0f} games/s"))
+    if most >= 2:
+        k2 = kernel_rate("random", args.games, 2)
+        rows.append(("kernel, random 2p, 2 threads", f"{k2:,.0f} games/s ({k2 / k1:.2f} x)"))
+    e1 = end_to_end_rate("random", args.games, 1)
+    rows.append(("end to end (Parquet), 1 thread", f"{e1:,.0f} games/s ({e1 / k1:.0%} of kernel)"))
+    if most >= 2:
+        e2 = end_to_end_rate("random", args.games, 2)
+        rows.append(("end to end (Parquet), 2 threads", f"{e2:,.0f} games/s ({e2 / k2:.0%} of kernel)"))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        wall, peak = timed_subprocess(
+            [*SIMKIT, "run", "--games", "1000000", "--out", f"{tmp}/m", "--quiet"])
+        rows.append(("`simkit run` 1,000,000 games, warm cache, all cores", f"{wall:.1f} s wall, peak RSS {peak:.0f} MiB"))
+        if args.big:
+            wall, peak = timed_subprocess(
+                [*SIMKIT, "run", "--games", "10000000", "--out", f"{tmp}/big", "--quiet"])
+            rows.append(("`simkit run` 10,000,000 games, all cores", f"{wall:.1f} s wall, peak RSS {peak:.0f} MiB"))
+
+    for policy in _other_policies():
+        rate = kernel_rate(policy, max(args.games // 50, 2000), 1)
+        rows.append((f"kernel, {policy} 2p, 1 thread", f"{rate:,.0f} games/s ({rate / k1:.1%} of random)"))
+
+    cpu = platform.processor() or platform.machine()
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Machine: {os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, numba {numba.__version__}. "
+        f"Produced by `benchmarks/bench.py` on {time.strftime('%Y-%m-%d')}.",
+        "",
+        "| measurement | result |",
+        "| --- | --- |",
+        *[f"| {name} | {value} |" for name, value in rows],
+        "",
+    ]
+    text = "\n".join(lines)
+    (HERE / "results.md").write_text(text, encoding="utf-8")
+    print(text)
+
+
+def _other_policies() -> list[str]:
+    from simkit.policies import POLICIES
+
+    return [name for name in POLICIES if name != "random"]
+
+
+if __name__ == "__main__":
+    main()
