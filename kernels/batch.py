@@ -25,8 +25,9 @@ def play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks):
     out = np.empty((n_games, N_STATS), np.int64)
     for b in prange(n_blocks):
         st = new_state(0)
+        sim = new_state(0)  # the lookahead policy's board to play ahead on
         for i in range(n_games * b // n_blocks, n_games * (b + 1) // n_blocks):
-            play_game(tb, cfg, policies, params, st, seed, first_game + i)
+            play_game(tb, cfg, policies, params, st, sim, seed, first_game + i)
             out[i, :] = st.stats
     return out
 

@@ -8,76 +8,34 @@ hand, the board, the discards and the size of the draw pile.
 - ``choose_action`` -> (card code, cell), or (-1, -1) to pass when the hand
   has no legal play.
 
-A new policy gets an id here, a branch in both dispatchers, and a name in
-``simkit.policies``. Per-seat parameters arrive as a float64 row ``params``.
+A new policy gets a module, an id here, a branch in the dispatchers, and a
+name with its parameters in ``simkit.policies``. Per-seat parameters arrive
+as a float64 row ``params``; ``sim`` is a spare State to play ahead on.
 """
 
-import numpy as np
+from .greedy import greedy_action
 from .jit import kernel
+from .lookahead import lookahead_action
+from .random_policy import random_action, random_dead
 
-from .rng import below
-from .state import is_dead, nth_cell, popcount, targets
-
-RANDOM = 0
-N_POLICIES = 1
-
-
-@kernel
-def _distinct_dead(tb, st, seat):
-    """Write the hand's distinct dead codes, ascending, to scratch; return how many."""
-    n, prev = 0, -1
-    for i in range(st.hand_n[seat]):
-        code = st.hands[seat, i]
-        if code != prev:
-            if is_dead(tb, st, code):
-                st.scratch[n] = code
-                n += 1
-        prev = code
-    return n
-
-
-@kernel
-def _distinct_playable(tb, cfg, st, seat, team):
-    """Write the hand's distinct codes with a legal action, ascending, to scratch."""
-    n, prev = 0, -1
-    for i in range(st.hand_n[seat]):
-        code = st.hands[seat, i]
-        if code != prev:
-            lo, hi = targets(tb, cfg, st, team, code)
-            if (lo | hi) != np.uint64(0):
-                st.scratch[n] = code
-                n += 1
-        prev = code
-    return n
-
-
-@kernel
-def random_dead(tb, st, seat):
-    """Discard a dead card uniformly among the distinct dead codes, if any."""
-    n = _distinct_dead(tb, st, seat)
-    if n == 0:
-        return -1
-    return st.scratch[below(st.rng, n)]
-
-
-@kernel
-def random_action(tb, cfg, st, seat, team):
-    """A card uniformly among the distinct playable codes, then a cell uniformly."""
-    n = _distinct_playable(tb, cfg, st, seat, team)
-    if n == 0:
-        return -1, -1
-    code = st.scratch[below(st.rng, n)]
-    lo, hi = targets(tb, cfg, st, team, code)
-    return code, nth_cell(lo, hi, below(st.rng, popcount(lo) + popcount(hi)))
+RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 
 
 @kernel
 def choose_dead(policy, params, tb, cfg, st, seat, team):
-    """The dead card `policy` discards before its play, or -1."""
+    """The dead card `policy` discards before its play, or -1.
+
+    Every policy so far swaps a dead card whenever it holds one, uniformly
+    among the distinct dead codes.
+    """
     return random_dead(tb, st, seat)
 
 
 @kernel
-def choose_action(policy, params, tb, cfg, st, seat, team):
+def choose_action(policy, params, tb, cfg, st, sim, seat, team):
     """The (card, cell) `policy` plays, or (-1, -1) to pass."""
+    if policy == GREEDY:
+        return greedy_action(tb, cfg, st, seat, team, params)
+    if policy == LOOKAHEAD:
+        return lookahead_action(tb, cfg, st, sim, seat, team, params)
     return random_action(tb, cfg, st, seat, team)

@@ -63,9 +63,9 @@ class State(NamedTuple):
     rng:      (1,) uint64, the game's splitmix64 state.
     pile:     (104,) int64, the draw pile: cards pile[ctr[PILE_POS]:ctr[PILE_N]].
     discard:  (104,) int64, discards in the order discarded: discard[:ctr[DISCARD_N]].
-    hands:    (12, 8) int64, each seat's cards, sorted: hands[s, :hand_n[s]].
+    hands:    (12, 16) int64, each seat's cards, sorted: hands[s, :hand_n[s]].
     hand_n:   (12,) int64.
-    dealt:    (12, 8) int64, the hands right after the deal (filled when logging).
+    dealt:    (12, 16) int64, the hands right after the deal (filled when logging).
     chips:    (3, 2) uint64, each team's chips as a bitboard.
     occupied: (2,) uint64, all chips.
     locked:   (2,) uint64, chips of completed sequences.
@@ -75,7 +75,9 @@ class State(NamedTuple):
     ctr:      (N_CTR,) int64, pile and discard counters.
     stats:    (N_STATS,) int64, this game's statistics.
     log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
-    scratch:  (128,) int64, work space for policies.
+    scratch:  (512,) int64, work space for policies.
+    fscratch: (8,) float64, work space for policies.
+    fscores:  (512,) float64, scores of the actions listed in scratch.
     """
 
     rng: np.ndarray
@@ -94,6 +96,8 @@ class State(NamedTuple):
     stats: np.ndarray
     log: np.ndarray
     scratch: np.ndarray
+    fscratch: np.ndarray
+    fscores: np.ndarray
 
 
 @njit(cache=True)
@@ -115,7 +119,9 @@ def new_state(log_rows):
         np.zeros(N_CTR, np.int64),
         np.zeros(N_STATS, np.int64),
         np.zeros((log_rows, LOG_WIDTH), np.int64),
-        np.zeros(128, np.int64),
+        np.zeros(512, np.int64),
+        np.zeros(8, np.float64),
+        np.zeros(512, np.float64),
     )
 
 
@@ -198,3 +204,28 @@ def targets(tb, cfg, st, team, code):
     if kind == ORDINARY:
         return tb.card_lo[code] & ~st.occupied[0], tb.card_hi[code] & ~st.occupied[1]
     return tb.playable_cells[0] & ~st.occupied[0], tb.playable_cells[1] & ~st.occupied[1]
+
+
+@kernel
+def shares_at_most_one_cell(tb, a, b):
+    """Whether lines a and b share at most one cell (RULES.md, "Sequences")."""
+    if tb.line_dir[a] != tb.line_dir[b]:
+        return True  # different straight lines meet in at most one cell
+    if tb.line_key[a] != tb.line_key[b]:
+        return True
+    return abs(tb.line_pos[a] - tb.line_pos[b]) >= 4
+
+
+@kernel
+def may_declare(tb, st, team, k):
+    """Whether line k shares at most one cell with every sequence `team` holds."""
+    for j in range(st.nseq[team]):
+        if not shares_at_most_one_cell(tb, k, st.seqs[team, j]):
+            return False
+    return True
+
+
+@kernel
+def count_in_line(words, tb, k):
+    """How many cells of line k are in the bitboard `words`."""
+    return popcount(words[0] & tb.line_lo[k]) + popcount(words[1] & tb.line_hi[k])

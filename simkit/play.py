@@ -35,7 +35,7 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     """Play one game with its move log; returns the kernel's State arrays."""
     check_games(seed, game, 1)
     st = new_state(rules.max_turns)
-    play_game(tables(), rules.cfg(), lineup.ids(), lineup.params(), st, seed, game)
+    play_game(tables(), rules.cfg(), lineup.ids(), lineup.params(), st, new_state(0), seed, game)
     return st
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from simkit.kernels import policies as kp
 from simkit.rules import Rules
 
-N_PARAMS = 8  # width of the kernel's per-seat parameter rows
+N_PARAMS = 16  # width of the kernel's per-seat parameter rows
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,21 @@ class PolicyKind:
 
 POLICIES: dict[str, PolicyKind] = {
     "random": PolicyKind("random", kp.RANDOM, {}, "uniform over distinct playable cards, then cells"),
+    "greedy": PolicyKind(
+        "greedy",
+        kp.GREEDY,
+        # Order matters: kernels/greedy.py reads them by position.
+        {"complete": 1000.0, "build": 1.0, "growth": 4.0, "block": 1.0, "block4": 500.0,
+         "break4": 400.0, "jack_cost": 20.0},
+        "one-ply line heuristic: build own lines, block threats, spend Jacks with care",
+    ),
 }
+POLICIES["lookahead"] = PolicyKind(
+    "lookahead",
+    kp.LOOKAHEAD,
+    {"rollouts": 16.0, "shortlist": 4.0, **POLICIES["greedy"].params},
+    "greedy's shortlist judged by determinised greedy rollouts to the end of the game",
+)
 
 
 class PolicyError(ValueError):

@@ -24,10 +24,40 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simkit.kernels.engine import declare_sequences, place_chip
 from simkit.kernels.state import CFG_CHIP_LIMIT, new_state
 from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
+
+
+def _kernel_function(attr: str, *modules: str):
+    """`attr` from the first kernel module that defines it.
+
+    The kernel's primitives have moved between modules as it grew (engine ->
+    moves, policies -> random_policy); tests reach them through here so that
+    they test the functions, not where they live.
+    """
+    import importlib
+
+    for mod in modules:
+        try:
+            module = importlib.import_module(f"simkit.kernels.{mod}")
+        except ImportError:
+            continue
+        if hasattr(module, attr):
+            return getattr(module, attr)
+    raise ImportError(f"no kernel module among {modules} defines {attr}")
+
+
+place_chip = _kernel_function("place_chip", "moves", "engine")
+remove_chip = _kernel_function("remove_chip", "moves", "engine")
+declare_sequences = _kernel_function("declare_sequences", "moves", "engine")
+draw = _kernel_function("draw", "moves", "engine")
+reset = _kernel_function("reset", "engine")
+random_action = _kernel_function("random_action", "random_policy", "policies")
+random_dead = _kernel_function("random_dead", "random_policy", "policies")
+distinct_dead = _kernel_function("_distinct_dead", "random_policy", "policies")
+distinct_playable = _kernel_function("_distinct_playable", "random_policy", "policies")
+choose_dead = _kernel_function("choose_dead", "policies")
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

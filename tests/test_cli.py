@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import simkit
 from cli import app
 from simkit.records import read_records
-from tests import referee
+import referee
 
 runner = CliRunner()
 

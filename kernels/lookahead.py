@@ -1,0 +1,144 @@
+"""The rollout policy: greedy's shortlist, judged by playing games to the end.
+
+For each of the ``shortlist`` best actions by greedy score, ``rollouts``
+games are played to the end from the position after the action, every seat
+then playing greedy. Before each rollout the cards the seat cannot see
+(every other hand and the draw pile) are dealt again at random from the
+cards it has not seen: 104 minus its own hand minus the discards
+(determinisation), so the decision depends only on what the seat sees. The
+action with the best mean result (win 1, draw 1/2, loss 0) is played; ties
+go to the higher greedy score. All candidates are judged on the same deals
+(common random numbers), and the real game's generator is advanced once.
+
+Parameters (a float64 row): rollouts, shortlist, then greedy's weights.
+"""
+
+from .greedy import N_GREEDY_PARAMS, greedy_action, score_actions
+from .jit import kernel
+from .moves import add_to_hand, draw, play_card, swap_dead
+from .random_policy import random_dead
+from .rng import next_u64, seed_stream, shuffle
+from .state import (
+    CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, CFG_TEAMS, DISCARD_N,
+    MAX_TEAMS, PILE_N, PILE_POS,
+)
+from .tables import N_CODES
+
+P_ROLLOUTS, P_SHORTLIST, P_GREEDY = 0, 1, 2
+N_LOOKAHEAD_PARAMS = P_GREEDY + N_GREEDY_PARAMS
+
+
+@kernel
+def determinise(st, sim, seat):
+    """Copy into `sim` what `seat` sees of `st`, and deal the unseen cards afresh.
+
+    Reads of st: the board, the discards, the seat's own hand, the sizes of
+    the other hands and of the draw pile. Nothing else (RULES.md, Information).
+    Uses and advances sim.rng.
+    """
+    for t in range(MAX_TEAMS):
+        sim.chips[t, 0] = st.chips[t, 0]
+        sim.chips[t, 1] = st.chips[t, 1]
+        sim.nseq[t] = st.nseq[t]
+        sim.on_board[t] = st.on_board[t]
+        for j in range(st.nseq[t]):
+            sim.seqs[t, j] = st.seqs[t, j]
+    for w in range(2):
+        sim.occupied[w] = st.occupied[w]
+        sim.locked[w] = st.locked[w]
+    # Unseen cards: two of each code, less the seat's hand and the discards.
+    count = sim.scratch
+    for code in range(N_CODES):
+        count[code] = 2
+    for i in range(st.ctr[DISCARD_N]):
+        sim.discard[i] = st.discard[i]
+        count[st.discard[i]] -= 1
+    sim.ctr[DISCARD_N] = st.ctr[DISCARD_N]
+    for i in range(st.hand_n[seat]):
+        sim.hands[seat, i] = st.hands[seat, i]
+        count[st.hands[seat, i]] -= 1
+    sim.hand_n[seat] = st.hand_n[seat]
+    n = 0
+    for code in range(N_CODES):
+        for _ in range(count[code]):
+            sim.pile[n] = code
+            n += 1
+    shuffle(sim.rng, sim.pile, n)
+    # Deal the other hands from the front; the rest is the draw pile.
+    sim.ctr[PILE_POS] = 0
+    sim.ctr[PILE_N] = n
+    for s in range(st.hand_n.shape[0]):
+        if s != seat:
+            sim.hand_n[s] = 0
+            for _ in range(st.hand_n[s]):
+                add_to_hand(sim, s, sim.pile[sim.ctr[PILE_POS]])
+                sim.ctr[PILE_POS] += 1
+
+
+@kernel
+def rollout(tb, cfg, sim, seat, gparams, turns_left):
+    """Play `sim` to the end from `seat`'s turn, everyone greedy; the winner or -1."""
+    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    passes = 0
+    for _ in range(turns_left):
+        team = seat % teams
+        dead = random_dead(tb, sim, seat)
+        if dead >= 0:
+            swap_dead(sim, seat, dead)
+        code, cell = greedy_action(tb, cfg, sim, seat, team, gparams)
+        if code < 0:
+            passes += 1
+            if passes == players:
+                return -1
+        else:
+            passes = 0
+            play_card(tb, sim, seat, team, code, cell)
+            if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+                return team
+            draw(sim, seat)
+        seat = (seat + 1) % players
+    return -1
+
+
+@kernel
+def lookahead_action(tb, cfg, st, sim, seat, team, params):
+    """The shortlisted (card, cell) with the best mean rollout result; (-1, -1) to pass."""
+    gparams = params[P_GREEDY:]
+    actions, scores = st.scratch, st.fscores
+    n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
+    if n == 0:
+        return -1, -1
+    # Shortlist: the best `shortlist` actions by greedy score, moved to the front.
+    short = min(max(int(params[P_SHORTLIST]), 1), n)
+    for i in range(short):
+        best = i
+        for j in range(i + 1, n):
+            if scores[j] > scores[best]:
+                best = j
+        actions[i], actions[best] = actions[best], actions[i]
+        scores[i], scores[best] = scores[best], scores[i]
+    rollouts = int(params[P_ROLLOUTS])
+    if short == 1 or rollouts < 1:
+        return actions[0] // 128, actions[0] % 128
+    base = next_u64(st.rng)
+    players = cfg[CFG_PLAYERS]
+    chosen, chosen_value = 0, -1.0
+    for i in range(short):
+        code, cell = actions[i] // 128, actions[i] % 128
+        value = 0.0
+        for r in range(rollouts):
+            seed_stream(sim.rng, base, r)
+            determinise(st, sim, seat)
+            play_card(tb, sim, seat, team, code, cell)
+            if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+                value += 1.0
+                continue
+            draw(sim, seat)
+            winner = rollout(tb, cfg, sim, (seat + 1) % players, gparams, cfg[CFG_MAX_TURNS])
+            if winner == team:
+                value += 1.0
+            elif winner < 0:
+                value += 0.5
+        if value > chosen_value:
+            chosen, chosen_value = i, value
+    return actions[chosen] // 128, actions[chosen] % 128

@@ -1,0 +1,135 @@
+"""Moves: the state changes a turn is made of (RULES.md, "A turn").
+
+Pure kernel functions on a State (``kernels.state``), shared by the game
+loop (``kernels.engine``) and the lookahead policy's rollouts.
+"""
+
+from .jit import kernel
+from .rng import shuffle
+from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, has, may_declare
+from .tables import ONE_EYED
+
+
+# --- cards -------------------------------------------------------------------
+
+@kernel
+def add_to_hand(st, seat, code):
+    """Insert `code` into the seat's sorted hand."""
+    i = st.hand_n[seat]
+    while i > 0:
+        if st.hands[seat, i - 1] <= code:
+            break
+        st.hands[seat, i] = st.hands[seat, i - 1]
+        i -= 1
+    st.hands[seat, i] = code
+    st.hand_n[seat] += 1
+
+
+@kernel
+def take_from_hand(st, seat, code):
+    """Remove one copy of `code` from the seat's hand and put it on the discards."""
+    n = st.hand_n[seat]
+    i = 0
+    while st.hands[seat, i] != code:
+        i += 1
+    for j in range(i, n - 1):
+        st.hands[seat, j] = st.hands[seat, j + 1]
+    st.hand_n[seat] = n - 1
+    st.discard[st.ctr[DISCARD_N]] = code
+    st.ctr[DISCARD_N] += 1
+
+
+@kernel
+def draw(st, seat):
+    """Draw the front card of the pile into the seat's hand.
+
+    An empty pile is first replaced by the shuffled discards. Returns
+    (card, 1 if the discards were reshuffled else 0).
+    """
+    reshuffled = 0
+    if st.ctr[PILE_POS] == st.ctr[PILE_N]:
+        n = st.ctr[DISCARD_N]
+        for i in range(n):
+            st.pile[i] = st.discard[i]
+        st.ctr[DISCARD_N] = 0
+        st.ctr[PILE_POS] = 0
+        st.ctr[PILE_N] = n
+        shuffle(st.rng, st.pile, n)
+        reshuffled = 1
+    card = st.pile[st.ctr[PILE_POS]]
+    st.ctr[PILE_POS] += 1
+    add_to_hand(st, seat, card)
+    return card, reshuffled
+
+
+# --- chips and sequences -----------------------------------------------------
+
+@kernel
+def declare_sequences(tb, st, team, cell):
+    """Declare the team's new sequences through `cell`; return how many.
+
+    Tests only the lines through `cell`, in line-number order, and keeps each
+    covered line that shares at most one cell with every sequence the team
+    holds (those just declared included). Declared chips become locked.
+    """
+    w0 = st.chips[team, 0] | tb.corners[0]
+    w1 = st.chips[team, 1] | tb.corners[1]
+    new = 0
+    for i in range(tb.cell_nlines[cell]):
+        k = tb.cell_lines[cell, i]
+        lo, hi = tb.line_lo[k], tb.line_hi[k]
+        if (w0 & lo) != lo:
+            continue
+        if (w1 & hi) != hi:
+            continue
+        if may_declare(tb, st, team, k):
+            n = st.nseq[team]
+            st.seqs[team, n] = k
+            st.nseq[team] = n + 1
+            st.locked[0] |= lo
+            st.locked[1] |= hi
+            new += 1
+    return new
+
+
+@kernel
+def place_chip(st, team, cell):
+    """Put a chip of `team` on the empty `cell`."""
+    w, m = bit(cell)
+    st.chips[team, w] |= m
+    st.occupied[w] |= m
+    st.on_board[team] += 1
+
+
+@kernel
+def remove_chip(st, cell):
+    """Take the (unlocked) chip off `cell`, whoever owns it."""
+    w, m = bit(cell)
+    for t in range(MAX_TEAMS):
+        if has(st.chips[t], cell):
+            st.chips[t, w] &= ~m
+            st.on_board[t] -= 1
+    st.occupied[w] &= ~m
+
+
+# --- whole moves -------------------------------------------------------------
+
+@kernel
+def swap_dead(st, seat, dead):
+    """Discard the dead card `dead`, draw its replacement; return (card, reshuffled)."""
+    take_from_hand(st, seat, dead)
+    return draw(st, seat)
+
+
+@kernel
+def play_card(tb, st, seat, team, code, cell):
+    """Play `code` from the seat's hand on `cell`: remove (one-eyed Jack) or place.
+
+    A placement declares the sequences it completes; returns how many.
+    """
+    take_from_hand(st, seat, code)
+    if tb.card_kind[code] == ONE_EYED:
+        remove_chip(st, cell)
+        return 0
+    place_chip(st, team, cell)
+    return declare_sequences(tb, st, team, cell)
