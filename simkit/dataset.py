@@ -2,7 +2,7 @@
 
 Layout of a run directory::
 
-    DIR/manifest.json                      seed, configuration, versions, chunks
+    DIR/_manifest.json                     seed, configuration, versions, chunks
     DIR/part-000000000000.parquet          games [0, chunk_size)
     DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
     ...
@@ -29,7 +29,7 @@ from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
 
 FORMAT = "simkit.dataset/1"
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
 PART_GLOB = "part-*.parquet"
 
 # Per-game statistics columns and their Arrow types (kernel STAT_NAMES order).

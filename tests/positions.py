@@ -58,6 +58,12 @@ random_dead = _kernel_function("random_dead", "random_policy", "policies")
 distinct_dead = _kernel_function("_distinct_dead", "random_policy", "policies")
 distinct_playable = _kernel_function("_distinct_playable", "random_policy", "policies")
 choose_dead = _kernel_function("choose_dead", "policies")
+seed_stream = _kernel_function("seed_stream", "rng")
+
+
+def seed_rng(st, seed: int, game: int) -> None:
+    """Start the State's random stream as game `game` of master seed `seed` would."""
+    seed_stream(st.rng, seed, game)
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

@@ -78,7 +78,7 @@ def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "not a readable Parquet part" in result.stderr
-    (tmp_path / "manifest.json").write_text("{}")
+    (tmp_path / "_manifest.json").write_text("{}")
     result = runner.invoke(app, ["report", str(tmp_path)])
     assert result.exit_code == 1 and "not a simkit dataset manifest" in result.stderr
 
