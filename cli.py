@@ -8,6 +8,7 @@ exit code 1 (2 for malformed options), never a traceback.
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -132,8 +133,6 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet):
     )
     with Progress(*columns, console=err_console, transient=True) as bar:
         task = bar.add_task("playing", total=spec.games, rate="")
-        import time
-
         t0 = time.perf_counter()
         played = 0
 
@@ -143,12 +142,10 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet):
             rate = played / max(time.perf_counter() - t0, 1e-9)
             bar.update(task, advance=n, rate=f"{rate:,.0f}/s")
 
-        from simkit.runner import _finished, prepare
+        def on_start(already: int) -> None:
+            bar.update(task, completed=already)
 
-        spec_on_disk = prepare(out, spec, overwrite)
-        already = sum(n for first, n in spec_on_disk.chunks() if first in _finished(Path(out), spec_on_disk))
-        bar.update(task, completed=already)
-        return run_games(out, spec, overwrite, on_chunk=on_chunk)
+        return run_games(out, spec, overwrite, on_chunk=on_chunk, on_start=on_start)
 
 
 def _say_outcome(outcome, n_threads: int, quiet: bool) -> None:

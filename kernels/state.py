@@ -191,19 +191,17 @@ def may_place(cfg, st, team):
 def targets(tb, cfg, st, team, code):
     """The bitboard (lo, hi) of cells card `code` can act on for `team`.
 
-    Ordinary card: its empty cells; two-eyed Jack: every empty non-corner cell;
-    one-eyed Jack: every opponent chip not in a completed sequence.
+    Ordinary card: its empty cells; two-eyed Jack: every empty non-corner cell
+    (both are card_lo/card_hi less the occupied cells); one-eyed Jack: every
+    opponent chip not in a completed sequence.
     """
-    kind = tb.card_kind[code]
-    if kind == ONE_EYED:
+    if tb.card_kind[code] == ONE_EYED:
         lo = st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0]
         hi = st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1]
         return lo, hi
     if not may_place(cfg, st, team):
         return np.uint64(0), np.uint64(0)
-    if kind == ORDINARY:
-        return tb.card_lo[code] & ~st.occupied[0], tb.card_hi[code] & ~st.occupied[1]
-    return tb.playable_cells[0] & ~st.occupied[0], tb.playable_cells[1] & ~st.occupied[1]
+    return tb.card_lo[code] & ~st.occupied[0], tb.card_hi[code] & ~st.occupied[1]
 
 
 @kernel

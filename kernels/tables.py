@@ -45,7 +45,9 @@ class Tables(NamedTuple):
     playable_cells:   (2,) uint64, bitboard of the 96 non-corner cells.
     card_cells:       (52, 2) int64, the two cells showing each card, -1 for Jacks.
     card_kind:        (52,) int64, ORDINARY, TWO_EYED or ONE_EYED.
-    card_lo, card_hi: (52,) uint64, the bitboard of each card's cells (0 for Jacks).
+    card_lo, card_hi: (52,) uint64, the cells a card may take when empty: its two
+                      cells; every non-corner cell for a two-eyed Jack; none
+                      for a one-eyed Jack.
     """
 
     line_lo: np.ndarray
@@ -129,10 +131,13 @@ def build_tables(board_codes: np.ndarray) -> Tables:
             raise ValueError(f"card code {code} is printed on {len(cells)} cells, must be 2")
         card_cells[code] = cells
         card_lo[code], card_hi[code] = bitboard(cells)
+    playable_cells = bitboard(c for c in range(N_CELLS) if c not in corner_cells)
+    for code in TWO_EYED_JACKS:
+        card_lo[code], card_hi[code] = playable_cells
     return Tables(
         line_lo, line_hi, line_cells, line_dir, line_key, line_pos,
         cell_lines, cell_nlines,
         bitboard(corner_cells),
-        bitboard(c for c in range(N_CELLS) if c not in corner_cells),
+        playable_cells,
         card_cells, card_kind, card_lo, card_hi,
     )

@@ -179,11 +179,13 @@ def run(
     spec: RunSpec,
     overwrite: bool = False,
     on_chunk: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> RunOutcome:
     """Play the missing chunks of `spec` into `out`; return what was done.
 
-    on_chunk(games) is called after each chunk is written. Ctrl-C stops after
-    the part being written is complete; the outcome says `interrupted`.
+    on_start(games already on disk) is called once before playing, and
+    on_chunk(games) after each chunk is written. Ctrl-C stops after the part
+    being written is complete; the outcome says `interrupted`.
     """
     check_spec(spec)
     out = Path(out)
@@ -192,6 +194,8 @@ def run(
     outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done))
     ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
     todo = [(first, n) for first, n in spec.chunks() if first not in done]
+    if on_start is not None:
+        on_start(spec.games - sum(n for _, n in todo))
     identity = spec.identity()
     start = time.perf_counter()
     pending: tuple[Future, int, int] | None = None
