@@ -7,7 +7,7 @@
 second State ``sim`` that policies which look ahead play on.
 """
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .moves import draw, play_card, swap_dead
 from .policies import choose_action, choose_dead
 from .rng import seed_stream, shuffle
@@ -24,12 +24,24 @@ from .tables import N_CODES, ONE_EYED, TWO_EYED
 
 # --- a game ------------------------------------------------------------------
 
+@inline_kernel
+def next_seat(seat, team, players, teams):
+    """The next seat clockwise and its team (team = seat % teams, without dividing)."""
+    seat += 1
+    team += 1
+    if team == teams:
+        team = 0
+    if seat == players:
+        seat = 0  # players is a multiple of teams, so team is 0 here too
+    return seat, team
+
+
 @kernel
 def reset(cfg, st, seed, game):
     """Seed the game's stream, shuffle the 104-card deck and deal the hands."""
     seed_stream(st.rng, seed, game)
     for i in range(DECK_SIZE):
-        st.pile[i] = i % N_CODES
+        st.pile[i] = i if i < N_CODES else i - N_CODES
     shuffle(st.rng, st.pile, DECK_SIZE)
     st.ctr[PILE_POS] = 0
     st.ctr[PILE_N] = DECK_SIZE
@@ -65,12 +77,11 @@ def play_game(tb, cfg, policies, params, st, sim, seed, game):
     s[S_WINNER] = -1
     s[S_FIRST_SEQ_TURN] = -1
     s[S_FIRST_SEQ_TEAM] = -1
-    turn, seat, passes_in_row = 0, 0, 0
+    turn, seat, team, passes_in_row = 0, 0, 0, 0
     while True:
         if turn == cfg[CFG_MAX_TURNS]:
             s[S_END] = END_TURN_CAP
             break
-        team = seat % teams
         log = logging & (turn < st.log.shape[0])
         if log:
             row = st.log[turn]
@@ -103,7 +114,7 @@ def play_game(tb, cfg, policies, params, st, sim, seed, game):
             if passes_in_row == players:
                 s[S_END] = END_STALEMATE
                 break
-            seat = (seat + 1) % players
+            seat, team = next_seat(seat, team, players, teams)
             continue
         passes_in_row = 0
         kind = tb.card_kind[code]
@@ -138,7 +149,7 @@ def play_game(tb, cfg, policies, params, st, sim, seed, game):
             row[L_DRAWN0 + row[L_NDRAWN]] = card
             row[L_NDRAWN] += 1
             row[L_RESHUFFLE] |= reshuffled
-        seat = (seat + 1) % players
+        seat, team = next_seat(seat, team, players, teams)
 
     s[S_TURNS] = turn
     for t in range(teams):

@@ -26,7 +26,7 @@ complete, build, growth, block, block4, break4, jack_cost.
 
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .rng import below
 from .state import (
     CFG_TEAMS, count_in_line, has, lowest_bit, may_declare, popcount, targets,
@@ -38,7 +38,7 @@ N_GREEDY_PARAMS = 7
 CARELESS = -1.0e12  # added to a Jack move that breaks the care rule
 
 
-@kernel
+@inline_kernel
 def place_score(tb, cfg, st, team, cell, params, powers):
     """(score, is_strong) of placing team's chip on the empty `cell`.
 
@@ -75,7 +75,7 @@ def place_score(tb, cfg, st, team, cell, params, powers):
     return score, strong
 
 
-@kernel
+@inline_kernel
 def remove_score(tb, st, cell, params):
     """Score of removing the chip on `cell`: break4 per open four it breaks."""
     owner = 0

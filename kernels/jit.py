@@ -50,3 +50,6 @@ if not getattr(_impl, "_simkit_stamped", False):
     _impl._simkit_stamped = True
 
 kernel = partial(njit, cache=True, _nrt=False, error_model="numpy")
+# For small functions on the hot path: inlined into the caller at numba IR
+# level, whatever LLVM's inliner later decides about large callees.
+inline_kernel = partial(njit, cache=True, _nrt=False, error_model="numpy", inline="always")

@@ -4,7 +4,7 @@ Pure kernel functions on a State (``kernels.state``), shared by the game
 loop (``kernels.engine``) and the lookahead policy's rollouts.
 """
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .rng import shuffle
 from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, has, may_declare
 from .tables import ONE_EYED
@@ -12,7 +12,7 @@ from .tables import ONE_EYED
 
 # --- cards -------------------------------------------------------------------
 
-@kernel
+@inline_kernel
 def add_to_hand(st, seat, code):
     """Insert `code` into the seat's sorted hand."""
     i = st.hand_n[seat]
@@ -25,7 +25,7 @@ def add_to_hand(st, seat, code):
     st.hand_n[seat] += 1
 
 
-@kernel
+@inline_kernel
 def take_from_hand(st, seat, code):
     """Remove one copy of `code` from the seat's hand and put it on the discards."""
     n = st.hand_n[seat]
@@ -39,7 +39,7 @@ def take_from_hand(st, seat, code):
     st.ctr[DISCARD_N] += 1
 
 
-@kernel
+@inline_kernel
 def draw(st, seat):
     """Draw the front card of the pile into the seat's hand.
 
@@ -64,7 +64,7 @@ def draw(st, seat):
 
 # --- chips and sequences -----------------------------------------------------
 
-@kernel
+@inline_kernel
 def declare_sequences(tb, st, team, cell):
     """Declare the team's new sequences through `cell`; return how many.
 
@@ -92,7 +92,7 @@ def declare_sequences(tb, st, team, cell):
     return new
 
 
-@kernel
+@inline_kernel
 def place_chip(st, team, cell):
     """Put a chip of `team` on the empty `cell`."""
     w, m = bit(cell)
@@ -101,7 +101,7 @@ def place_chip(st, team, cell):
     st.on_board[team] += 1
 
 
-@kernel
+@inline_kernel
 def remove_chip(st, cell):
     """Take the (unlocked) chip off `cell`, whoever owns it."""
     w, m = bit(cell)
@@ -121,7 +121,7 @@ def swap_dead(st, seat, dead):
     return draw(st, seat)
 
 
-@kernel
+@inline_kernel
 def play_card(tb, st, seat, team, code, cell):
     """Play `code` from the seat's hand on `cell`: remove (one-eyed Jack) or place.
 

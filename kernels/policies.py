@@ -14,14 +14,14 @@ as a float64 row ``params``; ``sim`` is a spare State to play ahead on.
 """
 
 from .greedy import greedy_action
-from .jit import kernel
+from .jit import inline_kernel
 from .lookahead import lookahead_action
 from .random_policy import random_action, random_dead
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 
 
-@kernel
+@inline_kernel
 def choose_dead(policy, params, tb, cfg, st, seat, team):
     """The dead card `policy` discards before its play, or -1.
 
@@ -31,7 +31,7 @@ def choose_dead(policy, params, tb, cfg, st, seat, team):
     return random_dead(tb, st, seat)
 
 
-@kernel
+@inline_kernel
 def choose_action(policy, params, tb, cfg, st, sim, seat, team):
     """The (card, cell) `policy` plays, or (-1, -1) to pass."""
     if policy == GREEDY:

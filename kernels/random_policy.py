@@ -7,12 +7,12 @@ among that card's legal cells.
 
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel
 from .rng import below
 from .state import is_dead, nth_cell, popcount, targets
 
 
-@kernel
+@inline_kernel
 def _distinct_dead(tb, st, seat):
     """Write the hand's distinct dead codes, ascending, to scratch; return how many."""
     n, prev = 0, -1
@@ -26,7 +26,7 @@ def _distinct_dead(tb, st, seat):
     return n
 
 
-@kernel
+@inline_kernel
 def _distinct_playable(tb, cfg, st, seat, team):
     """Write the hand's distinct codes with a legal action, ascending, to scratch."""
     n, prev = 0, -1
@@ -41,7 +41,7 @@ def _distinct_playable(tb, cfg, st, seat, team):
     return n
 
 
-@kernel
+@inline_kernel
 def random_dead(tb, st, seat):
     """Discard a dead card uniformly among the distinct dead codes, if any."""
     n = _distinct_dead(tb, st, seat)
@@ -50,7 +50,7 @@ def random_dead(tb, st, seat):
     return st.scratch[below(st.rng, n)]
 
 
-@kernel
+@inline_kernel
 def random_action(tb, cfg, st, seat, team):
     """A card uniformly among the distinct playable codes, then a cell uniformly."""
     n = _distinct_playable(tb, cfg, st, seat, team)

@@ -5,7 +5,7 @@ docs/ENGINE.md, "Random numbers", is the specification.
 """
 
 import numpy as np
-from .jit import kernel
+from .jit import inline_kernel, kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -14,7 +14,7 @@ LOW32 = np.uint64(0xFFFFFFFF)
 TWO32 = np.uint64(1 << 32)
 
 
-@kernel
+@inline_kernel
 def mix(z):
     """splitmix64's finaliser: a bijection of uint64."""
     z = (z ^ (z >> np.uint64(30))) * MIX1
@@ -28,14 +28,14 @@ def seed_stream(rng, seed, game):
     rng[0] = mix(mix(np.uint64(seed)) ^ np.uint64(game))
 
 
-@kernel
+@inline_kernel
 def next_u64(rng):
     """The next uint64 of the stream."""
     rng[0] = rng[0] + GOLDEN
     return mix(rng[0])
 
 
-@kernel
+@inline_kernel
 def below(rng, n):
     """A uniform integer in 0..n-1 (1 <= n < 2**32), Lemire's unbiased method."""
     un = np.uint64(n)

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .jit import kernel
+from .jit import inline_kernel
 
 from .tables import ONE_EYED, ORDINARY
 
@@ -127,20 +127,20 @@ def new_state(log_rows):
 
 # --- bitboards ---------------------------------------------------------------
 
-@kernel
+@inline_kernel
 def bit(c):
     """The word index and mask of cell c."""
     return c >> 6, np.uint64(1) << np.uint64(c & 63)
 
 
-@kernel
+@inline_kernel
 def has(words, c):
     """Whether cell c is in the bitboard `words`."""
     w, m = bit(c)
     return (words[w] & m) != np.uint64(0)
 
 
-@kernel
+@inline_kernel
 def popcount(x):
     """Number of set bits of a uint64 (SWAR)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -149,13 +149,13 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@kernel
+@inline_kernel
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero uint64."""
     return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
-@kernel
+@inline_kernel
 def nth_cell(lo, hi, k):
     """The k-th (0-based, ascending) cell of the bitboard (lo, hi)."""
     n_lo = popcount(lo)
@@ -169,7 +169,7 @@ def nth_cell(lo, hi, k):
 
 # --- rule queries ------------------------------------------------------------
 
-@kernel
+@inline_kernel
 def is_dead(tb, st, code):
     """A non-Jack card both of whose cells hold chips (RULES.md, "A turn" 1)."""
     if tb.card_kind[code] != ORDINARY:
@@ -179,7 +179,7 @@ def is_dead(tb, st, code):
     return has(st.occupied, tb.card_cells[code, 1])
 
 
-@kernel
+@inline_kernel
 def may_place(cfg, st, team):
     """Whether the team has a chip to place (always, unless the chip limit is on)."""
     if cfg[CFG_CHIP_LIMIT] == 0:
@@ -187,7 +187,7 @@ def may_place(cfg, st, team):
     return st.on_board[team] < cfg[CFG_SUPPLY + team]
 
 
-@kernel
+@inline_kernel
 def targets(tb, cfg, st, team, code):
     """The bitboard (lo, hi) of cells card `code` can act on for `team`.
 
@@ -204,7 +204,7 @@ def targets(tb, cfg, st, team, code):
     return tb.card_lo[code] & ~st.occupied[0], tb.card_hi[code] & ~st.occupied[1]
 
 
-@kernel
+@inline_kernel
 def shares_at_most_one_cell(tb, a, b):
     """Whether lines a and b share at most one cell (RULES.md, "Sequences")."""
     if tb.line_dir[a] != tb.line_dir[b]:
@@ -214,7 +214,7 @@ def shares_at_most_one_cell(tb, a, b):
     return abs(tb.line_pos[a] - tb.line_pos[b]) >= 4
 
 
-@kernel
+@inline_kernel
 def may_declare(tb, st, team, k):
     """Whether line k shares at most one cell with every sequence `team` holds."""
     for j in range(st.nseq[team]):
@@ -223,7 +223,7 @@ def may_declare(tb, st, team, k):
     return True
 
 
-@kernel
+@inline_kernel
 def count_in_line(words, tb, k):
     """How many cells of line k are in the bitboard `words`."""
     return popcount(words[0] & tb.line_lo[k]) + popcount(words[1] & tb.line_hi[k])

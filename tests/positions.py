@@ -24,46 +24,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+# The kernel primitives tests build positions with (re-exported for them).
+from simkit.kernels.engine import reset  # noqa: F401
+from simkit.kernels.moves import declare_sequences, draw, place_chip, remove_chip  # noqa: F401
+from simkit.kernels.policies import choose_dead  # noqa: F401
+from simkit.kernels.random_policy import (  # noqa: F401
+    _distinct_dead as distinct_dead,
+    _distinct_playable as distinct_playable,
+    random_action,
+    random_dead,
+)
+from simkit.kernels.rng import seed_stream
 from simkit.kernels.state import CFG_CHIP_LIMIT, new_state
 from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
 
 
-def _kernel_function(attr: str, *modules: str):
-    """`attr` from the first kernel module that defines it.
-
-    The kernel's primitives have moved between modules as it grew (engine ->
-    moves, policies -> random_policy); tests reach them through here so that
-    they test the functions, not where they live.
-    """
-    import importlib
-
-    for mod in modules:
-        try:
-            module = importlib.import_module(f"simkit.kernels.{mod}")
-        except ImportError:
-            continue
-        if hasattr(module, attr):
-            return getattr(module, attr)
-    raise ImportError(f"no kernel module among {modules} defines {attr}")
-
-
-place_chip = _kernel_function("place_chip", "moves", "engine")
-remove_chip = _kernel_function("remove_chip", "moves", "engine")
-declare_sequences = _kernel_function("declare_sequences", "moves", "engine")
-draw = _kernel_function("draw", "moves", "engine")
-reset = _kernel_function("reset", "engine")
-random_action = _kernel_function("random_action", "random_policy", "policies")
-random_dead = _kernel_function("random_dead", "random_policy", "policies")
-distinct_dead = _kernel_function("_distinct_dead", "random_policy", "policies")
-distinct_playable = _kernel_function("_distinct_playable", "random_policy", "policies")
-choose_dead = _kernel_function("choose_dead", "policies")
-seed_stream = _kernel_function("seed_stream", "rng")
-
-
 def seed_rng(st, seed: int, game: int) -> None:
     """Start the State's random stream as game `game` of master seed `seed` would."""
     seed_stream(st.rng, seed, game)
+
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -272,6 +252,18 @@ def replay(record: dict):
         while drawn:
             draw()
         yield i, turn, snap, events
+
+
+def board_at_end(record: dict) -> dict[int, int]:
+    """cell -> team of the chips on the board when the game ended (seat s plays for team s % teams)."""
+    teams = record["rules"]["teams"]
+    owner: dict[int, int] = {}
+    for turn in record["turns"]:
+        if turn["action"] == "place":
+            owner[turn["cell"]] = turn["seat"] % teams
+        elif turn["action"] == "remove":
+            del owner[turn["cell"]]
+    return owner
 
 
 def reshuffle_events(record: dict) -> int:

@@ -77,7 +77,7 @@ def test_golden_record_is_legal(rid: str, want: dict) -> None:
 
 
 def test_describe_difference_names_the_turn() -> None:
-    """The failure message points at the first differing turn."""
+    """ENGINE.md (golden records): a failure message points at the first differing turn."""
     _, want = RECORDS[0]
     got = json.loads(json.dumps(want))
     got["turns"][5]["cell"] = -1

@@ -26,7 +26,7 @@ from tests.positions import (
 )
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
-PLAYERS = {2: 2, 3: 3}  # smallest table for a team count; the seat used is the team's seat 0+team
+PLAYERS = {2: 2, 3: 3}  # the smallest table for each team count: there seat s plays for team s
 CASES = DATA["cases"]
 
 
@@ -114,7 +114,7 @@ def test_perft_naive_agrees_with_hand_counts(case: dict) -> None:
 
 
 def test_perft_data_is_consistent() -> None:
-    """The data file itself: totals are the sums of the per-card counts, every card is named."""
+    """RULES.md, A turn (data self-check): totals are the sums of the per-card counts, every card is named."""
     assert len(CASES) >= 15
     for case in CASES:
         exp = case["expected"]
