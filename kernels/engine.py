@@ -47,6 +47,9 @@ def reset(cfg, st, seed, game):
     st.ctr[PILE_N] = DECK_SIZE
     st.ctr[DISCARD_N] = 0
     st.hand_n[:] = 0
+    st.held[:] = 0
+    st.count[:, :] = 0
+    st.dead[:] = 0
     st.chips[:] = 0
     st.occupied[:] = 0
     st.locked[:] = 0
@@ -70,8 +73,11 @@ def play_game(tb, cfg, policies, params, st, sim, seed, game):
     logging = st.log.shape[0] > 0
     if logging:
         for seat in range(cfg[CFG_PLAYERS]):
-            for i in range(st.hand_n[seat]):
-                st.dealt[seat, i] = st.hands[seat, i]
+            i = 0
+            for code in range(N_CODES):  # the dealt hand, sorted by code
+                for _ in range(st.count[seat, code]):
+                    st.dealt[seat, i] = code
+                    i += 1
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     s = st.stats
     s[S_WINNER] = -1

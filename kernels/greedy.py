@@ -102,12 +102,10 @@ def score_actions(tb, cfg, st, seat, team, params, actions, scores):
     for i in range(1, 6):
         powers[i] = powers[i - 1] * params[P_GROWTH]
     n = 0
-    prev = -1
-    for h in range(st.hand_n[seat]):
-        code = st.hands[seat, h]
-        if code == prev:
-            continue
-        prev = code
+    codes = st.held[seat]
+    while codes != np.uint64(0):
+        code = lowest_bit(codes)  # distinct codes, ascending
+        codes &= codes - np.uint64(1)
         kind = tb.card_kind[code]
         lo, hi = targets(tb, cfg, st, team, code)
         for word in range(2):

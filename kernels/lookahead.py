@@ -32,7 +32,7 @@ N_LOOKAHEAD_PARAMS = P_GREEDY + N_GREEDY_PARAMS
 def determinise(st, sim, seat):
     """Copy into `sim` what `seat` sees of `st`, and deal the unseen cards afresh.
 
-    Reads of st: the board, the discards, the seat's own hand, the sizes of
+    Reads of st: the board (with its dead cards), the discards, the seat's own hand, the sizes of
     the other hands and of the draw pile. Nothing else (RULES.md, Information).
     Uses and advances sim.rng.
     """
@@ -46,6 +46,7 @@ def determinise(st, sim, seat):
     for w in range(2):
         sim.occupied[w] = st.occupied[w]
         sim.locked[w] = st.locked[w]
+    sim.dead[0] = st.dead[0]
     # Unseen cards: two of each code, less the seat's hand and the discards.
     count = sim.scratch
     for code in range(N_CODES):
@@ -54,9 +55,10 @@ def determinise(st, sim, seat):
         sim.discard[i] = st.discard[i]
         count[st.discard[i]] -= 1
     sim.ctr[DISCARD_N] = st.ctr[DISCARD_N]
-    for i in range(st.hand_n[seat]):
-        sim.hands[seat, i] = st.hands[seat, i]
-        count[st.hands[seat, i]] -= 1
+    for code in range(N_CODES):
+        sim.count[seat, code] = st.count[seat, code]
+        count[code] -= st.count[seat, code]
+    sim.held[seat] = st.held[seat]
     sim.hand_n[seat] = st.hand_n[seat]
     n = 0
     for code in range(N_CODES):
@@ -70,6 +72,9 @@ def determinise(st, sim, seat):
     for s in range(st.hand_n.shape[0]):
         if s != seat:
             sim.hand_n[s] = 0
+            sim.held[s] = 0
+            for code in range(N_CODES):
+                sim.count[s, code] = 0
             for _ in range(st.hand_n[s]):
                 add_to_hand(sim, s, sim.pile[sim.ctr[PILE_POS]])
                 sim.ctr[PILE_POS] += 1

@@ -6,7 +6,7 @@ loop (``kernels.engine``) and the lookahead policy's rollouts.
 
 from .jit import inline_kernel, kernel
 from .rng import shuffle
-from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, has, may_declare
+from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, code_bit, has, may_declare
 from .tables import ONE_EYED
 
 
@@ -14,27 +14,19 @@ from .tables import ONE_EYED
 
 @inline_kernel
 def add_to_hand(st, seat, code):
-    """Insert `code` into the seat's sorted hand."""
-    i = st.hand_n[seat]
-    while i > 0:
-        if st.hands[seat, i - 1] <= code:
-            break
-        st.hands[seat, i] = st.hands[seat, i - 1]
-        i -= 1
-    st.hands[seat, i] = code
+    """Put one copy of `code` into the seat's hand."""
+    st.count[seat, code] += 1
+    st.held[seat] |= code_bit(code)
     st.hand_n[seat] += 1
 
 
 @inline_kernel
 def take_from_hand(st, seat, code):
-    """Remove one copy of `code` from the seat's hand and put it on the discards."""
-    n = st.hand_n[seat]
-    i = 0
-    while st.hands[seat, i] != code:
-        i += 1
-    for j in range(i, n - 1):
-        st.hands[seat, j] = st.hands[seat, j + 1]
-    st.hand_n[seat] = n - 1
+    """Take one copy of `code` from the seat's hand and put it on the discards."""
+    st.count[seat, code] -= 1
+    if st.count[seat, code] == 0:
+        st.held[seat] &= ~code_bit(code)
+    st.hand_n[seat] -= 1
     st.discard[st.ctr[DISCARD_N]] = code
     st.ctr[DISCARD_N] += 1
 
@@ -93,23 +85,28 @@ def declare_sequences(tb, st, team, cell):
 
 
 @inline_kernel
-def place_chip(st, team, cell):
-    """Put a chip of `team` on the empty `cell`."""
+def place_chip(tb, st, team, cell):
+    """Put a chip of `team` on the empty `cell`; its card is dead if both cells are now taken."""
     w, m = bit(cell)
     st.chips[team, w] |= m
     st.occupied[w] |= m
     st.on_board[team] += 1
+    code = tb.card_of_cell[cell]
+    if has(st.occupied, tb.card_cells[code, 0]):
+        if has(st.occupied, tb.card_cells[code, 1]):
+            st.dead[0] |= code_bit(code)
 
 
 @inline_kernel
-def remove_chip(st, cell):
-    """Take the (unlocked) chip off `cell`, whoever owns it."""
+def remove_chip(tb, st, cell):
+    """Take the (unlocked) chip off `cell`, whoever owns it; its card lives again."""
     w, m = bit(cell)
     for t in range(MAX_TEAMS):
         if has(st.chips[t], cell):
             st.chips[t, w] &= ~m
             st.on_board[t] -= 1
     st.occupied[w] &= ~m
+    st.dead[0] &= ~code_bit(tb.card_of_cell[cell])
 
 
 # --- whole moves -------------------------------------------------------------
@@ -129,7 +126,7 @@ def play_card(tb, st, seat, team, code, cell):
     """
     take_from_hand(st, seat, code)
     if tb.card_kind[code] == ONE_EYED:
-        remove_chip(st, cell)
+        remove_chip(tb, st, cell)
         return 0
-    place_chip(st, team, cell)
+    place_chip(tb, st, team, cell)
     return declare_sequences(tb, st, team, cell)

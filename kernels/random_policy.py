@@ -2,60 +2,61 @@
 
 Dead card: one of the distinct dead codes in the hand, uniformly. Action: a
 card uniformly among the distinct playable codes, then a cell uniformly
-among that card's legal cells.
+among that card's legal cells. Codes and cells are taken in ascending order,
+so "the k-th" is the k-th set bit of a set.
 """
 
 import numpy as np
 
 from .jit import inline_kernel
 from .rng import below
-from .state import is_dead, nth_cell, popcount, targets
+from .state import may_place, nth_bit, nth_cell, popcount, targets
+from .tables import ONE_EYED, ORDINARY, TWO_EYED
 
 
 @inline_kernel
-def _distinct_dead(tb, st, seat):
-    """Write the hand's distinct dead codes, ascending, to scratch; return how many."""
-    n, prev = 0, -1
-    for i in range(st.hand_n[seat]):
-        code = st.hands[seat, i]
-        if code != prev:
-            if is_dead(tb, st, code):
-                st.scratch[n] = code
-                n += 1
-        prev = code
-    return n
+def dead_codes(st, seat):
+    """The set of distinct dead card codes in the seat's hand."""
+    return st.held[seat] & st.dead[0]
 
 
 @inline_kernel
-def _distinct_playable(tb, cfg, st, seat, team):
-    """Write the hand's distinct codes with a legal action, ascending, to scratch."""
-    n, prev = 0, -1
-    for i in range(st.hand_n[seat]):
-        code = st.hands[seat, i]
-        if code != prev:
-            lo, hi = targets(tb, cfg, st, team, code)
-            if (lo | hi) != np.uint64(0):
-                st.scratch[n] = code
-                n += 1
-        prev = code
-    return n
+def playable_codes(tb, cfg, st, seat, team):
+    """The set of distinct card codes in the seat's hand with a legal action.
+
+    An ordinary card that is not dead has an empty cell; a two-eyed Jack needs
+    an empty non-corner cell; a one-eyed Jack an opponent chip not locked.
+    Placing needs a chip in supply (chip limit).
+    """
+    held = st.held[seat]
+    codes = np.uint64(0)
+    if may_place(cfg, st, team):
+        codes = held & tb.kind_codes[ORDINARY] & ~st.dead[0]
+        free = (tb.playable_cells[0] & ~st.occupied[0]) | (tb.playable_cells[1] & ~st.occupied[1])
+        if free != np.uint64(0):
+            codes |= held & tb.kind_codes[TWO_EYED]
+    removable = (st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0]) | (
+        st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1])
+    if removable != np.uint64(0):
+        codes |= held & tb.kind_codes[ONE_EYED]
+    return codes
 
 
 @inline_kernel
 def random_dead(tb, st, seat):
     """Discard a dead card uniformly among the distinct dead codes, if any."""
-    n = _distinct_dead(tb, st, seat)
-    if n == 0:
+    codes = dead_codes(st, seat)
+    if codes == np.uint64(0):
         return -1
-    return st.scratch[below(st.rng, n)]
+    return nth_bit(codes, below(st.rng, popcount(codes)))
 
 
 @inline_kernel
 def random_action(tb, cfg, st, seat, team):
     """A card uniformly among the distinct playable codes, then a cell uniformly."""
-    n = _distinct_playable(tb, cfg, st, seat, team)
-    if n == 0:
+    codes = playable_codes(tb, cfg, st, seat, team)
+    if codes == np.uint64(0):
         return -1, -1
-    code = st.scratch[below(st.rng, n)]
+    code = nth_bit(codes, below(st.rng, popcount(codes)))
     lo, hi = targets(tb, cfg, st, team, code)
     return code, nth_cell(lo, hi, below(st.rng, popcount(lo) + popcount(hi)))

@@ -14,7 +14,7 @@ from numba import njit
 
 from .jit import inline_kernel
 
-from .tables import ONE_EYED, ORDINARY
+from .tables import N_CODES, ONE_EYED, ORDINARY
 
 MAX_PLAYERS = 12
 MAX_TEAMS = 3
@@ -63,8 +63,10 @@ class State(NamedTuple):
     rng:      (1,) uint64, the game's splitmix64 state.
     pile:     (104,) int64, the draw pile: cards pile[ctr[PILE_POS]:ctr[PILE_N]].
     discard:  (104,) int64, discards in the order discarded: discard[:ctr[DISCARD_N]].
-    hands:    (12, 16) int64, each seat's cards, sorted: hands[s, :hand_n[s]].
-    hand_n:   (12,) int64.
+    held:     (12,) uint64, the set of card codes in each seat's hand (bit = code).
+    count:    (12, 52) int64, copies of each code in each hand (0, 1 or 2).
+    hand_n:   (12,) int64, cards in each hand.
+    dead:     (1,) uint64, the set of dead card codes: both cells hold chips.
     dealt:    (12, 16) int64, the hands right after the deal (filled when logging).
     chips:    (3, 2) uint64, each team's chips as a bitboard.
     occupied: (2,) uint64, all chips.
@@ -83,8 +85,10 @@ class State(NamedTuple):
     rng: np.ndarray
     pile: np.ndarray
     discard: np.ndarray
-    hands: np.ndarray
+    held: np.ndarray
+    count: np.ndarray
     hand_n: np.ndarray
+    dead: np.ndarray
     dealt: np.ndarray
     chips: np.ndarray
     occupied: np.ndarray
@@ -107,8 +111,10 @@ def new_state(log_rows):
         np.zeros(1, np.uint64),
         np.zeros(DECK_SIZE, np.int64),
         np.zeros(DECK_SIZE, np.int64),
-        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+        np.zeros(MAX_PLAYERS, np.uint64),
+        np.zeros((MAX_PLAYERS, N_CODES), np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(1, np.uint64),
         np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
         np.zeros((MAX_TEAMS, 2), np.uint64),
         np.zeros(2, np.uint64),
@@ -156,15 +162,27 @@ def lowest_bit(x):
 
 
 @inline_kernel
+def code_bit(code):
+    """The bit of card `code` in a set of codes."""
+    return np.uint64(1) << np.uint64(code)
+
+
+@inline_kernel
+def nth_bit(x, k):
+    """Index of the k-th (0-based, ascending) set bit of x."""
+    for _ in range(k):
+        x &= x - np.uint64(1)
+    return lowest_bit(x)
+
+
+@inline_kernel
 def nth_cell(lo, hi, k):
     """The k-th (0-based, ascending) cell of the bitboard (lo, hi)."""
     n_lo = popcount(lo)
     word, base = lo, 0
     if k >= n_lo:
         word, base, k = hi, 64, k - n_lo
-    for _ in range(k):
-        word &= word - np.uint64(1)
-    return base + lowest_bit(word)
+    return base + nth_bit(word, k)
 
 
 # --- rule queries ------------------------------------------------------------
@@ -172,11 +190,7 @@ def nth_cell(lo, hi, k):
 @inline_kernel
 def is_dead(tb, st, code):
     """A non-Jack card both of whose cells hold chips (RULES.md, "A turn" 1)."""
-    if tb.card_kind[code] != ORDINARY:
-        return False
-    if not has(st.occupied, tb.card_cells[code, 0]):
-        return False
-    return has(st.occupied, tb.card_cells[code, 1])
+    return (st.dead[0] & code_bit(code)) != np.uint64(0)
 
 
 @inline_kernel

@@ -45,6 +45,8 @@ class Tables(NamedTuple):
     playable_cells:   (2,) uint64, bitboard of the 96 non-corner cells.
     card_cells:       (52, 2) int64, the two cells showing each card, -1 for Jacks.
     card_kind:        (52,) int64, ORDINARY, TWO_EYED or ONE_EYED.
+    card_of_cell:     (100,) int64, the card printed on each cell, -1 for a corner.
+    kind_codes:       (3,) uint64, the set of card codes of each kind (bit = code).
     card_lo, card_hi: (52,) uint64, the cells a card may take when empty: its two
                       cells; every non-corner cell for a two-eyed Jack; none
                       for a one-eyed Jack.
@@ -62,6 +64,8 @@ class Tables(NamedTuple):
     playable_cells: np.ndarray
     card_cells: np.ndarray
     card_kind: np.ndarray
+    card_of_cell: np.ndarray
+    kind_codes: np.ndarray
     card_lo: np.ndarray
     card_hi: np.ndarray
 
@@ -139,5 +143,7 @@ def build_tables(board_codes: np.ndarray) -> Tables:
         cell_lines, cell_nlines,
         bitboard(corner_cells),
         playable_cells,
-        card_cells, card_kind, card_lo, card_hi,
+        card_cells, card_kind, board_codes.copy(),
+        np.array([sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)], np.uint64),
+        card_lo, card_hi,
     )

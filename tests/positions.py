@@ -28,13 +28,9 @@ import numpy as np
 from simkit.kernels.engine import reset  # noqa: F401
 from simkit.kernels.moves import declare_sequences, draw, place_chip, remove_chip  # noqa: F401
 from simkit.kernels.policies import choose_dead  # noqa: F401
-from simkit.kernels.random_policy import (  # noqa: F401
-    _distinct_dead as distinct_dead,
-    _distinct_playable as distinct_playable,
-    random_action,
-    random_dead,
-)
+from simkit.kernels.random_policy import dead_codes, playable_codes, random_action, random_dead  # noqa: F401
 from simkit.kernels.rng import seed_stream
+from simkit.cards import tables
 from simkit.kernels.state import CFG_CHIP_LIMIT, new_state
 from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
@@ -125,11 +121,22 @@ def parse_picture(picture: str | list[str]) -> tuple[dict[int, list[int]], list[
 
 
 def set_hand(st, seat: int, cards) -> None:
-    """Give `seat` the hand `cards` (names or codes), kept sorted like the kernel's."""
-    codes = sorted(code(c) for c in cards)
-    st.hands[seat, :] = 0
-    st.hands[seat, : len(codes)] = codes
-    st.hand_n[seat] = len(codes)
+    """Give `seat` the hand `cards` (names or codes): copies per code and the set of codes."""
+    st.count[seat, :] = 0
+    for c in cards:
+        st.count[seat, code(c)] += 1
+    st.held[seat] = sum(1 << k for k in range(52) if st.count[seat, k])
+    st.hand_n[seat] = len(cards)
+
+
+def hand_cards(st, seat: int) -> list[int]:
+    """The seat's cards as codes, ascending, copies repeated."""
+    return [k for k in range(52) for _ in range(st.count[seat, k])]
+
+
+def codes_of(codes) -> list[int]:
+    """The card codes in a set of codes (a uint64 bit set), ascending."""
+    return [k for k in range(52) if (int(codes) >> k) & 1]
 
 
 def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), hands=None,
@@ -153,7 +160,7 @@ def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), ha
         for cell in cells:
             assert cell not in seen and cell not in CORNERS, cell
             seen.add(cell)
-            place_chip(st, team, cell)
+            place_chip(tables(), st, team, cell)
     for cell in all_locked:
         st.locked[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
     for seat, cards in (hands or {}).items():
@@ -171,7 +178,7 @@ def cfg_for(players: int = 2, teams: int | None = None, chip_limit: bool = False
 def place(tb, st, team: int, cell: int) -> list[list[int]]:
     """Place a chip of `team` on `cell` and declare; return the new sequences' cells."""
     before = int(st.nseq[team])
-    place_chip(st, team, cell)
+    place_chip(tables(), st, team, cell)
     declare_sequences(tb, st, team, cell)
     return [sorted(int(c) for c in tb.line_cells[k]) for k in st.seqs[team, before: st.nseq[team]]]
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import simkit
 from cli import app
 from simkit.records import read_records
-import referee
+from tests import referee
 
 runner = CliRunner()
 

@@ -21,7 +21,7 @@ from simkit.kernels.rng import seed_stream
 from simkit.kernels.state import is_dead, popcount, targets
 from tests import naive
 from tests.positions import (
-    build, cells_of, cfg_for, code, distinct_dead, distinct_playable, name, parse_picture,
+    build, cells_of, cfg_for, code, codes_of, dead_codes, name, parse_picture, playable_codes,
     random_action,
 )
 
@@ -81,10 +81,8 @@ def test_perft_kernel(case: dict) -> None:
     # Dead cards (RULES.md, A turn, 1) and the policy's candidate lists (ENGINE.md, The random policy).
     dead = [name(k) for k in distinct if is_dead(tb, st, k)]
     assert dead == exp["dead"]
-    n_dead = distinct_dead(tb, st, seat)
-    assert [name(k) for k in st.scratch[:n_dead]] == exp["dead"]
-    n_play = distinct_playable(tb, cfg, st, seat, team)
-    assert [name(k) for k in st.scratch[:n_play]] == exp["playable"]
+    assert [name(k) for k in codes_of(dead_codes(st, seat))] == exp["dead"]
+    assert [name(k) for k in codes_of(playable_codes(tb, cfg, st, seat, team))] == exp["playable"]
 
     # No legal action <=> the policy passes (RULES.md, Simulation conventions, No legal play).
     seed_stream(st.rng, 1, 2)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import referee
 from scipy.stats import binomtest
 
 from simkit.cards import tables
@@ -20,6 +19,8 @@ from simkit.play import simulate
 from simkit.policies import Lineup, PolicyError
 from simkit.records import game_record
 from simkit.rules import Rules
+from tests import referee
+from tests.positions import hand_cards, set_hand
 
 TWO = Rules.make(2)
 FAST_LOOKAHEAD = "lookahead:rollouts=4:shortlist=3"
@@ -99,10 +100,11 @@ def test_decision_ignores_hidden_cards(spec, seed):
     for other in range(rules.players):
         if other == seat:
             continue
-        for i in range(st.hand_n[other]):
+        hand = hand_cards(st, other)
+        for i in range(len(hand)):
             j = pos + (i + 3 * other) % (n - pos)
-            st.hands[other, i], st.pile[j] = st.pile[j], st.hands[other, i]
-        st.hands[other, : st.hand_n[other]].sort()
+            hand[i], st.pile[j] = st.pile[j], hand[i]
+        set_hand(st, other, hand)
     st.pile[pos:n] = st.pile[pos:n][::-1].copy()
     st.rng[:] = rng
     second = choose_action(ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
@@ -128,7 +130,6 @@ def test_greedy_weights_change_its_play():
 
 def _position(team0_cells, team1_cells, hand):
     """A fresh 2-player State: chips placed, seat 0 holding `hand` (card names)."""
-    from simkit.cards import card_code
     from simkit.kernels.moves import place_chip
     from simkit.kernels.rng import seed_stream
 
@@ -136,10 +137,8 @@ def _position(team0_cells, team1_cells, hand):
     seed_stream(st.rng, 1, 0)
     for team, cells in ((0, team0_cells), (1, team1_cells)):
         for c in cells:
-            place_chip(st, team, c)
-    codes = sorted(card_code(c) for c in hand)
-    st.hands[0, : len(codes)] = codes
-    st.hand_n[0] = len(codes)
+            place_chip(tables(), st, team, c)
+    set_hand(st, 0, hand)
     return st, sim
 
 

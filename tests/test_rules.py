@@ -27,6 +27,7 @@ from simkit.records import game_record
 from simkit.rules import Rules, RulesError
 from tests import referee
 from tests.positions import (
+    hand_cards,
     CORNERS, bb_cells, board_at_end, build, cells_of, cells_showing, cfg_for, choose_dead, code, line, name,
     place, random_action, random_dead, remove_chip, replay, reset, seed_rng, set_hand,
 )
@@ -127,7 +128,7 @@ def test_deck_is_104_cards_two_of_each_with_8_jacks(players, teams, seed, game):
     reset(cfg, st, seed, game)
     cards = []
     for s in range(players):
-        cards += [int(x) for x in st.hands[s, : st.hand_n[s]]]
+        cards += hand_cards(st, s)
     cards += [int(x) for x in st.pile[st.ctr[ks.PILE_POS]: st.ctr[ks.PILE_N]]]
     assert len(cards) == 104
     assert Counter(cards) == Counter({c: 2 for c in range(52)})
@@ -366,7 +367,7 @@ def test_one_eyed_jack_removes_unlocked_opponent_chip(tb):
 def test_one_eyed_jack_turn_places_no_chip(tb):
     """RULES.md, A turn 2: after a one-eyed Jack the turn ends: the cell is cleared and no chip is placed."""
     st = build(chips={0: [11], 1: [44, 45]})
-    remove_chip(st, 44)
+    remove_chip(tables(), st, 44)
     assert bb_cells(st.occupied) == [11, 45]
     assert bb_cells(st.chips[1]) == [45] and bb_cells(st.chips[0]) == [11]
     assert list(st.on_board[:2]) == [1, 1]
@@ -728,7 +729,7 @@ def test_chip_limit_blocks_place_at_the_limit_one_eyed_jacks_still_work(tb):
         # The limit off: the same position still places.
         assert cells_of(*targets(tb, cfg_for(3, 3), st, team, code("JD"))) != []
         # A removed chip goes back to the supply.
-        remove_chip(st, free[0])
+        remove_chip(tables(), st, free[0])
         assert cells_of(*targets(tb, cfg, st, team, code("JD"))) != []
     assert Rules.make(2).chip_limit is False  # off by default
 
