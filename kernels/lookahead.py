@@ -2,21 +2,28 @@
 
 For each of the ``shortlist`` best actions by greedy score, ``rollouts``
 games are played to the end from the position after the action, every seat
-then playing greedy. Before each rollout the cards the seat cannot see
+then playing random (``playout`` 1) or greedy (``playout`` 0). Before each rollout the cards the seat cannot see
 (every other hand and the draw pile) are dealt again at random from the
 cards it has not seen: 104 minus its own hand minus the discards
-(determinisation), so the decision depends only on what the seat sees. The
-action with the best mean result (win 1, draw 1/2, loss 0) is played; ties
-go to the higher greedy score. All candidates are judged on the same deals
-(common random numbers), and the real game's generator is advanced once.
+(determinisation), so the decision depends only on what the seat sees.
 
-Parameters (a float64 row): rollouts, shortlist, then greedy's weights.
+Results are 1 (win), 1/2 (draw), 0 (loss). Every candidate is played on the
+same ``rollouts`` deals (common random numbers), and is compared with
+greedy's own choice deal by deal: the policy leaves greedy's choice only for
+the candidate with the largest mean gain, and only when that gain exceeds
+``margin`` standard errors of the paired differences. Rollout noise thus
+cannot make it play worse moves than greedy would. The real game's
+generator is advanced once per decision.
+
+Parameters (a float64 row): rollouts, shortlist, margin, playout, then greedy's weights.
 """
+
+import numpy as np
 
 from .greedy import N_GREEDY_PARAMS, greedy_action, score_actions
 from .jit import kernel
 from .moves import add_to_hand, draw, play_card, swap_dead
-from .random_policy import random_dead
+from .random_policy import random_action, random_dead
 from .rng import next_u64, seed_stream, shuffle
 from .state import (
     CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, CFG_TEAMS, DISCARD_N,
@@ -24,7 +31,9 @@ from .state import (
 )
 from .tables import N_CODES
 
-P_ROLLOUTS, P_SHORTLIST, P_GREEDY = 0, 1, 2
+P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_GREEDY = 0, 1, 2, 3, 4
+PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
+MAX_SHORTLIST = 16
 N_LOOKAHEAD_PARAMS = P_GREEDY + N_GREEDY_PARAMS
 
 
@@ -81,8 +90,11 @@ def determinise(st, sim, seat):
 
 
 @kernel
-def rollout(tb, cfg, sim, seat, gparams, turns_left):
-    """Play `sim` to the end from `seat`'s turn, everyone greedy; the winner or -1."""
+def rollout(tb, cfg, sim, seat, gparams, turns_left, playout):
+    """Play `sim` to the end from `seat`'s turn; the winner or -1.
+
+    Everyone plays greedy (playout PLAYOUT_GREEDY) or random (PLAYOUT_RANDOM).
+    """
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     passes = 0
     for _ in range(turns_left):
@@ -90,7 +102,10 @@ def rollout(tb, cfg, sim, seat, gparams, turns_left):
         dead = random_dead(tb, sim, seat)
         if dead >= 0:
             swap_dead(sim, seat, dead)
-        code, cell = greedy_action(tb, cfg, sim, seat, team, gparams)
+        if playout == PLAYOUT_RANDOM:
+            code, cell = random_action(tb, cfg, sim, seat, team)
+        else:
+            code, cell = greedy_action(tb, cfg, sim, seat, team, gparams)
         if code < 0:
             passes += 1
             if passes == players:
@@ -114,7 +129,7 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
     if n == 0:
         return -1, -1
     # Shortlist: the best `shortlist` actions by greedy score, moved to the front.
-    short = min(max(int(params[P_SHORTLIST]), 1), n)
+    short = min(max(int(params[P_SHORTLIST]), 1), n, MAX_SHORTLIST)
     for i in range(short):
         best = i
         for j in range(i + 1, n):
@@ -125,25 +140,46 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
     rollouts = int(params[P_ROLLOUTS])
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128
+    # Candidate i's result minus the greedy choice's on the same deal r:
+    # sums and sums of squares in st.fscratch[8 + 2i], [9 + 2i].
+    acc = st.fscratch
+    for i in range(2 * short):
+        acc[8 + i] = 0.0
     base = next_u64(st.rng)
-    players = cfg[CFG_PLAYERS]
-    chosen, chosen_value = 0, -1.0
-    for i in range(short):
-        code, cell = actions[i] // 128, actions[i] % 128
-        value = 0.0
-        for r in range(rollouts):
-            seed_stream(sim.rng, base, r)
-            determinise(st, sim, seat)
-            play_card(tb, sim, seat, team, code, cell)
-            if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
-                value += 1.0
-                continue
-            draw(sim, seat)
-            winner = rollout(tb, cfg, sim, (seat + 1) % players, gparams, cfg[CFG_MAX_TURNS])
-            if winner == team:
-                value += 1.0
-            elif winner < 0:
-                value += 0.5
-        if value > chosen_value:
-            chosen, chosen_value = i, value
+    for r in range(rollouts):
+        first = 0.0
+        for i in range(short):
+            value = rollout_value(tb, cfg, st, sim, seat, team, actions[i], gparams, base, r,
+                                  int(params[P_PLAYOUT]))
+            if i == 0:
+                first = value
+            else:
+                d = value - first
+                acc[8 + 2 * i] += d
+                acc[9 + 2 * i] += d * d
+    # Leave greedy's choice only for a candidate clearly better on the same deals.
+    chosen, chosen_gain = 0, 0.0
+    for i in range(1, short):
+        mean = acc[8 + 2 * i] / rollouts
+        var = (acc[9 + 2 * i] - mean * mean * rollouts) / max(rollouts - 1, 1)
+        se = np.sqrt(max(var, 0.0) / rollouts)
+        if mean > params[P_MARGIN] * se and mean > chosen_gain:
+            chosen, chosen_gain = i, mean
     return actions[chosen] // 128, actions[chosen] % 128
+
+
+@kernel
+def rollout_value(tb, cfg, st, sim, seat, team, action, gparams, base, r, playout):
+    """1 (win), 1/2 (draw) or 0 for `action` on deal r: determinise, play it, roll out."""
+    seed_stream(sim.rng, base, r)
+    determinise(st, sim, seat)
+    play_card(tb, sim, seat, team, action // 128, action % 128)
+    if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+        return 1.0
+    draw(sim, seat)
+    winner = rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], gparams, cfg[CFG_MAX_TURNS], playout)
+    if winner == team:
+        return 1.0
+    if winner < 0:
+        return 0.5
+    return 0.0

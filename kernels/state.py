@@ -78,7 +78,7 @@ class State(NamedTuple):
     stats:    (N_STATS,) int64, this game's statistics.
     log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
     scratch:  (512,) int64, work space for policies.
-    fscratch: (8,) float64, work space for policies.
+    fscratch: (64,) float64, work space for policies (greedy: [0, 8); lookahead: [8, 40)).
     fscores:  (512,) float64, scores of the actions listed in scratch.
     """
 
@@ -126,7 +126,7 @@ def new_state(log_rows):
         np.zeros(N_STATS, np.int64),
         np.zeros((log_rows, LOG_WIDTH), np.int64),
         np.zeros(512, np.int64),
-        np.zeros(8, np.float64),
+        np.zeros(64, np.float64),
         np.zeros(512, np.float64),
     )
 
