@@ -99,12 +99,13 @@ def _finished(directory: Path, spec: RunSpec) -> set[int]:
                 rows = pq.read_metadata(path).num_rows
             except Exception as e:  # noqa: BLE001 - any unreadable part is reported the same way
                 raise ds.DatasetError(f"{path} is unreadable ({e}); delete it and re-run") from None
-            if rows != n:
+            if rows > n:
                 raise ds.DatasetError(
-                    f"{path} holds {rows} games where {n} were expected; it was written with another "
-                    "chunk size: re-run with --overwrite"
+                    f"{path} holds {rows} games where {n} were expected; re-run with --overwrite"
                 )
-            done.add(first)
+            if rows == n:
+                done.add(first)
+            # rows < n: the short last chunk of a run that is being extended; it is replayed whole
     return done
 
 
@@ -135,6 +136,14 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> RunSpec:
             )
         return spec
     same = manifest.get("identity") == spec.identity()
+    written_by = manifest.get("versions", {})
+    now = ds.versions()
+    if same and not overwrite and any(written_by.get(k) != now[k] for k in ("simkit", "kernel_sources")):
+        raise ds.DatasetError(
+            f"{out} was written by simkit {written_by.get('simkit')} (kernel {written_by.get('kernel_sources')}), "
+            f"this is {now['simkit']} (kernel {now['kernel_sources']}); its games may differ: "
+            "use --overwrite to replay it or choose another --out"
+        )
     if not same or overwrite:
         if not overwrite:
             raise ds.DatasetError(
@@ -205,8 +214,9 @@ def run(
         nonlocal pending
         if pending is None:
             return
-        (future, first, n), pending = pending, None
-        future.result()
+        future, first, n = pending
+        future.result()  # if Ctrl-C lands here, `pending` still names the part
+        pending = None
         done.add(first)
         ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
         outcome.chunks_written += 1

@@ -163,3 +163,58 @@ def test_columns_and_dtypes(tmp_path):
     decided = df[df["end"] == "win"]
     assert (decided["winner_team"] >= 0).all()
     assert ((df["first_sequence_turn"] >= 1) | (df["first_sequence_turn"] == -1)).all()
+
+
+def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
+    """A real SIGINT to `simkit run`: exit 130, no partial file, then a re-run finishes it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "simkit", "run", "--games", "400000", "--chunk-size", "20000",
+            "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not list(out.glob(ds.PART_GLOB)):
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, "no part file appeared"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not list(out.glob(".*.tmp"))
+    manifest = ds.read_manifest(out)
+    assert not manifest["complete"]
+    on_disk = sorted(out.glob(ds.PART_GLOB))
+    for part in on_disk:  # every part on disk is whole
+        assert pq.read_metadata(part).num_rows == 20000
+    claimed = {c["file"] for c in manifest["chunks"] if c["done"]}
+    assert claimed <= {p.name for p in on_disk}  # the manifest never claims a missing part
+    again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert ds.read_manifest(out)["complete"]
+    assert len(ds.read_games(out)) == 400_000
+
+
+def test_extending_past_a_short_last_chunk_replays_it(tmp_path):
+    """550 games in chunks of 250 end with a 50-game part; asking for 600 replays that chunk whole."""
+    run(tmp_path / "grown", spec(games=550))
+    grown = run(tmp_path / "grown", spec(games=600))
+    assert grown.chunks_before == 2 and grown.chunks_written == 1
+    run(tmp_path / "whole", spec(games=600))
+    pd.testing.assert_frame_equal(rows(tmp_path / "grown"), rows(tmp_path / "whole"))
+
+
+def test_a_run_from_another_version_is_not_resumed(tmp_path):
+    """Rows from two versions must not mix: another kernel's dataset is refused unless --overwrite."""
+    run(tmp_path, spec(games=500))
+    manifest = ds.read_manifest(tmp_path)
+    manifest["versions"]["kernel_sources"] = "0" * 16
+    ds.write_json_atomic(tmp_path / ds.MANIFEST, manifest)
+    with pytest.raises(ds.DatasetError, match="written by simkit .* may differ"):
+        run(tmp_path, spec(games=600))
+    assert run(tmp_path, spec(games=600), overwrite=True).complete
