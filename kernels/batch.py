@@ -12,7 +12,7 @@ from .engine import play_game
 from .jit import SOURCES_HASH  # noqa: F401  (installs the stamped cache first)
 from .state import N_STATS, new_state
 
-BLOCKS_PER_THREAD = 8
+BLOCKS_PER_THREAD = 32
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -33,6 +33,11 @@ def play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks):
 
 
 def run_batch(tb, cfg, policies, params, seed, first_game, n_games):
-    """play_batch with as many blocks as keep every thread busy."""
+    """play_batch with enough blocks to keep every thread busy.
+
+    Blocks are handed out one at a time (dynamic scheduling), so a thread
+    slowed by other work (the Parquet writer) does not hold up the others.
+    """
     n_blocks = max(1, min(n_games, BLOCKS_PER_THREAD * numba.get_num_threads()))
-    return play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks)
+    with numba.parallel_chunksize(1):
+        return play_batch(tb, cfg, policies, params, seed, first_game, n_games, n_blocks)

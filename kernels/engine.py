@@ -53,6 +53,7 @@ def reset(cfg, st, seed, game):
     st.chips[:] = 0
     st.occupied[:] = 0
     st.locked[:] = 0
+    st.in_line[:, :] = 0
     st.nseq[:] = 0
     st.on_board[:] = 0
     st.stats[:] = 0

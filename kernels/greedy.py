@@ -29,7 +29,7 @@ import numpy as np
 from .jit import inline_kernel, kernel
 from .rng import below
 from .state import (
-    CFG_TEAMS, count_in_line, has, lowest_bit, may_declare, popcount, targets,
+    CFG_TEAMS, has, lowest_bit, may_declare, targets,
 )
 from .tables import ONE_EYED, TWO_EYED
 
@@ -50,9 +50,9 @@ def place_score(tb, cfg, st, team, cell, params, powers):
     teams = cfg[CFG_TEAMS]
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
-        own = count_in_line(st.chips[team], tb, k)
-        corners = count_in_line(tb.corners, tb, k)
-        theirs = count_in_line(st.occupied, tb, k) - own
+        own = st.in_line[team, k]
+        corners = tb.line_corners[k]
+        theirs = chips_in_line(st, k) - own
         if theirs == 0:
             n = own + corners + 1
             if n == 5:
@@ -64,15 +64,31 @@ def place_score(tb, cfg, st, team, cell, params, powers):
                 if n == 4:
                     strong = True
         elif own == 0:
-            for u in range(teams):
-                if u != team:
-                    if count_in_line(st.chips[u], tb, k) == theirs:
-                        m = theirs + corners
-                        score += params[P_BLOCK] * powers[m]
-                        if m >= 4:
-                            score += params[P_BLOCK4]
-                            strong = True
+            if sole_opponent(tb, st, team, teams, k, theirs) >= 0:
+                m = theirs + corners
+                score += params[P_BLOCK] * powers[m]
+                if m >= 4:
+                    score += params[P_BLOCK4]
+                    strong = True
     return score, strong
+
+
+@inline_kernel
+def chips_in_line(st, k):
+    """Chips of any team on line k."""
+    return np.int64(st.in_line[0, k]) + st.in_line[1, k] + st.in_line[2, k]
+
+
+@inline_kernel
+def sole_opponent(tb, st, team, teams, k, theirs):
+    """The opponent team owning all `theirs` (> 0) chips on line k, or -1 if several do."""
+    if teams == 2:
+        return 1 - team  # the only opponent
+    for u in range(teams):
+        if u != team:
+            if st.in_line[u, k] == theirs:
+                return u
+    return -1
 
 
 @inline_kernel
@@ -84,48 +100,115 @@ def remove_score(tb, st, cell, params):
     score = 0.0
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
-        covered = count_in_line(st.chips[owner], tb, k) + count_in_line(tb.corners, tb, k)
-        if covered == 4 and count_in_line(st.occupied, tb, k) == count_in_line(st.chips[owner], tb, k):
-            score += params[P_BREAK4]  # four of the owner's and one empty cell
+        chips = st.in_line[owner, k]
+        if chips + tb.line_corners[k] == 4:
+            if chips_in_line(st, k) == chips:
+                score += params[P_BREAK4]  # four of the owner's and one empty cell
     return score
+
+
+@inline_kernel
+def jack_cells(tb, cfg, st, team):
+    """Where a Jack move can be careful: (place_lo, place_hi, remove_lo, remove_hi).
+
+    A two-eyed Jack is careful only on a line it brings to four or five (own
+    chips and corners >= 3, no opponent chip) or on which it blocks an
+    opponent's four; a one-eyed Jack only on a chip of an opponent's open
+    four. Every cell where a Jack move is careful lies on such a line, so
+    scoring only these cells (a superset) loses no careful move.
+    """
+    zero = np.uint64(0)
+    place_lo, place_hi, remove_lo, remove_hi = zero, zero, zero, zero
+    teams = cfg[CFG_TEAMS]
+    for k in range(tb.line_lo.shape[0]):
+        own = st.in_line[team, k]
+        corners = tb.line_corners[k]
+        theirs = chips_in_line(st, k) - own
+        if theirs == 0:
+            if own + corners >= 3:
+                place_lo |= tb.line_lo[k]
+                place_hi |= tb.line_hi[k]
+        elif own == 0:
+            if theirs + corners >= 4:
+                u = sole_opponent(tb, st, team, teams, k, theirs)
+                if u >= 0:
+                    place_lo |= tb.line_lo[k]
+                    place_hi |= tb.line_hi[k]
+                    if theirs + corners == 4:
+                        remove_lo |= tb.line_lo[k] & st.chips[u, 0]
+                        remove_hi |= tb.line_hi[k] & st.chips[u, 1]
+    return place_lo, place_hi, remove_lo, remove_hi
+
+
+@inline_kernel
+def score_cells(tb, cfg, st, team, params, powers, code, lo, hi, careless_too, actions, scores, n):
+    """Append card `code`'s moves on the cells (lo, hi) with their scores; return the new n.
+
+    Careless Jack moves (see the module doc) are appended, CARELESS lower,
+    only when careless_too.
+    """
+    kind = tb.card_kind[code]
+    for word in range(2):
+        bits = lo if word == 0 else hi
+        while bits != np.uint64(0):
+            cell = word * 64 + lowest_bit(bits)
+            bits &= bits - np.uint64(1)
+            if kind == ONE_EYED:
+                score = remove_score(tb, st, cell, params)
+                careful = score > 0.0
+                score -= params[P_JACK_COST]
+            else:
+                score, careful = place_score(tb, cfg, st, team, cell, params, powers)
+                if kind == TWO_EYED:
+                    score -= params[P_JACK_COST]
+                else:
+                    careful = True
+            if careful:
+                actions[n] = code * 128 + cell
+                scores[n] = score
+                n += 1
+            elif careless_too:
+                actions[n] = code * 128 + cell
+                scores[n] = score + CARELESS
+                n += 1
+    return n
 
 
 @kernel
 def score_actions(tb, cfg, st, seat, team, params, actions, scores):
-    """Score every legal action of the seat; return how many there are.
+    """Score the seat's legal actions; return how many are listed.
 
-    Writes actions[i] = card * 128 + cell and scores[i]. Jack moves that fail
-    the care rule score CARELESS lower, so they rank below every other move.
+    Writes actions[i] = card * 128 + cell and scores[i], codes ascending,
+    then cells ascending. Jack moves that fail the care rule are listed only
+    when no move passes it, scored CARELESS lower.
     """
     powers = st.fscratch
     powers[0] = 1.0
     for i in range(1, 6):
         powers[i] = powers[i - 1] * params[P_GROWTH]
+    jacks = st.held[seat] & (tb.kind_codes[TWO_EYED] | tb.kind_codes[ONE_EYED])
+    zero = np.uint64(0)
+    place_lo, place_hi, remove_lo, remove_hi = zero, zero, zero, zero
+    if jacks != zero:
+        place_lo, place_hi, remove_lo, remove_hi = jack_cells(tb, cfg, st, team)
     n = 0
     codes = st.held[seat]
-    while codes != np.uint64(0):
+    while codes != zero:
         code = lowest_bit(codes)  # distinct codes, ascending
         codes &= codes - np.uint64(1)
-        kind = tb.card_kind[code]
         lo, hi = targets(tb, cfg, st, team, code)
-        for word in range(2):
-            bits = lo if word == 0 else hi
-            while bits != np.uint64(0):
-                cell = word * 64 + lowest_bit(bits)
-                bits &= bits - np.uint64(1)
-                if kind == ONE_EYED:
-                    score = remove_score(tb, st, cell, params)
-                    careful = score > 0.0
-                    score -= params[P_JACK_COST]
-                else:
-                    score, careful = place_score(tb, cfg, st, team, cell, params, powers)
-                    if kind == TWO_EYED:
-                        score -= params[P_JACK_COST]
-                    else:
-                        careful = True
-                actions[n] = code * 128 + cell
-                scores[n] = score if careful else score + CARELESS
-                n += 1
+        kind = tb.card_kind[code]
+        if kind == TWO_EYED:
+            lo, hi = lo & place_lo, hi & place_hi
+        elif kind == ONE_EYED:
+            lo, hi = lo & remove_lo, hi & remove_hi
+        n = score_cells(tb, cfg, st, team, params, powers, code, lo, hi, False, actions, scores, n)
+    if n == 0:  # nothing careful: every Jack move, careless ones too
+        while jacks != zero:
+            code = lowest_bit(jacks)
+            jacks &= jacks - np.uint64(1)
+            lo, hi = targets(tb, cfg, st, team, code)
+            n = score_cells(tb, cfg, st, team, params, powers, code, lo, hi, True, actions, scores, n)
     return n
 
 

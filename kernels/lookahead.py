@@ -56,6 +56,9 @@ def determinise(st, sim, seat):
         sim.occupied[w] = st.occupied[w]
         sim.locked[w] = st.locked[w]
     sim.dead[0] = st.dead[0]
+    for t in range(MAX_TEAMS):
+        for k in range(st.in_line.shape[1]):
+            sim.in_line[t, k] = st.in_line[t, k]
     # Unseen cards: two of each code, less the seat's hand and the discards.
     count = sim.scratch
     for code in range(N_CODES):

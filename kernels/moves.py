@@ -91,6 +91,9 @@ def place_chip(tb, st, team, cell):
     st.chips[team, w] |= m
     st.occupied[w] |= m
     st.on_board[team] += 1
+    for i in range(tb.cell_nlines[cell]):
+        k = tb.cell_lines[cell, i]
+        st.in_line[team, k] += 1
     code = tb.card_of_cell[cell]
     if has(st.occupied, tb.card_cells[code, 0]):
         if has(st.occupied, tb.card_cells[code, 1]):
@@ -105,6 +108,9 @@ def remove_chip(tb, st, cell):
         if has(st.chips[t], cell):
             st.chips[t, w] &= ~m
             st.on_board[t] -= 1
+            for i in range(tb.cell_nlines[cell]):
+                k = tb.cell_lines[cell, i]
+                st.in_line[t, k] -= 1
     st.occupied[w] &= ~m
     st.dead[0] &= ~code_bit(tb.card_of_cell[cell])
 

@@ -14,7 +14,7 @@ from numba import njit
 
 from .jit import inline_kernel
 
-from .tables import N_CODES, ONE_EYED, ORDINARY
+from .tables import N_CODES, N_LINES, ONE_EYED, ORDINARY
 
 MAX_PLAYERS = 12
 MAX_TEAMS = 3
@@ -71,6 +71,7 @@ class State(NamedTuple):
     chips:    (3, 2) uint64, each team's chips as a bitboard.
     occupied: (2,) uint64, all chips.
     locked:   (2,) uint64, chips of completed sequences.
+    in_line:  (3, 192) int16, chips of each team on each line (greedy's counts).
     seqs:     (3, 16) int64, each team's sequences as line numbers: seqs[t, :nseq[t]].
     nseq:     (3,) int64.
     on_board: (3,) int64, chips per team on the board.
@@ -93,6 +94,7 @@ class State(NamedTuple):
     chips: np.ndarray
     occupied: np.ndarray
     locked: np.ndarray
+    in_line: np.ndarray
     seqs: np.ndarray
     nseq: np.ndarray
     on_board: np.ndarray
@@ -119,6 +121,7 @@ def new_state(log_rows):
         np.zeros((MAX_TEAMS, 2), np.uint64),
         np.zeros(2, np.uint64),
         np.zeros(2, np.uint64),
+        np.zeros((MAX_TEAMS, N_LINES), np.int16),
         np.zeros((MAX_TEAMS, MAX_SEQUENCES), np.int64),
         np.zeros(MAX_TEAMS, np.int64),
         np.zeros(MAX_TEAMS, np.int64),
@@ -235,9 +238,3 @@ def may_declare(tb, st, team, k):
         if not shares_at_most_one_cell(tb, k, st.seqs[team, j]):
             return False
     return True
-
-
-@inline_kernel
-def count_in_line(words, tb, k):
-    """How many cells of line k are in the bitboard `words`."""
-    return popcount(words[0] & tb.line_lo[k]) + popcount(words[1] & tb.line_hi[k])

@@ -39,6 +39,7 @@ class Tables(NamedTuple):
     line_dir:         (192,) int64, index of the line's step in STEPS.
     line_key:         (192,) int64, which row/column/diagonal it lies on.
     line_pos:         (192,) int64, start position along that row/diagonal.
+    line_corners:     (192,) int64, how many corner cells each line holds.
     cell_lines:       (100, 20) int64, the lines through each cell, -1 padded.
     cell_nlines:      (100,) int64, how many lines pass through each cell.
     corners:          (2,) uint64, bitboard of the four corner cells.
@@ -58,6 +59,7 @@ class Tables(NamedTuple):
     line_dir: np.ndarray
     line_key: np.ndarray
     line_pos: np.ndarray
+    line_corners: np.ndarray
     cell_lines: np.ndarray
     cell_nlines: np.ndarray
     corners: np.ndarray
@@ -140,6 +142,7 @@ def build_tables(board_codes: np.ndarray) -> Tables:
         card_lo[code], card_hi[code] = playable_cells
     return Tables(
         line_lo, line_hi, line_cells, line_dir, line_key, line_pos,
+        np.array([sum(1 for c in cells if c in corner_cells) for *_, cells in lines], np.int64),
         cell_lines, cell_nlines,
         bitboard(corner_cells),
         playable_cells,
