@@ -126,7 +126,7 @@ def write_part(directory: Path, stats: np.ndarray, first_game: int, identity: di
     path = directory / part_name(first_game)
     tmp = directory / f".{path.name}.tmp"
     try:
-        pq.write_table(to_table(stats, first_game, identity), tmp, compression="zstd")
+        pq.write_table(to_table(stats, first_game, identity), tmp, compression="lz4", write_statistics=False)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -9,6 +9,8 @@ whose files are missing, and a finished run plays nothing.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -183,6 +185,14 @@ def _manifest(spec: RunSpec, done: set[int]) -> dict:
     }
 
 
+def _yield_to_kernel() -> None:
+    """Lower the writer thread's priority so the kernel's threads keep the cores."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):  # not on this platform: the writer just shares the cores
+        pass
+
+
 def run(
     out: Path,
     spec: RunSpec,
@@ -225,7 +235,7 @@ def run(
             on_chunk(n)
 
     # The kernel (which releases the GIL) plays chunk k while a writer thread writes chunk k-1.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer") as writer:
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer", initializer=_yield_to_kernel) as writer:
         try:
             for first, n in todo:
                 stats = simulate(spec.rules, spec.lineup, spec.seed, first, n)
