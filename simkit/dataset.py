@@ -8,9 +8,12 @@ Layout of a run directory::
     ...
 
 Each part file's schema metadata repeats the manifest's identity (format,
-seed, rules, policies, versions) so a single file stands on its own. Files
-are written under a temporary name and renamed into place, so a part file
-that exists is complete.
+seed, rules, policies) so a single file stands on its own. Files are
+written under a temporary name and renamed into place, so a part file that
+exists is complete. Parts are lz4-compressed without column statistics:
+half the writing cost of zstd (24 vs 44 ms per 100,000 games), which keeps a
+2-core run within 10% of the kernel's speed, for 2.5x the bytes (~22 MB per
+million games).
 """
 
 from __future__ import annotations
