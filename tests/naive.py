@@ -150,6 +150,24 @@ def shuffle(rng: SplitMix64, lst: list) -> None:
 # The game
 # --------------------------------------------------------------------------
 
+# RULES.md, "Players and teams": hand size by player count.
+HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+
+
+def default_rules(players: int, teams: int, chip_limit: bool = False, max_turns: int = 1000, **extra) -> dict:
+    """A rules dict with RULES.md's defaults for `players` in `teams` teams, keys in record order."""
+    out = {
+        "players": players,
+        "teams": teams,
+        "hand_size": HAND_SIZE[players],
+        "sequences_to_win": 2 if teams == 2 else 1,
+        "max_turns": max_turns,
+        "chip_limit": chip_limit,
+    }
+    out.update(extra)
+    return out
+
+
 class Game:
     """Mutable state of one game: board chips, locks, sequences, cards."""
 

@@ -10,20 +10,7 @@ import pytest
 import naive
 import referee
 
-HAND = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
-CONFIGS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
-
-
-def make_rules(players: int, teams: int, chip_limit: bool = False, max_turns: int = 1000) -> dict:
-    """The RULES.md defaults for a table of `players` in `teams` teams."""
-    return {
-        "players": players,
-        "teams": teams,
-        "hand_size": HAND[players],
-        "sequences_to_win": 2 if teams == 2 else 1,
-        "max_turns": max_turns,
-        "chip_limit": chip_limit,
-    }
+make_rules = naive.default_rules
 
 
 def play(players: int, teams: int, seed: int, game: int, chip_limit: bool = False,

@@ -23,21 +23,7 @@ sys.path.insert(0, str(HERE.parent))  # tests/ itself, for naive.py
 
 import naive  # noqa: E402
 
-HAND = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
-
-
-def rules(players: int, teams: int, chip_limit: bool = False, max_turns: int = 1000, **extra) -> dict:
-    """A rules object with every key the kernel's records carry, in their order."""
-    out = {
-        "players": players,
-        "teams": teams,
-        "hand_size": HAND[players],
-        "sequences_to_win": 2 if teams == 2 else 1,
-        "max_turns": max_turns,
-        "chip_limit": chip_limit,
-    }
-    out.update(extra)
-    return out
+rules = naive.default_rules
 
 
 # file name -> (rules, seed, games)
