@@ -184,9 +184,8 @@ def _print_report(directory: Path, fmt: str) -> None:
     if fmt == "rich":
         render_rich(summaries, out_console)
     else:
-        sys.stdout.write(render(summaries, fmt))
-        if not render(summaries, fmt).endswith("\n"):
-            sys.stdout.write("\n")
+        text = render(summaries, fmt)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 @app.command()

@@ -14,7 +14,7 @@ from numba import njit
 
 from .jit import inline_kernel
 
-from .tables import N_CODES, N_LINES, ONE_EYED, ORDINARY
+from .tables import N_CODES, N_LINES, ONE_EYED
 
 MAX_PLAYERS = 12
 MAX_TEAMS = 3

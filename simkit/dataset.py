@@ -193,8 +193,7 @@ def read_games(root: Path, columns: list[str] | None = None):
             table = pq.read_table(p, columns=columns)
         except (OSError, pa.ArrowException) as e:
             raise DatasetError(f"{p} is not a readable Parquet part ({e})") from None
-        meta = (pq.read_schema(p).metadata or {}).get(b"simkit")
-        if meta is None:
+        if b"simkit" not in (table.schema.metadata or {}):
             raise DatasetError(f"{p} is not a simkit part file (no simkit metadata)")
         tables.append(table)
     try:

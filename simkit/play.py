@@ -7,7 +7,7 @@ import numpy as np
 from simkit.cards import tables
 from simkit.kernels.batch import run_batch
 from simkit.kernels.engine import play_game
-from simkit.kernels.state import STAT_NAMES, new_state
+from simkit.kernels.state import new_state
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -38,7 +38,3 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     play_game(tables(), rules.cfg(), lineup.ids(), lineup.params(), st, new_state(0), seed, game)
     return st
 
-
-def stats_dict(row: np.ndarray) -> dict[str, int]:
-    """A stats row as {name: value}."""
-    return {name: int(v) for name, v in zip(STAT_NAMES, row)}

@@ -26,7 +26,7 @@ import numpy as np
 
 # The kernel primitives tests build positions with (re-exported for them).
 from simkit.kernels.engine import reset  # noqa: F401
-from simkit.kernels.moves import declare_sequences, draw, place_chip, remove_chip  # noqa: F401
+from simkit.kernels.moves import declare_sequences, place_chip, remove_chip  # noqa: F401
 from simkit.kernels.policies import choose_dead  # noqa: F401
 from simkit.kernels.random_policy import dead_codes, playable_codes, random_action, random_dead  # noqa: F401
 from simkit.kernels.rng import seed_stream
