@@ -188,7 +188,7 @@ def _manifest(spec: RunSpec, done: set[int]) -> dict:
 def _yield_to_kernel() -> None:
     """Lower the writer thread's priority so the kernel's threads keep the cores."""
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
     except (AttributeError, OSError):  # not on this platform: the writer just shares the cores
         pass
 
