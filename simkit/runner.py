@@ -21,7 +21,7 @@ import numba
 import pyarrow.parquet as pq
 
 from simkit import dataset as ds
-from simkit.play import simulate
+from simkit.play import check_games, simulate
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -78,6 +78,7 @@ def check_spec(spec: RunSpec) -> None:
         raise ValueError(f"games must be at least 1, got {spec.games}")
     if not 1 <= spec.chunk_size <= MAX_CHUNK_SIZE:
         raise ValueError(f"chunk size must be 1..{MAX_CHUNK_SIZE}, got {spec.chunk_size}")
+    check_games(spec.seed, 0, spec.games)
 
 
 def set_threads(threads: int | None) -> int:

@@ -58,6 +58,7 @@ def test_play_is_reproducible(tmp_path):
         (["run", "--games", "-3", "--out", "{tmp}/x"], "--games must be at least 1"),
         (["run", "--games", "10", "--threads", "99", "--out", "{tmp}/x"], "threads must be 1.."),
         (["run", "--games", "10", "--chunk-size", "0", "--out", "{tmp}/x"], "chunk size must be"),
+        (["run", "--games", "10", "--seed", str(2**63), "--out", "{tmp}/x"], "seed must be 0.."),
         (["run", "--games", "10", "--out", "{tmp}/afile/x"], "cannot write"),
         (["report", "{tmp}"], "holds no simkit dataset"),
         (["report", "{tmp}/missing"], "is not a directory"),
@@ -70,6 +71,7 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
     assert "Traceback" not in result.output
     err = result.stderr.strip()
     assert err.startswith("error: ") and "\n" not in err and message in err
+    assert not (tmp_path / "x").exists()  # nothing written for a refused run
 
 
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
