@@ -10,7 +10,7 @@ import numpy as np
 
 from .jit import inline_kernel
 from .rng import below
-from .state import may_place, nth_bit, nth_cell, popcount, targets
+from .state import may_place, nth_bit, nth_cell, popcount, removable, targets
 from .tables import ONE_EYED, ORDINARY, TWO_EYED
 
 
@@ -35,9 +35,8 @@ def playable_codes(tb, cfg, st, seat, team):
         free = (tb.playable_cells[0] & ~st.occupied[0]) | (tb.playable_cells[1] & ~st.occupied[1])
         if free != np.uint64(0):
             codes |= held & tb.kind_codes[TWO_EYED]
-    removable = (st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0]) | (
-        st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1])
-    if removable != np.uint64(0):
+    lo, hi = removable(st, team)
+    if (lo | hi) != np.uint64(0):
         codes |= held & tb.kind_codes[ONE_EYED]
     return codes
 

@@ -205,6 +205,13 @@ def may_place(cfg, st, team):
 
 
 @inline_kernel
+def removable(st, team):
+    """The bitboard (lo, hi) of opponent chips not in a completed sequence."""
+    return (st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0],
+            st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1])
+
+
+@inline_kernel
 def targets(tb, cfg, st, team, code):
     """The bitboard (lo, hi) of cells card `code` can act on for `team`.
 
@@ -213,9 +220,7 @@ def targets(tb, cfg, st, team, code):
     opponent chip not in a completed sequence.
     """
     if tb.card_kind[code] == ONE_EYED:
-        lo = st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0]
-        hi = st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1]
-        return lo, hi
+        return removable(st, team)
     if not may_place(cfg, st, team):
         return np.uint64(0), np.uint64(0)
     return tb.card_lo[code] & ~st.occupied[0], tb.card_hi[code] & ~st.occupied[1]
