@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -60,7 +59,7 @@ def end_to_end_rate(games: int, threads: int) -> float:
         return run(Path(tmp) / "timed", RunSpec(rules, lineup, 1, games, 100_000)).games_per_second
 
 
-def kernel_and_end_to_end(games: int, threads: int, rounds: int = 3) -> tuple[float, float]:
+def kernel_and_end_to_end(games: int, threads: int, rounds: int = 5) -> tuple[float, float]:
     """Best kernel and end-to-end rates, measured alternately so drift hits both alike."""
     kernel, e2e = 0.0, 0.0
     for _ in range(rounds):
@@ -70,13 +69,19 @@ def kernel_and_end_to_end(games: int, threads: int, rounds: int = 3) -> tuple[fl
 
 
 def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of a child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """(wall seconds, peak RSS in MiB) of a child process, that child's alone.
+
+    os.wait4 gives the child's own rusage; RUSAGE_CHILDREN would report the
+    largest of every child so far (the cold compile's, for one).
+    """
     t = time.perf_counter()
-    subprocess.run(args, check=True, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen(args, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, args)
+    return wall, usage.ru_maxrss / 1024
 
 
 def compile_times() -> tuple[float, float]:

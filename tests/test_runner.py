@@ -165,6 +165,19 @@ def test_columns_and_dtypes(tmp_path):
     assert ((df["first_sequence_turn"] >= 1) | (df["first_sequence_turn"] == -1)).all()
 
 
+def test_parts_are_written_with_the_documented_encodings(tmp_path):
+    """Non-nullable columns, no statistics, lz4, delta-encoded game index (dataset.WRITE_OPTIONS)."""
+    run(tmp_path, spec(games=50, chunk_size=50))
+    path = tmp_path / ds.part_name(0)
+    assert not any(f.nullable for f in pq.read_schema(path))
+    columns = {c.path_in_schema: c for c in (pq.ParquetFile(path).metadata.row_group(0).column(i)
+                                             for i in range(len(ds.SCHEMA)))}
+    assert all(c.compression == "LZ4" and not c.is_stats_set for c in columns.values())
+    assert "DELTA_BINARY_PACKED" in columns["game"].encodings
+    assert "RLE_DICTIONARY" in columns["end"].encodings
+    assert "RLE_DICTIONARY" not in columns["turns"].encodings
+
+
 def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     """A real SIGINT to `simkit run`: exit 130, no partial file, then a re-run finishes it."""
     import os
