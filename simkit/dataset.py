@@ -20,7 +20,6 @@ run within 10% of the kernel's speed, for ~18 MB per million games.
 from __future__ import annotations
 
 import json
-import os
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simkit.atomic import replacing
 from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
 
@@ -137,23 +137,15 @@ def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
 def write_part(directory: Path, stats: np.ndarray, first_game: int, identity: dict) -> Path:
     """Write one part atomically (temporary file, then rename); return its path."""
     path = directory / part_name(first_game)
-    tmp = directory / f".{path.name}.tmp"
-    try:
+    with replacing(path) as tmp:
         pq.write_table(to_table(stats, first_game, identity), tmp, **WRITE_OPTIONS)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
     return path
 
 
 def write_json_atomic(path: Path, obj: dict) -> None:
     """Write JSON to `path` through a temporary file and a rename."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
+    with replacing(path) as tmp:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def read_manifest(directory: Path) -> dict | None:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from simkit.atomic import replacing
 from simkit.cards import board_names, card_name, tables
 from simkit.kernels import state as ks
 from simkit.play import play_logged
@@ -60,17 +61,11 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
 
 def write_records(path: Path, records: Iterable[dict]) -> int:
     """Write records as JSON Lines to `path` (atomically); return how many."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
     n = 0
-    try:
-        with tmp.open("w", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-                n += 1
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with replacing(path) as tmp, tmp.open("w", encoding="utf-8") as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            n += 1
     return n
 
 

@@ -21,6 +21,7 @@ import numba
 import pyarrow.parquet as pq
 
 from simkit import dataset as ds
+from simkit.atomic import TMP_GLOB
 from simkit.play import check_games, simulate
 from simkit.policies import Lineup
 from simkit.rules import Rules
@@ -127,7 +128,7 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> RunSpec:
         probe.unlink()
     except OSError as e:
         raise ds.DatasetError(f"cannot write to {out}: {e.strerror or e}") from None
-    for stale in out.glob(".*.tmp"):
+    for stale in out.glob(TMP_GLOB):
         stale.unlink()  # left by a run killed mid-write; never a finished part
     manifest = ds.read_manifest(out)
     if manifest is None:
