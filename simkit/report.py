@@ -28,7 +28,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -508,14 +508,19 @@ _SECTION_TITLES = {
 }
 
 
+def _section_frames(s: Summary) -> Iterator[tuple[str, pd.DataFrame]]:
+    """(title, frame) of each section of a summary, in report order."""
+    for section, title in _SECTION_TITLES.items():
+        value = getattr(s, section)
+        yield title, value if isinstance(value, pd.DataFrame) else _scalar_frame(value)
+
+
 def _markdown(summaries: Sequence[Summary]) -> str:
     """Markdown: a heading per configuration and a pipe table per section."""
     parts = []
     for s in summaries:
         parts.append(f"## {s.title}\n")
-        for section, title in _SECTION_TITLES.items():
-            value = getattr(s, section)
-            frame = value if isinstance(value, pd.DataFrame) else _scalar_frame(value)
+        for title, frame in _section_frames(s):
             parts.append(f"### {title}\n\n{_markdown_table(frame)}\n")
         if s.notes:
             parts.append("### Notes\n\n" + "\n".join(f"- {n}" for n in s.notes) + "\n")
@@ -582,9 +587,7 @@ def render_rich(summaries: Iterable[Summary], console: Console) -> None:
     """Print the summaries as rich tables on `console`, one block per configuration."""
     for s in summaries:
         console.rule(f"[bold]{s.title}")
-        for section, title in _SECTION_TITLES.items():
-            value = getattr(s, section)
-            frame = value if isinstance(value, pd.DataFrame) else _scalar_frame(value)
+        for title, frame in _section_frames(s):
             console.print(_rich_frame(title, frame))
             console.print()
         for note in s.notes:
