@@ -23,7 +23,6 @@ from pathlib import Path
 import numba
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 SIMKIT = [sys.executable, "-m", "simkit"]
 
 
@@ -49,14 +48,14 @@ def end_to_end_rate(games: int, threads: int) -> float:
     """Games/s of one whole random 2-player run (kernel + Arrow + Parquet + manifest), warm."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
-    from simkit.runner import RunSpec, run
+    from simkit.runner import DEFAULT_CHUNK_SIZE, RunSpec, run
 
     numba.set_num_threads(threads)
     rules = Rules.make(2)
     lineup = Lineup.parse("random", rules)
     with tempfile.TemporaryDirectory() as tmp:
         run(Path(tmp) / "warm", RunSpec(rules, lineup, 1, 1000, 1000))
-        return run(Path(tmp) / "timed", RunSpec(rules, lineup, 1, games, 100_000)).games_per_second
+        return run(Path(tmp) / "timed", RunSpec(rules, lineup, 1, games, DEFAULT_CHUNK_SIZE)).games_per_second
 
 
 def kernel_and_end_to_end(games: int, threads: int, rounds: int = 5) -> tuple[float, float]:
@@ -86,7 +85,7 @@ def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, f
 
 def compile_times() -> tuple[float, float]:
     """Seconds to play one game in a fresh process: cold numba cache, then warm."""
-    code = ("import time; t = time.perf_counter(); from simkit.play import simulate; "
+    code = ("from simkit.play import simulate; "
             "from simkit.rules import Rules; from simkit.policies import Lineup; r = Rules.make(2); "
             "simulate(r, Lineup.parse('random', r), 1, 0, 10)")
     with tempfile.TemporaryDirectory() as cache:
