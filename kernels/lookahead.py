@@ -1,25 +1,36 @@
-"""The rollout policy: greedy's shortlist, judged by playing games to the end.
+"""The lookahead policy: greedy's shortlist, judged by rollouts from each action.
 
-For each of the ``shortlist`` best actions by greedy score, ``rollouts``
-games are played to the end from the position after the action, every seat
-then playing random (``playout`` 1) or greedy (``playout`` 0). Before each rollout the cards the seat cannot see
-(every other hand and the draw pile) are dealt again at random from the
-cards it has not seen: 104 minus its own hand minus the discards
-(determinisation), so the decision depends only on what the seat sees.
+For each of the ``shortlist`` best actions by the policy's own greedy
+weights, ``rollouts`` games are played on from the position after the
+action. In them every seat plays greedy (``playout`` 0; ``playout`` 1:
+random): the policy's own team with its own greedy weights, the other teams
+with the ``opponent_*`` weights, its model of how they play. Before each
+rollout the cards the seat cannot see (every other hand and the draw pile)
+are dealt again at random from the cards it has not seen: 104 minus its own
+hand minus the discards (determinisation), so the decision depends only on
+what the seat sees.
 
-Results are 1 (win), 1/2 (draw), 0 (loss). Every candidate is played on the
-same ``rollouts`` deals (common random numbers), and is compared with
-greedy's own choice deal by deal: the policy leaves greedy's choice only for
-the candidate with the largest mean gain, and only when that gain exceeds
-``margin`` standard errors of the paired differences. Rollout noise thus
-cannot make it play worse moves than greedy would. The real game's
-generator is advanced once per decision.
+A rollout stops after ``horizon`` plies (0: at the end of the game) and is
+worth the estimated chance to win of the position it reached
+(``kernels.evaluation``, weighted by the value weights); a game that ends
+sooner is worth 1 (win), 1/2 (draw) or 0 (loss). Stopping early trades a
+little bias for much less noise (benchmarks/matches.md).
 
-Parameters (a float64 row): rollouts, shortlist, margin, playout, then greedy's weights.
+Every candidate is played on the same ``rollouts`` deals (common random
+numbers), and is compared with the greedy choice deal by deal: the policy
+leaves the greedy choice only for the candidate with the largest mean gain,
+and only when that gain exceeds ``margin`` standard errors of the paired
+differences, so rollout noise rarely makes it play worse than greedy would.
+The real game's generator is advanced once per decision.
+
+Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
+the N_VALUE_WEIGHTS value weights, the policy's own N_GREEDY_PARAMS greedy
+weights, then the opponents' N_GREEDY_PARAMS greedy weights.
 """
 
 import numpy as np
 
+from .evaluation import N_VALUE_WEIGHTS, win_chance
 from .greedy import N_GREEDY_PARAMS, greedy_action, score_actions
 from .jit import kernel
 from .moves import add_to_hand, draw, play_card, swap_dead
@@ -31,10 +42,12 @@ from .state import (
 )
 from .tables import N_CODES
 
-P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_GREEDY = 0, 1, 2, 3, 4
+P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_HORIZON, P_VALUE = 0, 1, 2, 3, 4, 5
+P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
+P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
-N_LOOKAHEAD_PARAMS = P_GREEDY + N_GREEDY_PARAMS
+N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 
 
 @kernel
@@ -93,40 +106,48 @@ def determinise(st, sim, seat):
 
 
 @kernel
-def rollout(tb, cfg, sim, seat, gparams, turns_left, playout):
-    """Play `sim` to the end from `seat`'s turn; the winner or -1.
+def rollout(tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights):
+    """Play `sim` on from `seat`'s turn; what it is worth to `team` (0..1).
 
     Everyone plays greedy (playout PLAYOUT_GREEDY) or random (PLAYOUT_RANDOM).
+    After `horizon` plies (0: no limit but the turn cap) the position is
+    scored by win_chance; a finished game by its result (1, 1/2 draw, 0).
     """
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    plies = cfg[CFG_MAX_TURNS] if horizon == 0 else horizon
     passes = 0
-    for _ in range(turns_left):
-        team = seat % teams
+    for _ in range(plies):
+        seat_team = seat % teams
         dead = random_dead(tb, sim, seat)
         if dead >= 0:
             swap_dead(sim, seat, dead)
         if playout == PLAYOUT_RANDOM:
-            code, cell = random_action(tb, cfg, sim, seat, team)
+            code, cell = random_action(tb, cfg, sim, seat, seat_team)
         else:
-            code, cell = greedy_action(tb, cfg, sim, seat, team, gparams)
+            if seat_team == team:
+                code, cell = greedy_action(tb, cfg, sim, seat, seat_team, gparams)
+            else:
+                code, cell = greedy_action(tb, cfg, sim, seat, seat_team, oparams)
         if code < 0:
             passes += 1
             if passes == players:
-                return -1
+                return 0.5  # stalemate: a draw
         else:
             passes = 0
-            play_card(tb, sim, seat, team, code, cell)
-            if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
-                return team
+            play_card(tb, sim, seat, seat_team, code, cell)
+            if sim.nseq[seat_team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+                return 1.0 if seat_team == team else 0.0
             draw(sim, seat)
         seat = (seat + 1) % players
-    return -1
+    if horizon == 0:
+        return 0.5  # the turn cap: a draw
+    return win_chance(tb, cfg, sim, seat, team, vweights)
 
 
 @kernel
 def lookahead_action(tb, cfg, st, sim, seat, team, params):
     """The shortlisted (card, cell) with the best mean rollout result; (-1, -1) to pass."""
-    gparams = params[P_GREEDY:]
+    gparams = params[P_GREEDY:P_OPPONENT]
     actions, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
     if n == 0:
@@ -152,8 +173,7 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
     for r in range(rollouts):
         first = 0.0
         for i in range(short):
-            value = rollout_value(tb, cfg, st, sim, seat, team, actions[i], gparams, base, r,
-                                  int(params[P_PLAYOUT]))
+            value = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base, r)
             if i == 0:
                 first = value
             else:
@@ -172,17 +192,15 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
 
 
 @kernel
-def rollout_value(tb, cfg, st, sim, seat, team, action, gparams, base, r, playout):
-    """1 (win), 1/2 (draw) or 0 for `action` on deal r: determinise, play it, roll out."""
+def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
+    """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out."""
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat)
     play_card(tb, sim, seat, team, action // 128, action % 128)
     if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
         return 1.0
     draw(sim, seat)
-    winner = rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], gparams, cfg[CFG_MAX_TURNS], playout)
-    if winner == team:
-        return 1.0
-    if winner < 0:
-        return 0.5
-    return 0.0
+    return rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,
+                   params[P_GREEDY:P_OPPONENT], params[P_OPPONENT:N_LOOKAHEAD_PARAMS],
+                   int(params[P_PLAYOUT]), int(params[P_HORIZON]),
+                   params[P_VALUE:P_VALUE + N_VALUE_WEIGHTS])

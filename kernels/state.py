@@ -79,7 +79,8 @@ class State(NamedTuple):
     stats:    (N_STATS,) int64, this game's statistics.
     log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
     scratch:  (512,) int64, work space for policies.
-    fscratch: (64,) float64, work space for policies (greedy: [0, 8); lookahead: [8, 40)).
+    fscratch: (64,) float64, work space for policies (greedy: [0, 8); lookahead: [8, 40);
+              evaluation: [40, 51)).
     fscores:  (512,) float64, scores of the actions listed in scratch.
     """
 

@@ -8,6 +8,7 @@ Seat ``s`` plays for team ``s % teams``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from simkit.kernels import policies as kp
 from simkit.rules import Rules
 
-N_PARAMS = 16  # width of the kernel's per-seat parameter rows
+N_PARAMS = 32  # width of the kernel's per-seat parameter rows
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class PolicyKind:
     id: int
     params: dict[str, float] = field(default_factory=dict)
     doc: str = ""
+    # Allowed values of some parameters: name -> (lowest, highest, whole numbers only).
+    limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
 
 
 POLICIES: dict[str, PolicyKind] = {
@@ -39,13 +42,30 @@ POLICIES: dict[str, PolicyKind] = {
         "one-ply line heuristic: build own lines, block threats, spend Jacks with care",
     ),
 }
+# The lookahead's position value (kernels/evaluation.py): the weight of being the
+# team to move, then one weight per feature. Fitted by benchmarks/fit_value.py
+# (20,000 greedy games, seed 777); order matters, the kernel reads them by position.
+VALUE_WEIGHTS = {
+    "value_move": 0.140, "value_sequences": 1.019, "value_fours": 0.106, "value_held_fours": 0.188,
+    "value_threes": 0.055, "value_twos": 0.028, "value_two_eyed": 0.375, "value_one_eyed": 0.337,
+    "value_held_threes": 0.175, "value_completable_fours": 0.197, "value_sequence_and_four": 0.279,
+    "value_four_cells": 0.178,
+}
+# The lookahead plays (shortlist and its own rollout moves) with greedy weights
+# that beat the default greedy 53.0% of 100,000 games (benchmarks/matches.md),
+# and models the other teams in its rollouts as the default greedy.
+LOOKAHEAD_OWN_WEIGHTS = {**POLICIES["greedy"].params, "growth": 2.5, "block4": 50.0, "jack_cost": 60.0}
 POLICIES["lookahead"] = PolicyKind(
     "lookahead",
     kp.LOOKAHEAD,
-    # playout 1 = random play in the rollouts (0 = greedy): measured stronger per second
-    # (benchmarks/matches.md).
-    {"rollouts": 128.0, "shortlist": 4.0, "margin": 1.0, "playout": 1.0, **POLICIES["greedy"].params},
-    "greedy's shortlist judged by rollouts to the end of the game on re-dealt hidden cards",
+    # Greedy playouts cut after 8 plies and scored by the value weights: measured
+    # stronger and as fast as random playouts to the end (benchmarks/matches.md).
+    {"rollouts": 128.0, "shortlist": 4.0, "margin": 0.5, "playout": 0.0, "horizon": 8.0,
+     **VALUE_WEIGHTS, **LOOKAHEAD_OWN_WEIGHTS,
+     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
+    "greedy's shortlist judged by short greedy rollouts on re-dealt hidden cards, scored by a fitted value",
+    {"rollouts": (0, 100_000, True), "shortlist": (1, 16, True), "margin": (0, math.inf, False),
+     "playout": (0, 1, True), "horizon": (0, 10_000, True)},
 )
 
 
@@ -88,7 +108,20 @@ class Policy:
                 values[key] = float(raw)
             except ValueError:
                 raise PolicyError(f"parameter {key} of {kind.name!r} must be a number, got {raw!r}") from None
+            if not math.isfinite(values[key]):
+                raise PolicyError(f"parameter {key} of {kind.name!r} must be finite, got {raw!r}")
+            _check_limits(kind, key, values[key])
         return cls(kind, tuple(values.values()))
+
+
+def _check_limits(kind: PolicyKind, key: str, value: float) -> None:
+    """Refuse a value outside the parameter's limits, saying what is allowed."""
+    if key not in kind.limits:
+        return
+    low, high, whole = kind.limits[key]
+    if not low <= value <= high or (whole and not value.is_integer()):
+        allowed = f"a whole number from {_fmt(low)} to {_fmt(high)}" if whole else f"at least {_fmt(low)}"
+        raise PolicyError(f"parameter {key} of {kind.name!r} must be {allowed}, got {_fmt(value)}")
 
 
 def _fmt(v: float) -> str:

@@ -45,6 +45,12 @@ def test_policy_parameters_parse_and_print_canonically():
     ("greedy:block4=high", "must be a number"),
     ("greedy,", "empty policy"),
     ("minimax", "unknown policy 'minimax'; known: random, greedy, lookahead"),
+    ("lookahead:rollouts=-1", "rollouts of 'lookahead' must be a whole number from 0 to 100000, got -1"),
+    ("lookahead:shortlist=2.5", "shortlist of 'lookahead' must be a whole number from 1 to 16, got 2.5"),
+    ("lookahead:playout=2", "playout of 'lookahead' must be a whole number from 0 to 1"),
+    ("lookahead:horizon=1e9", "horizon of 'lookahead' must be a whole number from 0 to 10000"),
+    ("lookahead:margin=-0.5", "margin of 'lookahead' must be at least 0, got -0.5"),
+    ("greedy:growth=nan", "growth of 'greedy' must be finite"),
 ])
 def test_bad_policy_specs_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
@@ -81,7 +87,8 @@ def _midgame(rules: Rules, seed: int, turns: int):
     return st, sim
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", FAST_LOOKAHEAD])
+@pytest.mark.parametrize("spec", ["random", "greedy", FAST_LOOKAHEAD,
+                                  FAST_LOOKAHEAD + ":horizon=0:playout=1"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_decision_ignores_hidden_cards(spec, seed):
     """Swap the other hands' cards with the draw pile's and reorder the pile:
@@ -125,6 +132,29 @@ def test_greedy_weights_change_its_play():
     """Weights are real parameters: a different style plays different games."""
     base = simulate(TWO, Lineup.parse("greedy", TWO), 5, 0, 50)
     other = simulate(TWO, Lineup.parse("greedy:block=0:block4=0:break4=0", TWO), 5, 0, 50)
+    assert not np.array_equal(base, other)
+
+
+def test_parameter_rows_fit_the_kernel():
+    """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
+    from simkit.kernels.evaluation import N_VALUE_WEIGHTS
+    from simkit.kernels.lookahead import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_VALUE
+    from simkit.policies import N_PARAMS, POLICIES, VALUE_WEIGHTS
+
+    assert all(len(kind.params) <= N_PARAMS for kind in POLICIES.values())
+    names = list(POLICIES["lookahead"].params)
+    assert len(names) == N_LOOKAHEAD_PARAMS
+    assert names[P_VALUE:P_GREEDY] == list(VALUE_WEIGHTS) and len(VALUE_WEIGHTS) == N_VALUE_WEIGHTS
+    assert names[P_GREEDY:P_OPPONENT] == list(POLICIES["greedy"].params)
+    assert names[P_OPPONENT:] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
+
+
+@pytest.mark.parametrize("change", ["horizon=2", "horizon=0", "opponent_block4=0", "value_sequences=0",
+                                    "jack_cost=20"])
+def test_lookahead_parameters_change_its_play(change):
+    """Each group of the lookahead's parameters is used: changing one changes the games."""
+    base = simulate(TWO, Lineup.parse(FAST_LOOKAHEAD + ",greedy", TWO), 6, 0, 20)
+    other = simulate(TWO, Lineup.parse(f"{FAST_LOOKAHEAD}:{change},greedy", TWO), 6, 0, 20)
     assert not np.array_equal(base, other)
 
 

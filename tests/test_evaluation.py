@@ -1,0 +1,132 @@
+"""The lookahead's position value (kernels/evaluation.py), against a plain-Python count.
+
+The features are counted here from referee.py's 192 lines and the official
+board, independently of the kernel's tables.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from simkit.cards import tables
+from simkit.kernels.engine import play_game
+from simkit.kernels.evaluation import N_FEATURES, N_VALUE_WEIGHTS, team_features, win_chance
+from simkit.kernels.state import new_state
+from simkit.policies import VALUE_WEIGHTS, Lineup
+from simkit.rules import Rules
+from tests.positions import CORNERS, bb_cells, build, cfg_for, hand_cards, name
+from tests.referee import ALL_LINES, OFFICIAL_BOARD
+
+TWO_EYED = {"JD", "JC"}
+ONE_EYED = {"JS", "JH"}
+
+
+def expected_features(st, players: int, teams: int, team: int) -> list[float]:
+    """The N_FEATURES features of `team`, counted from the State's chips and hands."""
+    owner = {c: t for t in range(teams) for c in bb_cells(st.chips[t])}
+    cards = [name(c) for s in range(team, players, teams) for c in hand_cards(st, s)]
+    two_eyed = sum(c in TWO_EYED for c in cards)
+    fours = held_fours = completable = threes = held_threes = twos = 0
+    completing: set[int] = set()
+    for _, cells in ALL_LINES:
+        if any(c in owner and owner[c] != team for c in cells):
+            continue
+        covered = sum(1 for c in cells if c in CORNERS or owner.get(c) == team)
+        empty = [c for c in cells if c not in CORNERS and c not in owner]
+        in_hand = any(OFFICIAL_BOARD[c] in cards for c in empty)
+        if covered == 4:
+            fours += 1
+            held_fours += in_hand
+            completable += in_hand or two_eyed > 0
+            completing.update(empty)
+        elif covered == 3:
+            threes += 1
+            held_threes += in_hand
+        twos += covered == 2
+    sequences = int(st.nseq[team])
+    return [sequences, fours, held_fours, threes, twos, two_eyed, sum(c in ONE_EYED for c in cards),
+            held_threes, completable, sequences * min(completable, 1), len(completing)]
+
+
+def kernel_features(st, cfg, team: int) -> list[float]:
+    out = np.zeros(N_FEATURES)
+    team_features(tables(), cfg, st, team, out)
+    return out.tolist()
+
+
+def random_midgame(players: int, teams: int, seed: int, turns: int):
+    """A random game stopped by its turn cap after `turns` turns."""
+    rules = Rules.make(players, teams, max_turns=turns)
+    st = new_state(0)
+    lineup = Lineup.parse("random", rules)
+    play_game(tables(), rules.cfg(), lineup.ids(), lineup.params(), st, new_state(0), seed, 0)
+    return st, rules.cfg()
+
+
+def test_an_open_four_with_its_card_in_hand():
+    """Blue covers 11-14 (row 1): two open fours (10-14, 11-15); blue holds the card of cell 10."""
+    card_10 = OFFICIAL_BOARD[10]
+    st = build(chips={0: [11, 12, 13, 14], 1: [50]}, hands={0: [card_10, "JD", "JS", "JH"]})
+    f = kernel_features(st, cfg_for(2), 0)
+    assert f[:3] == [0, 2, 1]  # no sequence, two open fours, one completable from the hand
+    assert f[5:7] == [1, 2]  # one two-eyed Jack, two one-eyed
+    assert f[8] == 2  # the two-eyed Jack completes the other four
+    assert f[10] == 2  # cells 10 and 15 each complete a four
+    assert f == expected_features(st, 2, 2, 0)
+
+
+def test_an_opponent_chip_spoils_a_line():
+    """Green on 15 leaves blue one open four (10-14) instead of two."""
+    st = build(chips={0: [11, 12, 13, 14], 1: [15]})
+    assert kernel_features(st, cfg_for(2), 0)[1] == 1
+
+
+@pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
+@pytest.mark.parametrize("seed", range(4))
+def test_features_match_a_plain_count_in_random_positions(players, teams, seed):
+    st, cfg = random_midgame(players, teams, seed, turns=20 + 10 * seed)
+    for team in range(teams):
+        assert kernel_features(st, cfg, team) == expected_features(st, players, teams, team)
+
+
+def _chances(st, cfg, teams: int, mover: int, weights) -> list[float]:
+    w = np.asarray(weights, np.float64)
+    return [win_chance(tables(), cfg, st, mover, t, w) for t in range(teams)]
+
+
+@pytest.mark.parametrize("players, teams", [(2, 2), (3, 3), (6, 3)])
+def test_win_chances_are_a_softmax_of_weighted_features(players, teams):
+    st, cfg = random_midgame(players, teams, 7, turns=30)
+    weights = list(VALUE_WEIGHTS.values())
+    assert len(weights) == N_VALUE_WEIGHTS
+    for mover in range(players):
+        z = [weights[0] * (t == mover % teams)
+             + sum(w * f for w, f in zip(weights[1:], expected_features(st, players, teams, t)))
+             for t in range(teams)]
+        expected = [math.exp(x) / sum(math.exp(y) for y in z) for x in z]
+        assert _chances(st, cfg, teams, mover, weights) == pytest.approx(expected, rel=1e-12)
+
+
+def test_two_teams_get_the_logistic_of_the_score_difference():
+    st, cfg = random_midgame(2, 2, 3, turns=40)
+    weights = list(VALUE_WEIGHTS.values())
+    p0, p1 = _chances(st, cfg, 2, 0, weights)
+    assert p0 + p1 == pytest.approx(1.0)
+    diff = weights[0] + sum(w * (a - b) for w, a, b in zip(
+        weights[1:], expected_features(st, 2, 2, 0), expected_features(st, 2, 2, 1)))
+    assert p0 == pytest.approx(1 / (1 + math.exp(-diff)))
+
+
+def test_a_completable_four_is_worth_more():
+    """With the fitted weights, every feature that brings a win nearer raises the chance."""
+    assert all(w > 0 for w in VALUE_WEIGHTS.values())
+    cfg, weights = cfg_for(2), list(VALUE_WEIGHTS.values())
+    empty = _chances(build(), cfg, 2, 1, weights)[0]
+    four = _chances(build(chips={0: [11, 12, 13, 14]}), cfg, 2, 1, weights)[0]
+    four_and_card = _chances(build(chips={0: [11, 12, 13, 14]}, hands={0: [OFFICIAL_BOARD[10]]}),
+                             cfg, 2, 1, weights)[0]
+    assert empty < 0.5  # the other team moves next
+    assert empty < four < four_and_card
