@@ -134,7 +134,8 @@ def main() -> None:
 
     for policy, games in (("greedy", 50_000), ("lookahead", 100)):
         rate = kernel_rate(policy, games, 1)
-        rows.append((f"kernel, {policy} 2p, 1 thread", f"{rate:,.1f} games/s ({rate / k1:.2%} of random)"))
+        share = f"{rate / k1:.2%}" if rate >= k1 / 10_000 else f"1/{k1 / rate:,.0f}"
+        rows.append((f"kernel, {policy} 2p, 1 thread", f"{rate:,.1f} games/s ({share} of random)"))
 
     cpu = platform.processor() or platform.machine()
     lines = [
