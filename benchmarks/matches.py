@@ -2,11 +2,14 @@
 
     python benchmarks/matches.py                       # greedy-random and lookahead-greedy, 10,000 games each
     python benchmarks/matches.py --games 2000 --pair lookahead:rollouts=32 greedy
+    python benchmarks/matches.py --players 3 --games 3000 --pair lookahead greedy   # one team against two
 
 Prints, per pair, the first policy's win share with its 95% Wilson interval
-(draws count half) and games/s, and appends the lines to
-benchmarks/matches.md. Two-player games; game indices are disjoint between
-the two seatings so every game is different.
+(a draw counts 1/teams: half in two-team games) and games/s, and appends the lines to
+benchmarks/matches.md. Policy A plays one team, B every other; A's team takes
+each place at the table for an equal share of the games (two teams: seats
+swapped half the time). Game indices are disjoint between the places, so
+every game is different.
 """
 
 from __future__ import annotations
@@ -25,17 +28,25 @@ from simkit.rules import Rules
 HERE = Path(__file__).resolve().parent
 
 
-def match(a: str, b: str, games: int, seed: int) -> str:
-    """One line: a's win share against b over `games` games, seats swapped half the time."""
-    rules = Rules.make(2)
-    half = games // 2
+def match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> str:
+    """One line: a's win share with one team against b on every other team.
+
+    a's team takes each place at the table in turn (team j for games
+    [games * j // teams, games * (j + 1) // teams)): with two teams, seats
+    are swapped half the time. Game indices are disjoint between the parts.
+    """
+    rules = Rules.make(players, teams)
+    lineups = [Lineup.parse(",".join(a if t == j else b for t in range(teams)), rules) for j in range(teams)]
+    simulate(rules, lineups[0], seed, 0, 1)  # compile or load the kernels outside the timing
+    wins = draws = 0
     t = time.perf_counter()
-    first = simulate(rules, Lineup.parse(f"{a},{b}", rules), seed, 0, half)
-    second = simulate(rules, Lineup.parse(f"{b},{a}", rules), seed, half, games - half)
+    for j, lineup in enumerate(lineups):
+        first, last = games * j // teams, games * (j + 1) // teams
+        winners = simulate(rules, lineup, seed, first, last - first)[:, 0]
+        wins += int((winners == j).sum())
+        draws += int((winners < 0).sum())
     seconds = time.perf_counter() - t
-    wins = int((first[:, 0] == 0).sum() + (second[:, 0] == 1).sum())
-    draws = int((first[:, 0] < 0).sum() + (second[:, 0] < 0).sum())
-    score = wins + draws / 2
+    score = wins + draws / teams  # a draw: an equal share for every team
     ci = binomtest(round(score), games).proportion_ci(0.95, method="wilson")
     return (
         f"| {a} | {b} | {games:,} | {wins:,} | {draws:,} | {score / games:.1%} "
@@ -49,15 +60,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
                         help="policies to match (repeatable); default: greedy random, lookahead greedy")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     args = parser.parse_args()
+    try:
+        rules = Rules.make(args.players, args.teams)
+    except ValueError as e:
+        parser.error(str(e))
     pairs = args.pair or [("greedy", "random"), ("lookahead", "greedy")]
     header = [
-        f"Two-player games, seed {args.seed}, {numba.get_num_threads()} threads, {time.strftime('%Y-%m-%d')}:",
+        f"{rules.players}-player games, {rules.teams} teams (A's fair share {1 / rules.teams:.1%}), "
+        f"seed {args.seed}, {numba.get_num_threads()} threads, {time.strftime('%Y-%m-%d')}:",
         "",
         "| policy A | policy B | games | A wins | draws | A's score | 95% CI | games/s |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    lines = [match(a, b, args.games, args.seed) for a, b in pairs]
+    lines = [match(a, b, args.games, args.seed, rules.players, rules.teams) for a, b in pairs]
     text = "\n".join(header + lines) + "\n"
     print(text)
     with (HERE / "matches.md").open("a", encoding="utf-8") as f:
