@@ -32,13 +32,13 @@ import numpy as np
 from numba import njit, prange
 
 from simkit.cards import tables
-from simkit.kernels.engine import reset
-from simkit.kernels.greedy import greedy_action, score_actions
-from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, lookahead_action, rollout_value
-from simkit.kernels.moves import draw, play_card, swap_dead
-from simkit.kernels.random_policy import random_dead
-from simkit.kernels.state import CFG_SEQUENCES_TO_WIN, new_state
-from simkit.policies import Lineup
+from simkit.kernels.engine import play_game
+from simkit.kernels.greedy import N_GREEDY_PARAMS, score_actions
+from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, lookahead_action, rollout_value, shortlist
+from simkit.kernels.moves import swap_dead
+from simkit.kernels.policies import GREEDY, choose_dead
+from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, END_TURN_CAP, S_END, new_state
+from simkit.policies import N_PARAMS, Lineup
 from simkit.rules import Rules
 
 SHORTLIST = 4
@@ -46,55 +46,41 @@ CACHE = Path(__file__).resolve().parent / ".decisions-truth.npz"
 
 
 @njit  # no cache: numba would not see edits to the kernels it calls
-def position(tb, cfg, st, gparams, game, turns):
-    """Greedy self-play game `game` (seed 99) stopped before turn `turns`; the seat to move or -1."""
-    reset(cfg, st, 99, game)
-    seat = 0
-    for _ in range(turns):
-        dead = random_dead(tb, st, seat)
-        if dead >= 0:
-            swap_dead(st, seat, dead)
-        code, cell = greedy_action(tb, cfg, st, seat, seat, gparams)
-        if code < 0:
-            return -1
-        play_card(tb, st, seat, seat, code, cell)
-        if st.nseq[seat] >= cfg[CFG_SEQUENCES_TO_WIN]:
-            return -1
-        draw(st, seat)
-        seat = 1 - seat
-    dead = random_dead(tb, st, seat)
+def position(tb, cfg, ids, seat_params, st, sim, game, turns):
+    """Game `game` (seed 99) stopped by a turn cap before turn `turns`, the seat to move
+    having swapped its dead card; that seat, or -1 if the game ended sooner."""
+    capped = cfg.copy()
+    capped[CFG_MAX_TURNS] = turns
+    play_game(tb, capped, ids, seat_params, st, sim, 99, game)
+    if st.stats[S_END] != END_TURN_CAP:
+        return -1
+    seat = turns % cfg[CFG_PLAYERS]
+    dead = choose_dead(ids[seat], seat_params[seat], tb, cfg, st, seat, seat)
     if dead >= 0:
         swap_dead(st, seat, dead)
     return seat
 
 
 @njit
-def shortlist(tb, cfg, st, seat, gparams, out):
+def listed(tb, cfg, st, seat, gparams, out):
     """The SHORTLIST best actions by greedy score into out; how many there are."""
     n = score_actions(tb, cfg, st, seat, seat, gparams, st.scratch, st.fscores)
-    k = min(SHORTLIST, n)
-    for i in range(k):
-        best = i
-        for j in range(i + 1, n):
-            if st.fscores[j] > st.fscores[best]:
-                best = j
-        st.scratch[i], st.scratch[best] = st.scratch[best], st.scratch[i]
-        st.fscores[i], st.fscores[best] = st.fscores[best], st.fscores[i]
-        out[i] = st.scratch[i]
+    k = shortlist(st.scratch, st.fscores, n, SHORTLIST)
+    out[:k] = st.scratch[:k]
     return k
 
 
 @njit(parallel=True)
-def truth(tb, cfg, params, games, turns, rollouts):
+def truth(tb, cfg, ids, seat_params, params, games, turns, rollouts):
     """(P, SHORTLIST) chance to win of each shortlisted action; NaN where there is none."""
     q = np.full((len(games), SHORTLIST), np.nan)
     for p in prange(len(games)):
         st, sim = new_state(0), new_state(0)
         actions = np.zeros(SHORTLIST, np.int64)
-        seat = position(tb, cfg, st, params[P_GREEDY:P_OPPONENT], games[p], turns[p])
+        seat = position(tb, cfg, ids, seat_params, st, sim, games[p], turns[p])
         if seat < 0:
             continue
-        k = shortlist(tb, cfg, st, seat, params[P_GREEDY:P_OPPONENT], actions)
+        k = listed(tb, cfg, st, seat, params[P_GREEDY:P_OPPONENT], actions)
         if k < 2:
             continue
         for i in range(k):
@@ -106,17 +92,17 @@ def truth(tb, cfg, params, games, turns, rollouts):
 
 
 @njit(parallel=True)
-def choices(tb, cfg, gparams, params, games, turns, repeats):
+def choices(tb, cfg, ids, seat_params, params, games, turns, repeats):
     """(P, repeats) index in the shortlist of the variant's choice, -1 if off it."""
     out = np.full((len(games), repeats), -1, np.int64)
     for p in prange(len(games)):
         st, sim = new_state(0), new_state(0)
         actions = np.zeros(SHORTLIST, np.int64)
         for rep in range(repeats):
-            seat = position(tb, cfg, st, gparams, games[p], turns[p])
+            seat = position(tb, cfg, ids, seat_params, st, sim, games[p], turns[p])
             if seat < 0:
                 break
-            k = shortlist(tb, cfg, st, seat, gparams, actions)
+            k = listed(tb, cfg, st, seat, seat_params[seat], actions)
             st.rng[0] = np.uint64(1000 + 7919 * rep)
             code, cell = lookahead_action(tb, cfg, st, sim, seat, seat, params)
             for i in range(k):
@@ -135,14 +121,18 @@ def main() -> None:
     rules = Rules.make(2)
     tb, cfg = tables(), rules.cfg()
     reference = Lineup.parse("lookahead:horizon=0:playout=0", rules).params()[0]
+    # Positions come from self-play of greedy with the lookahead's own weights.
+    ids = np.full(rules.players, GREEDY, np.int64)
+    seat_params = np.zeros((rules.players, N_PARAMS))
+    seat_params[:, :N_GREEDY_PARAMS] = reference[P_GREEDY:P_OPPONENT]
     games = np.arange(args.positions, dtype=np.int64) + 5000
     turns = np.random.default_rng(1).integers(2, 45, args.positions).astype(np.int64)
-    key = f"{args.positions}-{args.truth}-{reference.tobytes().hex()}"
+    key = f"engine-{args.positions}-{args.truth}-{reference.tobytes().hex()}"
     if CACHE.exists() and str(np.load(CACHE)["key"]) == key:
         q = np.load(CACHE)["q"]
     else:
         t = time.perf_counter()
-        q = truth(tb, cfg, reference, games, turns, args.truth)
+        q = truth(tb, cfg, ids, seat_params, reference, games, turns, args.truth)
         np.savez(CACHE, q=q, key=key)
         print(f"truth: {args.truth} greedy rollouts per action, {time.perf_counter() - t:.0f} s")
     valued = ~np.isnan(q[:, 1])
@@ -151,7 +141,7 @@ def main() -> None:
     for spec in args.variants:
         params = Lineup.parse(spec, rules).params()[0]
         t = time.perf_counter()
-        chosen = choices(tb, cfg, reference[P_GREEDY:P_OPPONENT], params, games, turns, args.repeats)
+        chosen = choices(tb, cfg, ids, seat_params, params, games, turns, args.repeats)
         seconds = time.perf_counter() - t
         gains = np.array([q[p, c] - q[p, 0] for p in np.flatnonzero(valued) for c in chosen[p] if c >= 0])
         print(f"{spec}: gain {gains.mean():.4f} +- {gains.std() / np.sqrt(len(gains)):.4f} per decision, "

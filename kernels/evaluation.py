@@ -21,7 +21,7 @@ A team's *features* (``team_features``), counted over the 192 lines of five:
 Team ``t``'s score is ``z_t = sum_k w_k * f_k(t)``, plus ``w_move`` for the
 team whose seat moves next; its chance to win is ``exp(z_t) / sum_u exp(z_u)``
 (with two teams, the logistic of the score difference). The weights are a
-row ``(w_move, w_0, ..., w_6)``, fitted by logistic regression on greedy
+row ``(w_move, w_0, ..., w_10)``, fitted by logistic regression on greedy
 self-play (``benchmarks/fit_value.py``); defaults in ``simkit.policies``.
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 from .greedy import chips_in_line
 from .jit import inline_kernel, kernel
 from .state import CFG_PLAYERS, CFG_TEAMS, lowest_bit, popcount
-from .tables import N_CODES, ONE_EYED, TWO_EYED
+from .tables import ONE_EYED, TWO_EYED
 
 N_FEATURES = 11
 N_VALUE_WEIGHTS = 1 + N_FEATURES  # w_move, then one weight per feature
@@ -45,12 +45,8 @@ def team_features(tb, cfg, st, team, out):
     held = np.uint64(0)
     for seat in range(team, players, teams):
         held |= st.held[seat]
-        for code in range(N_CODES):
-            kind = tb.card_kind[code]
-            if kind == TWO_EYED:
-                out[5] += st.count[seat, code]
-            elif kind == ONE_EYED:
-                out[6] += st.count[seat, code]
+        out[5] += copies(st, seat, st.held[seat] & tb.kind_codes[TWO_EYED])
+        out[6] += copies(st, seat, st.held[seat] & tb.kind_codes[ONE_EYED])
     out[0] = st.nseq[team]
     completing_lo, completing_hi = np.uint64(0), np.uint64(0)
     for k in range(tb.line_lo.shape[0]):
@@ -79,6 +75,16 @@ def team_features(tb, cfg, st, team, out):
                     out[8] += 1.0
     out[9] = out[0] * min(out[8], 1.0)
     out[10] = popcount(completing_lo) + popcount(completing_hi)
+
+
+@inline_kernel
+def copies(st, seat, codes):
+    """How many cards of the set of codes `codes` the seat holds, copies counted."""
+    n = 0
+    while codes != np.uint64(0):
+        n += st.count[seat, lowest_bit(codes)]
+        codes &= codes - np.uint64(1)
+    return n
 
 
 @inline_kernel

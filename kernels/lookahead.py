@@ -124,10 +124,8 @@ def rollout(tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweigh
         if playout == PLAYOUT_RANDOM:
             code, cell = random_action(tb, cfg, sim, seat, seat_team)
         else:
-            if seat_team == team:
-                code, cell = greedy_action(tb, cfg, sim, seat, seat_team, gparams)
-            else:
-                code, cell = greedy_action(tb, cfg, sim, seat, seat_team, oparams)
+            weights = gparams if seat_team == team else oparams
+            code, cell = greedy_action(tb, cfg, sim, seat, seat_team, weights)
         if code < 0:
             passes += 1
             if passes == players:
@@ -145,15 +143,12 @@ def rollout(tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweigh
 
 
 @kernel
-def lookahead_action(tb, cfg, st, sim, seat, team, params):
-    """The shortlisted (card, cell) with the best mean rollout result; (-1, -1) to pass."""
-    gparams = params[P_GREEDY:P_OPPONENT]
-    actions, scores = st.scratch, st.fscores
-    n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
-    if n == 0:
-        return -1, -1
-    # Shortlist: the best `shortlist` actions by greedy score, moved to the front.
-    short = min(max(int(params[P_SHORTLIST]), 1), n, MAX_SHORTLIST)
+def shortlist(actions, scores, n, k):
+    """Move the best min(k, n) of the n listed actions by score to the front, best first; how many.
+
+    A partial selection sort: ties keep the earlier-listed action first.
+    """
+    short = min(k, n)
     for i in range(short):
         best = i
         for j in range(i + 1, n):
@@ -161,6 +156,18 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
                 best = j
         actions[i], actions[best] = actions[best], actions[i]
         scores[i], scores[best] = scores[best], scores[i]
+    return short
+
+
+@kernel
+def lookahead_action(tb, cfg, st, sim, seat, team, params):
+    """The shortlisted (card, cell) with the best mean rollout result; (-1, -1) to pass."""
+    gparams = params[P_GREEDY:P_OPPONENT]
+    actions, scores = st.scratch, st.fscores
+    n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
+    if n == 0:
+        return -1, -1
+    short = shortlist(actions, scores, n, min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST))
     rollouts = int(params[P_ROLLOUTS])
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128
