@@ -168,6 +168,18 @@ def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), ha
     return st
 
 
+def random_midgame(rules: Rules, seed: int, turns: int):
+    """(st, sim) of game 0 of `seed` played by random policies and stopped by a turn cap after `turns` turns."""
+    from simkit.kernels.engine import play_game
+    from simkit.policies import Lineup
+
+    capped = Rules.make(rules.players, rules.teams, max_turns=turns)
+    st, sim = new_state(0), new_state(0)
+    random = Lineup.parse("random", capped)
+    play_game(tables(), capped.cfg(), random.ids(), random.params(), st, sim, seed, 0)
+    return st, sim
+
+
 def cfg_for(players: int = 2, teams: int | None = None, chip_limit: bool = False) -> np.ndarray:
     """The kernel configuration vector of a legal table."""
     cfg = Rules.make(players, teams, chip_limit=chip_limit).cfg()

@@ -12,12 +12,10 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels.engine import play_game
 from simkit.kernels.evaluation import N_FEATURES, N_VALUE_WEIGHTS, team_features, win_chance
-from simkit.kernels.state import new_state
-from simkit.policies import VALUE_WEIGHTS, Lineup
+from simkit.policies import VALUE_WEIGHTS
 from simkit.rules import Rules
-from tests.positions import CORNERS, bb_cells, build, cfg_for, hand_cards, name
+from tests.positions import CORNERS, bb_cells, build, cfg_for, hand_cards, name, random_midgame
 from tests.referee import ALL_LINES, OFFICIAL_BOARD
 
 TWO_EYED = {"JD", "JC"}
@@ -57,15 +55,6 @@ def kernel_features(st, cfg, team: int) -> list[float]:
     return out.tolist()
 
 
-def random_midgame(players: int, teams: int, seed: int, turns: int):
-    """A random game stopped by its turn cap after `turns` turns."""
-    rules = Rules.make(players, teams, max_turns=turns)
-    st = new_state(0)
-    lineup = Lineup.parse("random", rules)
-    play_game(tables(), rules.cfg(), lineup.ids(), lineup.params(), st, new_state(0), seed, 0)
-    return st, rules.cfg()
-
-
 def test_an_open_four_with_its_card_in_hand():
     """Blue covers 11-14 (row 1): two open fours (10-14, 11-15); blue holds the card of cell 10."""
     card_10 = OFFICIAL_BOARD[10]
@@ -87,7 +76,9 @@ def test_an_opponent_chip_spoils_a_line():
 @pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
 @pytest.mark.parametrize("seed", range(4))
 def test_features_match_a_plain_count_in_random_positions(players, teams, seed):
-    st, cfg = random_midgame(players, teams, seed, turns=20 + 10 * seed)
+    rules = Rules.make(players, teams)
+    st, _ = random_midgame(rules, seed, turns=20 + 10 * seed)
+    cfg = rules.cfg()
     for team in range(teams):
         assert kernel_features(st, cfg, team) == expected_features(st, players, teams, team)
 
@@ -99,7 +90,9 @@ def _chances(st, cfg, teams: int, mover: int, weights) -> list[float]:
 
 @pytest.mark.parametrize("players, teams", [(2, 2), (3, 3), (6, 3)])
 def test_win_chances_are_a_softmax_of_weighted_features(players, teams):
-    st, cfg = random_midgame(players, teams, 7, turns=30)
+    rules = Rules.make(players, teams)
+    st, _ = random_midgame(rules, 7, turns=30)
+    cfg = rules.cfg()
     weights = list(VALUE_WEIGHTS.values())
     assert len(weights) == N_VALUE_WEIGHTS
     for mover in range(players):
@@ -111,7 +104,8 @@ def test_win_chances_are_a_softmax_of_weighted_features(players, teams):
 
 
 def test_two_teams_get_the_logistic_of_the_score_difference():
-    st, cfg = random_midgame(2, 2, 3, turns=40)
+    st, _ = random_midgame(Rules.make(2), 3, turns=40)
+    cfg = Rules.make(2).cfg()
     weights = list(VALUE_WEIGHTS.values())
     p0, p1 = _chances(st, cfg, 2, 0, weights)
     assert p0 + p1 == pytest.approx(1.0)

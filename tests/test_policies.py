@@ -12,7 +12,6 @@ import pytest
 from scipy.stats import binomtest
 
 from simkit.cards import tables
-from simkit.kernels.engine import play_game
 from simkit.kernels.policies import choose_action
 from simkit.kernels.state import PILE_N, PILE_POS, new_state
 from simkit.play import simulate
@@ -20,7 +19,7 @@ from simkit.policies import Lineup, PolicyError
 from simkit.records import game_record
 from simkit.rules import Rules
 from tests import referee
-from tests.positions import hand_cards, set_hand
+from tests.positions import hand_cards, random_midgame, set_hand
 
 TWO = Rules.make(2)
 FAST_LOOKAHEAD = "lookahead:rollouts=4:shortlist=3"
@@ -78,15 +77,6 @@ def test_same_seed_same_games(spec):
     assert game_record(TWO, lineup, 4, 3) == game_record(TWO, lineup, 4, 3)
 
 
-def _midgame(rules: Rules, seed: int, turns: int):
-    """A game stopped by its turn cap after `turns` turns (random play)."""
-    capped = Rules.make(rules.players, rules.teams, max_turns=turns)
-    st, sim = new_state(0), new_state(0)
-    random = Lineup.parse("random", capped)
-    play_game(tables(), capped.cfg(), random.ids(), random.params(), st, sim, seed, 0)
-    return st, sim
-
-
 @pytest.mark.parametrize("spec", ["random", "greedy", FAST_LOOKAHEAD,
                                   FAST_LOOKAHEAD + ":horizon=0:playout=1"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -94,7 +84,7 @@ def test_decision_ignores_hidden_cards(spec, seed):
     """Swap the other hands' cards with the draw pile's and reorder the pile:
     what the seat sees is unchanged, and so is its decision."""
     rules = Rules.make(4)
-    st, sim = _midgame(rules, seed, 21)
+    st, sim = random_midgame(rules, seed, 21)
     seat = 21 % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
