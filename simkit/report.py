@@ -21,6 +21,15 @@ Conventions:
 * A statistic that is undefined for the data (no games, a single game, no
   decided game, ...) is NaN in the tables and dicts and ``None`` in JSON; the
   reason is added to `Summary.notes`.
+* Counts are Python ints in the dicts and int columns in the tables (exact in
+  JSON); rates are proportions in [0, 1].
+* The outcomes win, stalemate and turn_cap exclude one another and add up to
+  all games; a draw is a game without a winner, ``draw = stalemate +
+  turn_cap``, kept apart in `Summary.draw`.
+* The rich and markdown renderers print every number through `format_value`
+  (counts with thousands separators, rates as percentages with two decimals,
+  p-values below `P_FLOOR` as ``< 1e-300``); every term they print is
+  explained in `GLOSSARY`, the one source of README's "Reading a report".
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import numpy as np
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 from scipy import stats
 
 CONFIG_COLUMNS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns", "chip_limit", "policies"]
@@ -44,14 +54,23 @@ CONFIG_COLUMNS = ["players", "teams", "hand_size", "sequences_to_win", "max_turn
 CONFIDENCE = 0.95
 """Confidence level of every interval in a summary."""
 
-OUTCOMES = ("win", "draw", "stalemate", "turn_cap")
-"""Rows of the outcome table: ``draw`` = no winner (stalemate or turn cap)."""
+OUTCOMES = ("win", "stalemate", "turn_cap")
+"""Rows of the outcome table: exclusive, they add up to all games (a draw is stalemate + turn_cap)."""
 
 PERCENTILES = (5, 25, 75, 95)
 """Percentiles of the game length reported besides the median."""
 
-TIDY_COLUMNS = ["section", "metric", "key", "value", "ci_low", "ci_high"]
-"""Columns (after the configuration columns) of the long table `render(..., "csv")`."""
+TIDY_COLUMNS = ["section", "metric", "key", "value", "ci_low", "ci_high", "text"]
+"""Columns (after the configuration columns) of the long table `render(..., "csv")`;
+``text`` is the value as the rich and markdown tables print it (see `format_value`)."""
+
+P_FLOOR = 1e-300
+"""p-values below this (including an exact 0.0 from scipy's underflow) print as `P_FLOOR_TEXT`."""
+
+P_FLOOR_TEXT = "< 1e-300"
+
+UNDEFINED = "—"
+"""How the tables print a number that is undefined for the games (NaN)."""
 
 _NAN = float("nan")
 
@@ -60,8 +79,9 @@ _NAN = float("nan")
 class Summary:
     """Statistics of the games of one configuration.
 
-    Tables are pandas DataFrames, scalar sections are ``dict[str, float]``; a
-    key ``K_ci_low`` / ``K_ci_high`` in a dict is the 95% interval of ``K``.
+    Tables are pandas DataFrames, scalar sections are ``dict[str, float]``
+    (counts in them are ints); a key ``K_ci_low`` / ``K_ci_high`` in a dict is
+    the 95% interval of ``K``.
     """
 
     config: dict[str, Any]
@@ -73,7 +93,9 @@ class Summary:
     seats: pd.DataFrame
     """Columns seat, team, policy, team_win_rate, ci_low, ci_high."""
     outcomes: pd.DataFrame
-    """Columns outcome (win/draw/stalemate/turn_cap), count, rate, ci_low, ci_high."""
+    """Columns outcome (win/stalemate/turn_cap, adding up to all games), count, rate, ci_low, ci_high."""
+    draw: dict[str, float]
+    """Games without a winner (= stalemate + turn_cap): count, rate (+CI)."""
     length: dict[str, float]
     """Game length in turns: mean (+ t-interval), std, median, p5, p25, p75, p95, min, max."""
     first_sequence: dict[str, float]
@@ -92,7 +114,18 @@ class Summary:
     game_means: dict[str, float]
     """Means per game of dead_swaps, reshuffles, passes."""
     notes: list[str] = field(default_factory=list)
-    """Why statistics are NaN, or caveats (e.g. small expected counts)."""
+    """Why statistics are NaN, or caveats (e.g. small expected counts); printed after all sections."""
+    section_notes: dict[str, list[str]] = field(default_factory=dict)
+    """Notes printed under one section (key: a `SECTIONS` key), e.g. a mixed line-up under first_mover."""
+
+    def add_note(self, text: str, section: str | None = None) -> None:
+        """Attach a note to the summary: under `section` (a `SECTIONS` key) or, if None, at the end."""
+        if section is None:
+            self.notes.append(text)
+            return
+        if section not in SECTIONS:
+            raise ValueError(f"unknown report section {section!r}; use one of {', '.join(SECTIONS)}")
+        self.section_notes.setdefault(section, []).append(text)
 
     @property
     def key(self) -> tuple:
@@ -103,8 +136,8 @@ class Summary:
     def title(self) -> str:
         """A one-line description of the configuration."""
         if not self.config:
-            return f"all games (n={self.games})"
-        return ", ".join(f"{k}={v}" for k, v in self.config.items()) + f" (n={self.games})"
+            return f"all games (n={self.games:,})"
+        return ", ".join(f"{k}={v}" for k, v in self.config.items()) + f" (n={self.games:,})"
 
 
 # --------------------------------------------------------------------------- statistics
@@ -184,21 +217,33 @@ def _seat_table(team_table: pd.DataFrame, config: dict[str, Any], teams: int) ->
 
 
 def _outcome_table(df: pd.DataFrame, winner: np.ndarray) -> pd.DataFrame:
-    """Count, rate and interval of wins, draws (no winner), stalemates and turn caps."""
+    """Count, rate and interval of wins, stalemates and turn caps (they add up to all games).
+
+    Without an ``end`` column the kind of draw is unknown: stalemate and
+    turn_cap are then missing (count ``<NA>``, rates NaN).
+    """
     n = len(df)
     end = df["end"].astype(str).to_numpy() if "end" in df else None
-    counts = {"win": int(np.count_nonzero(winner >= 0)), "draw": int(np.count_nonzero(winner < 0))}
+    counts = {"win": int(np.count_nonzero(winner >= 0))}
     for name in ("stalemate", "turn_cap"):
         counts[name] = int(np.count_nonzero(end == name)) if end is not None else None
     rows = []
     for name in OUTCOMES:
         k = counts[name]
         if k is None:
-            rows.append({"outcome": name, "count": _NAN, "rate": _NAN, "ci_low": _NAN, "ci_high": _NAN})
+            rows.append({"outcome": name, "count": None, "rate": _NAN, "ci_low": _NAN, "ci_high": _NAN})
             continue
         rate, lo, hi = _proportion(k, n)
         rows.append({"outcome": name, "count": k, "rate": rate, "ci_low": lo, "ci_high": hi})
-    return pd.DataFrame(rows, columns=["outcome", "count", "rate", "ci_low", "ci_high"])
+    table = pd.DataFrame(rows, columns=["outcome", "count", "rate", "ci_low", "ci_high"])
+    return table.astype({"count": "Int64"})
+
+
+def _draw(winner: np.ndarray) -> dict[str, float]:
+    """Games without a winner (stalemate + turn cap): count, rate and interval."""
+    k = int(np.count_nonzero(winner < 0))
+    rate, lo, hi = _proportion(k, len(winner))
+    return {"count": k, "rate": rate, "rate_ci_low": lo, "rate_ci_high": hi}
 
 
 def _length(turns: np.ndarray, notes: list[str]) -> dict[str, float]:
@@ -223,8 +268,8 @@ def _length(turns: np.ndarray, notes: list[str]) -> dict[str, float]:
     out = {"mean": mean, "mean_ci_low": lo, "mean_ci_high": hi, "std": std, "median": float(np.median(x))}
     for p in PERCENTILES:
         out[f"p{p}"] = float(np.percentile(x, p))
-    out["min"] = float(x.min())
-    out["max"] = float(x.max())
+    out["min"] = int(turns.min())
+    out["max"] = int(turns.max())
     return out
 
 
@@ -259,12 +304,12 @@ def _first_sequence(df: pd.DataFrame, winner: np.ndarray, notes: list[str]) -> d
     else:
         mean_turn = median_turn = _NAN
     return {
-        "count": float(k),
+        "count": k,
         "share": share,
         "share_ci_low": slo,
         "share_ci_high": shi,
-        "decided": float(np.count_nonzero(has & (winner >= 0))),
-        "converted": _NAN if converted is None else float(converted),
+        "decided": int(np.count_nonzero(has & (winner >= 0))),
+        "converted": _NAN if converted is None else converted,
         "conversion_rate": conv,
         "conversion_rate_ci_low": clo,
         "conversion_rate_ci_high": chi,
@@ -277,7 +322,7 @@ def _balance(winner: np.ndarray, teams: int, notes: list[str]) -> dict[str, floa
     """Chi-square goodness-of-fit test of equal win counts per team among decided games."""
     counts = np.array([np.count_nonzero(winner == t) for t in range(teams)], dtype=np.float64)
     decided = int(counts.sum())
-    out = {"decided": float(decided), "statistic": _NAN, "dof": _NAN, "p_value": _NAN}
+    out = {"decided": decided, "statistic": _NAN, "dof": _NAN, "p_value": _NAN}
     if teams < 2:
         notes.append("balance: fewer than two teams, chi-square test undefined")
         return out
@@ -285,7 +330,7 @@ def _balance(winner: np.ndarray, teams: int, notes: list[str]) -> dict[str, floa
         notes.append("balance: no decided games, chi-square test undefined")
         return out
     res = stats.chisquare(counts)
-    out.update(statistic=float(res.statistic), dof=float(teams - 1), p_value=float(res.pvalue))
+    out.update(statistic=float(res.statistic), dof=teams - 1, p_value=float(res.pvalue))
     if decided / teams < 5:
         notes.append(f"balance: expected wins per team {decided / teams:.3g} < 5, chi-square approximation is rough")
     return out
@@ -305,8 +350,8 @@ def _first_mover(winner: np.ndarray, teams: int, notes: list[str]) -> dict[str, 
     else:
         p_value = float(stats.binomtest(wins, decided, p=fair, alternative="two-sided").pvalue)
     return {
-        "decided": float(decided),
-        "wins": float(wins),
+        "decided": decided,
+        "wins": wins,
         "win_rate": rate,
         "win_rate_ci_low": lo,
         "win_rate_ci_high": hi,
@@ -338,8 +383,39 @@ def _game_means(df: pd.DataFrame) -> dict[str, float]:
     }
 
 
+def _team_lineups(config: dict[str, Any], teams: int) -> list[tuple[str, ...]] | None:
+    """Policy specs of each team's seats in seat order, or None when the policies are unknown."""
+    players = int(config["players"]) if config.get("players") is not None else teams
+    policies = _seat_policies(config, players, teams)
+    if teams < 1 or any(p is None for p in policies):
+        return None
+    return [tuple(policies[s] for s in range(t, players, teams)) for t in range(teams)]
+
+
+def mixed_lineup_note(config: dict[str, Any], teams: int) -> str | None:
+    """The first-mover caveat for a line-up whose teams play different policies, else None.
+
+    Teams whose seats play the same policies in the same order differ only by
+    when they move, so team 0's edge is the first mover's.  Otherwise (e.g.
+    ``greedy,random``) it mixes the policies' strength with the seat order.
+    """
+    lineups = _team_lineups(config, teams)
+    if lineups is None or len(set(lineups)) <= 1:
+        return None
+    who = "; ".join(f"team {t}: {','.join(specs)}" for t, specs in enumerate(lineups))
+    return (
+        f"mixed line-up ({who}): this measures the line-up, not the seat order. Team 0 both moves first "
+        "and plays its own policies, so its edge mixes policy strength with moving first; to separate them, "
+        "add a run with the policies swapped between the teams, or give every team the same policy."
+    )
+
+
 def summarise_games(df: pd.DataFrame, config: dict[str, Any] | None = None) -> Summary:
-    """A `Summary` of the games in `df`, all taken to share one configuration `config`."""
+    """A `Summary` of the games in `df`, all taken to share one configuration `config`.
+
+    A configuration whose teams play different policies gets `mixed_lineup_note`
+    under its first_mover section; callers can attach more with `Summary.add_note`.
+    """
     config = {k: _plain(v) for k, v in (config or {}).items()}
     notes: list[str] = []
     teams = _n_teams(config, df)
@@ -349,12 +425,13 @@ def summarise_games(df: pd.DataFrame, config: dict[str, Any] | None = None) -> S
     if len(df) == 0:
         notes.append("no games")
     team_table = _team_table(winner, teams)
-    return Summary(
+    summary = Summary(
         config=config,
         games=int(len(df)),
         teams=team_table,
         seats=_seat_table(team_table, config, teams),
         outcomes=_outcome_table(df, winner),
+        draw=_draw(winner),
         length=_length(df["turns"].to_numpy() if "turns" in df else np.empty(0), notes),
         first_sequence=_first_sequence(df, winner, notes),
         balance=_balance(winner, teams, notes),
@@ -363,6 +440,10 @@ def summarise_games(df: pd.DataFrame, config: dict[str, Any] | None = None) -> S
         game_means=_game_means(df),
         notes=notes,
     )
+    lineup = mixed_lineup_note(config, teams)
+    if lineup is not None:
+        summary.add_note(lineup, "first_mover")
+    return summary
 
 
 def summarise(df: pd.DataFrame) -> list[Summary]:
@@ -383,7 +464,232 @@ def summarise(df: pd.DataFrame) -> list[Summary]:
     return out
 
 
-# --------------------------------------------------------------------------- renderers
+# --------------------------------------------------------------------------- glossary
+
+SECTIONS: dict[str, tuple[str, str]] = {
+    "teams": ("Team win rates", "all games"),
+    "seats": ("Seats", "win rate of the seat's team"),
+    "outcomes": ("Outcomes", "all games"),
+    "length": ("Game length", "turns, passes included"),
+    "first_sequence": ("First sequence", ""),
+    "balance": ("Equal team strength", "chi-square test on decided games"),
+    "first_mover": ("First-mover advantage", "team 0, decided games"),
+    "team_means": ("Means per game and team", ""),
+    "game_means": ("Means per game", ""),
+}
+"""Report sections in print order: key (as in JSON and CSV) -> (name, context); the title is ``name (context)``."""
+
+GLOSSARY: dict[str, str] = {
+    # the title line of a configuration
+    "players": "Seats at the table. Seat s plays for team s % teams, and seat 0 moves first.",
+    "teams": "Number of teams. Team 0 holds seat 0, so it is the first mover's team.",
+    "hand_size": "Cards in each hand.",
+    "sequences_to_win": "Sequences a team needs to win.",
+    "max_turns": "The turn cap: a game still running after this many turns is stopped without a winner (turn_cap).",
+    "chip_limit": "True: each team has a limited chip supply (50 blue, 50 green, 35 red) and cannot place a chip "
+                  "without one; False: unlimited chips.",
+    "policies": "Who plays: the policy of each seat, comma-separated, seat 0 first (a shorter list cycles over "
+                "the teams). See Policies.",
+    "n, games": "Number of games of the configuration (n= at the end of the title; games in JSON and CSV).",
+    # sections
+    "Team win rates": "Section teams: each team's wins and win_rate over all games. Draws count as games not "
+                      "won, so the teams' rates plus the draw rate make 100%.",
+    "Seats": "Section seats: each seat's team and policy, with its team's win rate (a seat has no win rate of "
+             "its own; with one seat per team, seat = team).",
+    "Outcomes": "Section outcomes: how the games ended. win, stalemate and turn_cap exclude one another and add "
+                "up to the total (all games, 100%); the line under the table gives draw = stalemate + turn_cap.",
+    "Game length": "Section length: turns per game, passes included.",
+    "First sequence": "Section first_sequence: how often and when a game's first sequence is completed, and how "
+                      "often the team that completed it wins.",
+    "Equal team strength": "Section balance: a chi-square test of whether every team wins equally often, on the "
+                           "decided games.",
+    "First-mover advantage": "Section first_mover: how often team 0 (seat 0 moves first) wins the decided games, "
+                             "against its fair share. With a mixed line-up (teams playing different policies) it "
+                             "measures the line-up, not the seat order, and a note under it says so.",
+    "Means per game and team": "Section team_means: per team, the mean per game of Jacks played, and of "
+                               "sequences and chips held at the end.",
+    "Means per game": "Section game_means: the mean per game of dead_swaps, reshuffles and passes.",
+    # columns and metrics, in report order
+    "team": "A team number, 0 to teams - 1. Seat s plays for team s % teams.",
+    "seat": "A seat number: seat 0 moves first, then 1, 2 and so on around the table.",
+    "policy": "The policy playing the seat (random, greedy or lookahead, with its parameters).",
+    "wins": "Games the team won. In First-mover advantage: the wins of team 0.",
+    "win_rate": "Share of games won: wins / all games in Team win rates, wins / decided games in First-mover "
+                "advantage.",
+    "team_win_rate": "The win_rate of the seat's team (over all games).",
+    "95% CI": "The 95% confidence interval of the number before it: a Wilson interval for rates, a t-interval "
+              "for the mean game length. Blank when the metric has none.",
+    "Wilson interval": "The interval of every rate (Wilson score interval, 95%): the true rates that fit the "
+                       "observed count. Unlike rate ± 2 standard errors it stays within 0-100% and holds near "
+                       "0% and 100%.",
+    "outcome": "How a game ended: win, stalemate or turn_cap.",
+    "count": "In Outcomes: games that ended that way. In First sequence: games in which a sequence was completed.",
+    "rate": "count / all games.",
+    "win": "A team reached sequences_to_win sequences and won.",
+    "stalemate": "Every seat passed in one full round (nobody could play): the game ends without a winner.",
+    "turn_cap": "The game reached max_turns turns with neither a win nor a stalemate and was stopped: no winner.",
+    "total": "win + stalemate + turn_cap: every game once, 100%.",
+    "draw": "A game without a winner: draw = stalemate + turn_cap. Printed under the outcomes, not as a fourth "
+            "outcome.",
+    "mean": "Average game length in turns, with its 95% t-interval.",
+    "std": "Standard deviation of the game length in turns.",
+    "median": "The middle game length: half the games are shorter, half longer.",
+    "p5, p25, p75, p95": "Percentiles of the game length: 5%, 25%, 75% and 95% of the games are at most this long.",
+    "min, max": "The shortest and the longest game, in turns.",
+    "share": "count / all games: the share of games in which a sequence was completed.",
+    "decided": "Games with a winner (all but the draws). In First sequence: games with a first sequence that "
+               "had a winner.",
+    "converted": "Games won by the team that completed the first sequence.",
+    "conversion_rate": "converted / count: how often the team that completes the first sequence goes on to win "
+                       "(a draw counts as not converted).",
+    "mean_turn, median_turn": "Mean and median turn (counted from 1, passes included) on which the first "
+                              "sequence was completed.",
+    "chi-square": "A test of whether the teams' win counts differ more than luck explains, against equal counts "
+                  "(decided / teams each).",
+    "statistic": "The chi-square statistic: the sum over teams of (wins - expected)² / expected, with expected "
+                 "= decided / teams. 0 means exactly equal.",
+    "dof": "Degrees of freedom of the chi-square test: teams - 1.",
+    "p_value": f"The probability of a difference at least this large if there were none (equal teams; team 0 "
+               f"winning exactly its fair share). Below 0.05: hardly luck. Printed as {P_FLOOR_TEXT} when below "
+               f"1e-300, where the computed value underflows to 0: it is tiny, not zero.",
+    "first mover": "The seat that moves first: seat 0, playing for team 0.",
+    "fair_share": "1 / teams: team 0's share of the decided games if moving first made no difference.",
+    "advantage": "win_rate - fair_share, in percentage points: +2.36 pp means team 0 wins 52.36% of the decided "
+                 "games where 50% would be fair.",
+    "pp": "Percentage points: the difference of two percentages (52.36% - 50.00% = +2.36 pp).",
+    "line-up": "Which policy plays each seat. Mixed: the teams play different policies, so a team's results mix "
+               "policy strength and seat order.",
+    "one_eyed": "One-eyed Jacks played per game by the team (each removes an opponent's chip).",
+    "two_eyed": "Two-eyed Jacks played per game by the team (each places a chip on any empty cell).",
+    "jacks": "one_eyed + two_eyed.",
+    "sequences": "Sequences the team holds at the end of a game.",
+    "chips": "The team's chips on the board at the end of a game.",
+    "dead_swaps": "Dead cards swapped per game (a card whose two cells are both covered may be discarded and "
+                  "replaced).",
+    "reshuffles": "Times per game the discard pile was shuffled into a new draw pile.",
+    "passes": "Turns per game in which the seat had no legal play (they count as turns).",
+    "note": "A caveat under a section or at the end of a configuration: why a number is undefined, a rough "
+            "approximation, a mixed line-up.",
+    UNDEFINED: "A number undefined for these games (for example no decided game); a note says why. null in "
+               "JSON, empty in CSV.",
+    "section, metric, key, value, ci_low, ci_high, text": "Columns. In a section of single numbers, metric names "
+        "a number and value is it. --format csv has one row per number (after the configuration columns): "
+        "section and metric name it, key is its team, seat or outcome, value has full precision (counts as "
+        "integers), ci_low and ci_high are its 95% interval, and text is the value as the tables print it (a "
+        "p-value that underflowed reads 0.0 in value and < 1e-300 in text). A note is a row of section notes "
+        "whose metric is the section it is printed under (note for a general one) and whose text is the note.",
+}
+"""What every term the report prints means, in report order: term (or comma-separated terms) -> meaning.
+
+The one source of the glossary: README's "Reading a report" table is
+`glossary_markdown()`, and ``simkit report --explain`` prints it.
+"""
+
+
+def glossary_entry(term: str) -> str | None:
+    """The meaning of a printed term (a `GLOSSARY` key or one of a key's comma-separated terms), else None."""
+    if term in GLOSSARY:
+        return GLOSSARY[term]
+    for key, meaning in GLOSSARY.items():
+        if term in key.split(", "):
+            return meaning
+    return None
+
+
+def _md_cell(text: str) -> str:
+    """Text made safe for one markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def glossary_markdown() -> str:
+    """The glossary as a markdown pipe table (term, meaning), as in README's "Reading a report"."""
+    lines = ["| term | meaning |", "| --- | --- |"]
+    lines += [f"| `{_md_cell(term)}` | {_md_cell(meaning)} |" for term, meaning in GLOSSARY.items()]
+    return "\n".join(lines) + "\n"
+
+
+def glossary_table() -> Table:
+    """The glossary as a rich table."""
+    table = Table(title="Reading this report", title_justify="left", show_edge=False, header_style="bold",
+                  show_lines=False)
+    table.add_column("term", max_width=24, overflow="fold")
+    table.add_column("meaning", ratio=1, overflow="fold")
+    for term, meaning in GLOSSARY.items():
+        table.add_row(Text(term, style="bold"), Text(meaning))
+    return table
+
+
+# --------------------------------------------------------------------------- number formats
+
+_COUNTS = frozenset({"games", "wins", "count", "decided", "converted", "dof", "min", "max", "team", "seat"})
+_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "conversion_rate", "fair_share"})
+_POINTS = frozenset({"advantage"})
+_P_VALUES = frozenset({"p_value"})
+
+
+def value_kind(name: str) -> str:
+    """How the metric or column `name` is printed: count, rate, points, p_value or number."""
+    if name in _COUNTS:
+        return "count"
+    if name in _RATES:
+        return "rate"
+    if name in _POINTS:
+        return "points"
+    if name in _P_VALUES:
+        return "p_value"
+    return "number"
+
+
+def format_p_value(p: float) -> str:
+    """A p-value for people: 4 decimals, scientific below 1e-4, `P_FLOOR_TEXT` below `P_FLOOR` (0.0 included)."""
+    if not math.isfinite(p):
+        return UNDEFINED
+    if p < P_FLOOR:
+        return P_FLOOR_TEXT
+    if p < 1e-4:
+        return f"{p:.1e}"
+    return f"{p:.4f}"
+
+
+def format_value(name: str, value: Any) -> str:
+    """`value` of the metric or column `name` as the tables print it.
+
+    Counts as integers with thousands separators (991,118); rates as
+    percentages with two decimals (51.89%); the advantage in percentage points
+    (+2.36 pp); p-values by `format_p_value`; other numbers with two decimals
+    (79.37); undefined values as `UNDEFINED`; text as it is.
+    """
+    value = _plain(value)
+    if value is None or value is pd.NA:
+        return UNDEFINED
+    if isinstance(value, (str, bool)):
+        return str(value)
+    v = float(value)
+    if not math.isfinite(v):
+        return UNDEFINED
+    kind = value_kind(name)
+    if kind == "count":
+        return f"{round(v):,}"
+    if kind == "rate":
+        return f"{100 * v:.2f}%"
+    if kind == "points":
+        return f"{100 * v:+.2f} pp"
+    if kind == "p_value":
+        return format_p_value(v)
+    return f"{v:,.2f}"
+
+
+def format_interval(name: str, lo: Any, hi: Any) -> str:
+    """An interval of `name` as ``[lo, hi]`` in `format_value`'s format; "" if there is none, `UNDEFINED` if NaN."""
+    if lo is None and hi is None:
+        return ""
+    text_lo, text_hi = format_value(name, lo), format_value(name, hi)
+    if UNDEFINED in (text_lo, text_hi):
+        return UNDEFINED
+    return f"[{text_lo}, {text_hi}]"
+
+
+# --------------------------------------------------------------------------- data renderers
 
 
 def _json_value(value: Any) -> Any:
@@ -403,7 +709,7 @@ def _json_value(value: Any) -> Any:
 
 
 def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
-    """Summaries as JSON-serialisable dicts (tables as lists of row dicts, NaN -> None)."""
+    """Summaries as JSON-serialisable dicts (tables as lists of row dicts, NaN -> None, counts as ints)."""
     out = []
     for s in summaries:
         out.append(_json_value({
@@ -412,37 +718,46 @@ def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
             "teams": s.teams,
             "seats": s.seats,
             "outcomes": s.outcomes,
+            "draw": s.draw,
             "length": s.length,
             "first_sequence": s.first_sequence,
             "balance": s.balance,
             "first_mover": s.first_mover,
             "team_means": s.team_means,
             "game_means": s.game_means,
+            "section_notes": s.section_notes,
             "notes": list(s.notes),
         }))
     return out
 
 
-def _dict_rows(d: dict[str, float]) -> list[tuple[str, float, float, float]]:
-    """(metric, value, ci_low, ci_high) per entry of a scalar section, folding ``*_ci_*`` keys."""
+def _dict_rows(d: dict[str, float]) -> list[tuple[str, Any, Any, Any]]:
+    """(metric, value, ci_low, ci_high) per entry of a scalar section, folding ``*_ci_*`` keys (None: no CI)."""
     rows = []
     for k, v in d.items():
         if k.endswith("_ci_low") or k.endswith("_ci_high"):
             continue
-        rows.append((k, v, d.get(f"{k}_ci_low", _NAN), d.get(f"{k}_ci_high", _NAN)))
+        rows.append((k, v, d.get(f"{k}_ci_low"), d.get(f"{k}_ci_high")))
     return rows
 
 
-_SCALAR_SECTIONS = ("length", "first_sequence", "balance", "first_mover", "game_means")
+_SCALAR_SECTIONS = ("draw", "length", "first_sequence", "balance", "first_mover", "game_means")
+
+
+def _number(value: Any) -> float:
+    """A value for a float column (None and NA -> NaN)."""
+    value = _plain(value)
+    return _NAN if value is None or value is pd.NA else float(value)
 
 
 def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
-    """The long-format rows (section, metric, key, value, ci_low, ci_high) of one summary."""
+    """The long-format rows (section, metric, key, value, ci_low, ci_high, text) of one summary."""
     rows: list[dict[str, Any]] = []
 
-    def add(section: str, metric: str, key: Any, value: Any, lo: Any = _NAN, hi: Any = _NAN) -> None:
+    def add(section: str, metric: str, key: Any, value: Any, lo: Any = None, hi: Any = None) -> None:
         rows.append({"section": section, "metric": metric, "key": "" if key is None else str(key),
-                     "value": value, "ci_low": lo, "ci_high": hi})
+                     "value": _number(value), "ci_low": _number(lo), "ci_high": _number(hi),
+                     "text": format_value(metric, value)})
 
     add("games", "games", None, s.games)
     for r in s.teams.itertuples(index=False):
@@ -461,13 +776,22 @@ def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
         for metric, v in r.items():
             if metric != "team":
                 add("team_means", metric, r["team"], v)
+    for section, notes in s.section_notes.items():
+        for note in notes:
+            rows.append({"section": "notes", "metric": section, "key": "", "value": _NAN,
+                         "ci_low": _NAN, "ci_high": _NAN, "text": note})
     for note in s.notes:
-        add("notes", "note", note, _NAN)
+        rows.append({"section": "notes", "metric": "note", "key": "", "value": _NAN,
+                     "ci_low": _NAN, "ci_high": _NAN, "text": note})
     return rows
 
 
 def to_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
-    """All summaries as one long (tidy) DataFrame: config columns, then `TIDY_COLUMNS`."""
+    """All summaries as one long (tidy) DataFrame: config columns, then `TIDY_COLUMNS`.
+
+    value, ci_low and ci_high are float columns (NaN: undefined or no interval);
+    `render(..., "csv")` writes the counts among them as integers.
+    """
     summaries = list(summaries)
     config_cols = [c for c in CONFIG_COLUMNS if any(c in s.config for s in summaries)]
     config_cols += [c for s in summaries for c in s.config if c not in config_cols]
@@ -481,116 +805,195 @@ def to_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
     return frame
 
 
-def _markdown_table(frame: pd.DataFrame) -> str:
-    """A pipe table of `frame` (floats with 4 significant digits, NaN blank)."""
-    cells = frame.astype(object).where(frame.notna(), None)
-    return cells.to_markdown(index=False, floatfmt=".4g", missingval="")
+def _csv(summaries: Sequence[Summary]) -> str:
+    """The tidy table as CSV: full-precision numbers, counts as integers, empty for NaN."""
+    frame = to_frame(summaries)
+    values = frame["value"].to_numpy()
+    kinds = [value_kind(m) for m in frame["metric"]]
+    frame["value"] = pd.Series(
+        [int(v) if k == "count" and math.isfinite(v) else v for v, k in zip(values, kinds, strict=True)],
+        index=frame.index, dtype=object,
+    )
+    buf = io.StringIO()
+    frame.to_csv(buf, index=False)
+    return buf.getvalue()
 
 
-def _scalar_frame(d: dict[str, float]) -> pd.DataFrame:
-    """A scalar section as a metric/value[/ci_low/ci_high] frame (no CI columns if none is defined)."""
-    frame = pd.DataFrame(_dict_rows(d), columns=["metric", "value", "ci_low", "ci_high"])
-    if frame[["ci_low", "ci_high"]].isna().all().all():
-        frame = frame.drop(columns=["ci_low", "ci_high"])
-    return frame
+# --------------------------------------------------------------------------- text renderers
 
 
-_SECTION_TITLES = {
-    "teams": "Team win rates (all games)",
-    "seats": "Seats (win rate of the seat's team)",
-    "outcomes": "Outcomes",
-    "length": "Game length (turns)",
-    "first_sequence": "First sequence",
-    "balance": "Equal team strength: chi-square on decided games",
-    "first_mover": "First-mover advantage (team 0, decided games)",
-    "team_means": "Means per game and team",
-    "game_means": "Means per game",
-}
+@dataclass
+class _Block:
+    """One section as printed: title, header, rows of text cells, an optional total row, lines and notes under it."""
+
+    section: str
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    total: list[str] | None = None
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
-def _section_frames(s: Summary) -> Iterator[tuple[str, pd.DataFrame]]:
-    """(title, frame) of each section of a summary, in report order."""
-    for section, title in _SECTION_TITLES.items():
-        value = getattr(s, section)
-        yield title, value if isinstance(value, pd.DataFrame) else _scalar_frame(value)
+_LEFT = frozenset({"policy", "outcome", "metric"})
+"""Columns of text, left-justified; the others are numbers, right-justified."""
 
 
-def _markdown(summaries: Sequence[Summary]) -> str:
-    """Markdown: a heading per configuration and a pipe table per section."""
+def _title(section: str) -> str:
+    name, context = SECTIONS[section]
+    return f"{name} ({context})" if context else name
+
+
+def _frame_block(section: str, frame: pd.DataFrame) -> _Block:
+    """A table section; ci_low/ci_high fold into one '95% CI' column of the last value column."""
+    cols = [c for c in frame.columns if c not in ("ci_low", "ci_high")]
+    has_ci = "ci_low" in frame.columns
+    rows = []
+    for r in frame.to_dict(orient="records"):
+        cells = [format_value(c, r[c]) for c in cols]
+        if has_ci:
+            cells.append(format_interval(cols[-1], r["ci_low"], r["ci_high"]))
+        rows.append(cells)
+    return _Block(section, _title(section), [*cols, *(["95% CI"] if has_ci else [])], rows)
+
+
+def _scalar_block(section: str, d: dict[str, float]) -> _Block:
+    """A section of single numbers: metric, value[, 95% CI] (no CI column if no metric has one)."""
+    entries = _dict_rows(d)
+    has_ci = any(lo is not None for _, _, lo, _ in entries)
+    rows = []
+    for metric, v, lo, hi in entries:
+        cells = [metric, format_value(metric, v)]
+        if has_ci:
+            cells.append(format_interval(metric, lo, hi))
+        rows.append(cells)
+    return _Block(section, _title(section), ["metric", "value", *(["95% CI"] if has_ci else [])], rows)
+
+
+def _outcome_block(s: Summary) -> _Block:
+    """The outcomes, a total row (all games, 100%) and the draw line under them."""
+    block = _frame_block("outcomes", s.outcomes)
+    counts = s.outcomes["count"]
+    if counts.notna().all():
+        total = int(counts.sum())
+        rate = total / s.games if s.games else _NAN
+        block.total = ["total", format_value("count", total), format_value("rate", rate), ""]
+    else:
+        block.total = ["total", format_value("count", s.games), format_value("rate", 1.0 if s.games else _NAN), ""]
+    d = s.draw
+    interval = format_interval("rate", d["rate_ci_low"], d["rate_ci_high"])
+    block.lines.append(
+        f"draw = stalemate + turn_cap (no winner): {format_value('count', d['count'])} games, "
+        f"{format_value('rate', d['rate'])} {interval}".rstrip()
+    )
+    return block
+
+
+def _blocks(s: Summary) -> Iterator[_Block]:
+    """The printed sections of a summary, in `SECTIONS` order, each with its notes."""
+    for section in SECTIONS:
+        if section == "outcomes":
+            block = _outcome_block(s)
+        else:
+            value = getattr(s, section)
+            block = _frame_block(section, value) if isinstance(value, pd.DataFrame) else _scalar_block(section, value)
+        block.notes = list(s.section_notes.get(section, []))
+        yield block
+
+
+def _pipe_table(columns: list[str], rows: list[list[str]]) -> str:
+    """A padded markdown pipe table; text columns left-aligned, numbers right-aligned."""
+    cells = [[_md_cell(c) for c in row] for row in [columns, *rows]]
+    widths = [max(3, *(len(row[i]) for row in cells)) for i in range(len(columns))]
+    left = [c in _LEFT for c in columns]
+
+    def line(row: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) if lf else c.rjust(w)
+                                 for c, w, lf in zip(row, widths, left, strict=True)) + " |"
+
+    sep = "|" + "|".join(":" + "-" * (w + 1) if lf else "-" * (w + 1) + ":"
+                         for w, lf in zip(widths, left, strict=True)) + "|"
+    return "\n".join([line(cells[0]), sep, *(line(r) for r in cells[1:])])
+
+
+def _markdown(summaries: Sequence[Summary], explain: bool = False) -> str:
+    """Markdown: a heading per configuration and a pipe table per section (the glossary last with `explain`)."""
     parts = []
     for s in summaries:
         parts.append(f"## {s.title}\n")
-        for title, frame in _section_frames(s):
-            parts.append(f"### {title}\n\n{_markdown_table(frame)}\n")
+        for b in _blocks(s):
+            rows = list(b.rows)
+            if b.total is not None:
+                rows.append([f"**{c}**" if c else c for c in b.total])
+            text = f"### {b.title}\n\n{_pipe_table(b.columns, rows)}\n"
+            for line in b.lines:
+                text += f"\n{line}\n"
+            for note in b.notes:
+                text += f"\n> **note:** {note}\n"
+            parts.append(text)
         if s.notes:
-            parts.append("### Notes\n\n" + "\n".join(f"- {n}" for n in s.notes) + "\n")
+            parts.append("\n\n".join(f"> **note:** {n}" for n in s.notes) + "\n")
+    if explain:
+        parts.append(f"## Reading a report\n\n{glossary_markdown()}")
     return "\n".join(parts)
 
 
-def render(summaries: Iterable[Summary], fmt: str) -> str:
-    """Summaries as text: ``"json"``, ``"csv"`` (tidy long table) or ``"markdown"``."""
+def render(summaries: Iterable[Summary], fmt: str, explain: bool = False) -> str:
+    """Summaries as text: ``"json"``, ``"csv"`` (tidy long table) or ``"markdown"``.
+
+    `explain` appends the glossary (markdown only: csv and json are for programs).
+    """
     summaries = list(summaries)
+    if explain and fmt not in ("markdown", "md"):
+        raise ValueError(f"--explain adds the glossary to the rich or markdown report, not to {fmt}")
     if fmt == "json":
         return json.dumps(to_records(summaries), indent=2, allow_nan=False)
     if fmt == "csv":
-        buf = io.StringIO()
-        to_frame(summaries).to_csv(buf, index=False)
-        return buf.getvalue()
+        return _csv(summaries)
     if fmt in ("markdown", "md"):
-        return _markdown(summaries)
+        return _markdown(summaries, explain)
     raise ValueError(f"unknown report format {fmt!r}; use json, csv or markdown")
 
 
-def _fmt(value: Any, digits: int = 4) -> str:
-    """A number for the terminal: NaN as an em dash, ints plain, floats with `digits` significant digits."""
-    value = _plain(value)
-    if value is None:
-        return "—"
-    if isinstance(value, (bool, str)):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return "—"
-        if value.is_integer() and abs(value) < 1e15:
-            return str(int(value))
-        return f"{value:.{digits}g}"
-    return str(value)
-
-
-def _ci(lo: Any, hi: Any) -> str:
-    """An interval as ``[lo, hi]`` (em dash when undefined)."""
-    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
-        return "—"
-    return f"[{lo:.3f}, {hi:.3f}]"
-
-
-def _rich_frame(title: str, frame: pd.DataFrame) -> Table:
-    """A rich table of a frame, folding ci_low/ci_high into one '95% CI' column."""
-    table = Table(title=title, title_justify="left", show_edge=False, header_style="bold", min_width=len(title))
-    cols = [c for c in frame.columns if c not in ("ci_low", "ci_high")]
-    has_ci = "ci_low" in frame.columns
-    for c in cols:
-        table.add_column(str(c), justify="right" if pd.api.types.is_numeric_dtype(frame[c]) else "left")
-    if has_ci:
-        table.add_column("95% CI", justify="right")
-    for r in frame.to_dict(orient="records"):
-        cells = [_fmt(r[c]) for c in cols]
-        if has_ci:
-            cells.append(_ci(r["ci_low"], r["ci_high"]))
-        table.add_row(*cells)
+def _rich_table(b: _Block) -> Table:
+    """A rich table of a printed section (its title is printed apart, see `render_rich`)."""
+    table = Table(show_edge=False, header_style="bold")
+    for c in b.columns:
+        table.add_column(c, justify="left" if c in _LEFT else "right", overflow="fold")
+    for i, row in enumerate(b.rows):
+        table.add_row(*(Text(c) for c in row), end_section=b.total is not None and i == len(b.rows) - 1)
+    if b.total is not None:
+        table.add_row(*(Text(c) for c in b.total), style="bold")
     return table
 
 
-def render_rich(summaries: Iterable[Summary], console: Console) -> None:
-    """Print the summaries as rich tables on `console`, one block per configuration."""
+def _note(text: str) -> Text:
+    return Text.assemble(("note: ", "yellow"), text)
+
+
+def render_rich(summaries: Iterable[Summary], console: Console, explain: bool = False) -> None:
+    """Print the summaries as rich tables on `console`, one block per configuration (the glossary last with `explain`).
+
+    Titles (of a configuration, under a rule, and of each section) go on lines
+    of their own and are never cut: they are soft-wrapped, so a pipe gets them
+    whole on one line whatever the console width (rich assumes 80 columns when
+    stdout is not a terminal).
+    """
     for s in summaries:
-        console.rule(f"[bold]{s.title}")
-        for title, frame in _section_frames(s):
-            console.print(_rich_frame(title, frame))
+        console.rule()
+        console.print(Text(s.title, style="bold"), soft_wrap=True)
+        console.print()
+        for b in _blocks(s):
+            console.print(Text(b.title, style="bold"), soft_wrap=True)
+            console.print(_rich_table(b))
+            for line in b.lines:
+                console.print(Text(line))
+            for note in b.notes:
+                console.print(_note(note))
             console.print()
         for note in s.notes:
-            console.print(f"[yellow]note:[/yellow] {note}")
+            console.print(_note(note))
         if s.notes:
             console.print()
+    if explain:
+        console.print(glossary_table())

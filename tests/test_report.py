@@ -6,6 +6,7 @@ import io
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,8 +16,16 @@ from scipy import stats
 
 from simkit.report import (
     CONFIG_COLUMNS,
+    GLOSSARY,
+    OUTCOMES,
+    SECTIONS,
     TIDY_COLUMNS,
     Summary,
+    format_interval,
+    format_p_value,
+    format_value,
+    glossary_entry,
+    glossary_markdown,
     render,
     render_rich,
     summarise,
@@ -139,13 +148,13 @@ def test_outcomes() -> None:
     s = only(summarise(df))
     out = s.outcomes.set_index("outcome")
     n_draw = int((df["winner_team"] < 0).sum())
-    assert out.loc["draw", "count"] == n_draw
+    assert s.draw["count"] == n_draw
     assert out.loc["win", "count"] + n_draw == 5_000
     assert out.loc["stalemate", "count"] + out.loc["turn_cap", "count"] == n_draw
     assert out.loc["stalemate", "count"] == int((df["end"] == "stalemate").sum())
-    assert out.loc["draw", "ci_low"] <= 0.2 <= out.loc["draw", "ci_high"]
+    assert s.draw["rate_ci_low"] <= 0.2 <= s.draw["rate_ci_high"]
     ci = stats.binomtest(n_draw, 5_000).proportion_ci(method="wilson")
-    assert (out.loc["draw", "ci_low"], out.loc["draw", "ci_high"]) == pytest.approx((ci.low, ci.high))
+    assert (s.draw["rate_ci_low"], s.draw["rate_ci_high"]) == pytest.approx((ci.low, ci.high))
 
 
 # --------------------------------------------------------------------------- tests of fairness
@@ -343,7 +352,7 @@ def test_all_draws() -> None:
     s = only(summarise(df))
     assert (s.teams["wins"] == 0).all()
     assert (s.teams["win_rate"] == 0).all()
-    assert s.outcomes.set_index("outcome").loc["draw", "rate"] == 1.0
+    assert s.draw["rate"] == 1.0
     assert math.isnan(s.balance["p_value"]) and math.isnan(s.balance["statistic"])
     assert math.isnan(s.first_mover["win_rate"]) and math.isnan(s.first_mover["p_value"])
     assert any("no decided games" in n for n in s.notes)
@@ -399,3 +408,272 @@ def test_no_sequences_and_empty() -> None:
     assert summarise(df.iloc[:0]) == []
     assert json.loads(render([], "json")) == []
     assert render([], "markdown") == ""
+
+
+# --------------------------------------------------------------------------- tables people can read
+
+
+def test_number_formats() -> None:
+    assert format_value("wins", 991_118) == "991,118"
+    assert format_value("decided", 991_118.0) == "991,118"
+    assert format_value("dof", 1) == "1"
+    assert format_value("win_rate", 0.518902) == "51.89%"
+    assert format_value("fair_share", 1 / 3) == "33.33%"
+    assert format_value("advantage", 0.02356) == "+2.36 pp"
+    assert format_value("advantage", -0.0032) == "-0.32 pp"
+    assert format_value("mean", 79.3712) == "79.37"
+    assert format_value("statistic", 2199.47) == "2,199.47"
+    assert format_value("policy", "greedy") == "greedy"
+    for undefined in (float("nan"), None, pd.NA):
+        assert format_value("win_rate", undefined) == "—"
+    assert format_interval("win_rate", 0.5179, 0.5199) == "[51.79%, 51.99%]"
+    assert format_interval("mean", 79.35, 79.39) == "[79.35, 79.39]"
+    assert format_interval("std", None, None) == ""
+    assert format_interval("win_rate", float("nan"), float("nan")) == "—"
+
+
+def test_p_value_formats() -> None:
+    assert format_p_value(0.0) == "< 1e-300"  # scipy's underflow
+    assert format_p_value(1e-301) == "< 1e-300"
+    assert format_p_value(5e-300) == "5.0e-300"
+    assert format_p_value(3.2e-12) == "3.2e-12"
+    assert format_p_value(0.006215) == "0.0062"
+    assert format_p_value(1.0) == "1.0000"
+    assert format_p_value(float("nan")) == "—"
+
+
+@pytest.fixture(scope="module")
+def default_study() -> Summary:
+    """The default study's counts (README): 518,902 + 472,216 wins = 991,118 decided of 1,000,000."""
+    n = 1_000_000
+    df = make_games(n, seed=30)
+    winner = np.repeat(np.array([0, 1, -1], np.int8), [518_902, 472_216, 8_882])
+    df["winner_team"] = winner
+    df["end"] = pd.Categorical(np.where(winner >= 0, "win", "stalemate"), categories=["win", "stalemate", "turn_cap"])
+    return only(summarise(df))
+
+
+def _rich_text(summaries: list[Summary], width: int = 120, explain: bool = False) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    render_rich(summaries, console, explain=explain)
+    return console.file.getvalue()
+
+
+def test_counts_print_as_integers(default_study: Summary) -> None:
+    s = default_study
+    assert s.first_mover["decided"] == 991_118 and isinstance(s.first_mover["decided"], int)
+    assert s.balance["p_value"] == 0.0  # scipy underflows: the case `< 1e-300` is for
+    for text in (_rich_text([s]), render([s], "markdown")):
+        assert "991,118" in text and "518,902" in text and "472,216" in text and "1,000,000" in text
+        assert not re.search(r"\de\+\d", text), "no scientific notation for counts"
+        assert re.search(r"p_value\s*[|│]\s*< 1e-300", text)
+        assert "51.89%" in text and "[51.79%, 51.99%]" in text
+        assert "+2.36 pp" in text
+    for line in render([s], "markdown").splitlines():
+        if line.startswith("| p_value"):
+            assert "< 1e-300" in line, line
+
+
+def test_csv_counts_are_integers_and_p_floor_has_text(default_study: Summary) -> None:
+    text = render([default_study], "csv")
+    rows = {(r["section"], r["metric"], r["key"]): r for r in
+            pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False).to_dict(orient="records")}
+    assert rows[("first_mover", "decided", "")]["value"] == "991118"
+    assert rows[("teams", "wins", "0")]["value"] == "518902"
+    assert rows[("games", "games", "")]["value"] == "1000000"
+    assert rows[("balance", "dof", "")]["value"] == "1"
+    assert ".0," not in "".join(line for line in text.splitlines() if ",wins," in line or ",count," in line)
+    p = rows[("balance", "p_value", "")]
+    assert float(p["value"]) == 0.0 and p["text"] == "< 1e-300"
+    rate = rows[("teams", "win_rate", "0")]
+    assert float(rate["value"]) == 0.518902  # full precision
+    assert rate["text"] == "51.89%"
+
+
+def test_json_counts_are_ints(default_study: Summary) -> None:
+    rec = json.loads(render([default_study], "json"))[0]
+    ints = [rec["games"], rec["first_mover"]["decided"], rec["first_mover"]["wins"], rec["balance"]["decided"],
+            rec["balance"]["dof"], rec["first_sequence"]["count"], rec["first_sequence"]["decided"],
+            rec["first_sequence"]["converted"], rec["length"]["min"], rec["length"]["max"], rec["draw"]["count"],
+            *(r["count"] for r in rec["outcomes"]), *(r["wins"] for r in rec["teams"])]
+    assert all(type(v) is int for v in ints), ints
+    assert rec["first_mover"]["decided"] == 991_118
+    assert rec["balance"]["p_value"] == 0.0  # exact numbers in JSON
+    assert rec["first_mover"]["win_rate"] == pytest.approx(518_902 / 991_118)
+
+
+# --------------------------------------------------------------------------- outcomes add up
+
+
+def test_outcomes_add_up_to_all_games() -> None:
+    df = make_games(3_000, p_draw=0.15, seed=31)
+    s = only(summarise(df))
+    assert list(s.outcomes["outcome"]) == list(OUTCOMES) == ["win", "stalemate", "turn_cap"]
+    assert s.outcomes["count"].sum() == s.games
+    assert s.outcomes["rate"].sum() == pytest.approx(1.0)
+    out = s.outcomes.set_index("outcome")
+    assert s.draw["count"] == out.loc["stalemate", "count"] + out.loc["turn_cap", "count"]
+    md = render([s], "markdown")
+    section = md.split("### Outcomes")[1].split("###")[0]
+    table_rows = [line for line in section.splitlines() if line.startswith("| ") and "outcome" not in line]
+    assert [r.split("|")[1].strip() for r in table_rows] == ["win", "stalemate", "turn_cap", "**total**"]
+    assert "**3,000**" in table_rows[-1] and "**100.00%**" in table_rows[-1]
+    assert f"draw = stalemate + turn_cap (no winner): {s.draw['count']:,} games" in section
+    rich = _rich_text([s]).split("Outcomes")[1].split("Game length")[0]
+    assert re.search(r"total\s*│\s*3,000\s*│\s*100\.00%", rich)
+    assert "draw = stalemate + turn_cap" in rich
+    assert rich.index("total") < rich.index("draw =")
+
+
+def test_outcomes_without_end_column() -> None:
+    df = make_games(500, p_draw=0.2, seed=32).drop(columns=["end"])
+    s = only(summarise(df))
+    out = s.outcomes.set_index("outcome")
+    assert out.loc["win", "count"] == int((df["winner_team"] >= 0).sum())
+    assert pd.isna(out.loc["stalemate", "count"]) and math.isnan(out.loc["turn_cap", "rate"])
+    assert s.draw["count"] == int((df["winner_team"] < 0).sum())
+    assert to_records([s])[0]["outcomes"][1]["count"] is None
+    assert "**500**" in render([s], "markdown")
+    _renders([s])
+
+
+# --------------------------------------------------------------------------- titles on a pipe
+
+LONG_POLICIES = "lookahead:rollouts=32:shortlist=3:margin=0.5:horizon=8,greedy:block4=800:jack_cost=20"
+
+
+def test_piped_long_title_is_whole() -> None:
+    s = only(summarise(make_games(200, policies=LONG_POLICIES, seed=33)))
+    assert len(s.title) > 150
+    text = _rich_text([s], width=80)  # what rich assumes when stdout is not a terminal
+    assert s.title in text.splitlines()
+    assert "…" not in text
+    for policy in LONG_POLICIES.split(","):
+        assert policy in text.replace("\n", "").replace(" ", "").replace("│", "")
+
+
+def test_cli_report_piped_keeps_long_title(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    import simkit.dataset
+    from cli import app
+
+    df = make_games(300, policies=LONG_POLICIES, seed=34)
+    monkeypatch.setattr(simkit.dataset, "read_games", lambda directory: df)
+    result = CliRunner().invoke(app, ["report", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    title = only(summarise(df)).title
+    assert title in result.stdout.splitlines()
+    assert "…" not in result.stdout
+
+
+# --------------------------------------------------------------------------- first mover and line-ups
+
+LINEUP_NOTE = "measures the line-up, not the seat order"
+
+
+def _first_mover_note(s: Summary) -> list[str]:
+    return [n for n in s.section_notes.get("first_mover", []) if LINEUP_NOTE in n]
+
+
+@pytest.mark.parametrize(("players", "policies", "mixed"), [
+    (2, "greedy,random", True),
+    (4, "greedy,random", True),  # cycles over the teams: greedy team 0, random team 1
+    (4, "greedy,random,random,greedy", True),  # team 0's greedy moves first, team 1's random
+    (2, "random,random", False),
+    (4, "greedy,greedy,random,random", False),  # both teams: greedy then random, in seat order
+    (2, "greedy", False),
+])
+def test_mixed_lineup_note(players: int, policies: str, mixed: bool) -> None:
+    s = only(summarise(make_games(400, players=players, policies=policies, seed=35)))
+    assert bool(_first_mover_note(s)) == mixed
+    assert not any(LINEUP_NOTE in n for n in s.notes)
+
+
+def test_mixed_lineup_note_is_printed_under_first_mover() -> None:
+    s = only(summarise(make_games(400, policies="greedy,random", seed=36)))
+    note = _first_mover_note(s)[0]
+    assert "team 0: greedy" in note and "team 1: random" in note
+    rich = _rich_text([s])
+    fm = rich.split("First-mover advantage")[1].split("Means per game and team")[0]
+    assert "note:" in fm and LINEUP_NOTE in " ".join(fm.split())
+    md = render([s], "markdown")
+    fm = md.split("### First-mover advantage")[1].split("###")[0]
+    assert f"> **note:** {note}" in fm
+    assert to_records([s])[0]["section_notes"] == {"first_mover": [note]}
+    back = pd.read_csv(io.StringIO(render([s], "csv")), dtype=str, keep_default_na=False)
+    notes = back[(back["section"] == "notes") & (back["metric"] == "first_mover")]
+    assert list(notes["text"]) == [note]
+
+
+def test_caller_attaches_a_note() -> None:
+    s = only(summarise(make_games(100, seed=37)))
+    s.add_note("seeds 1 and 2 pooled", "balance")
+    s.add_note("a general remark")
+    md = render([s], "markdown")
+    assert "> **note:** seeds 1 and 2 pooled" in md.split("### Equal team strength")[1].split("###")[0]
+    assert md.rstrip().endswith("> **note:** a general remark")
+    with pytest.raises(ValueError, match="unknown report section"):
+        s.add_note("x", "nowhere")
+
+
+# --------------------------------------------------------------------------- glossary
+
+
+def test_glossary_terms_are_unique() -> None:
+    terms = [t for key in GLOSSARY for t in key.split(", ")]
+    assert len(terms) == len(set(terms))
+
+
+def test_glossary_has_the_words_a_newcomer_asks_about() -> None:
+    for term in ("decided", "conversion_rate", "fair_share", "advantage", "pp", "stalemate", "turn_cap", "draw",
+                 "Wilson interval", "chi-square", "first mover", "line-up", "p_value", "95% CI", "—"):
+        assert glossary_entry(term), term
+    assert "< 1e-300" in GLOSSARY["p_value"]
+
+
+def _printed_terms(md: str) -> set[str]:
+    """Every section, column, metric, outcome and configuration name a markdown report prints."""
+    terms = {"n", "note", "draw", "total"}
+    for line in md.splitlines():
+        if line.startswith("## "):
+            terms |= set(re.findall(r"(\w+)=", line))
+        elif line.startswith("### "):
+            terms.add(re.sub(r" \(.*\)$", "", line[4:]))
+    cells = [[c.strip().strip("*") for c in line.strip("|").split("|")]
+             for line in md.splitlines() if line.startswith("| ") and not line.startswith("|-")]
+    for row in cells:
+        if row and not re.match(r"^[\d,.%\[\]\s+-]+$", row[0]):  # a name, not a number
+            terms.add(row[0])
+    headers = [row for row in cells if row[0] in ("team", "seat", "outcome", "metric")]
+    for row in headers:
+        terms |= set(row)
+    return terms
+
+
+def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary]) -> None:
+    extra = only(summarise(make_games(300, players=4, policies="greedy,random", seed=38)))
+    md = render([*mixed, extra], "markdown")
+    terms = _printed_terms(md)
+    for section in SECTIONS.values():
+        assert section[0] in terms
+    assert {"win_rate", "p_value", "advantage", "turn_cap", "95% CI", "chips", "policy"} <= terms
+    missing = sorted(t for t in terms if glossary_entry(t) is None)
+    assert not missing, missing
+    for key, (name, _) in SECTIONS.items():
+        assert f"Section {key}:" in GLOSSARY[name]  # the JSON/CSV name of each section
+
+
+def test_explain_prints_the_glossary(mixed: list[Summary]) -> None:
+    md = render(mixed, "markdown", explain=True)
+    assert md.rstrip().endswith(glossary_markdown().rstrip())
+    assert "## Reading a report" in md
+    rich = _rich_text(mixed, width=100, explain=True)
+    assert "Reading this report" in rich
+    assert rich.index("Reading this report") > rich.index("Means per game")
+    flat = " ".join(rich.split())
+    for term in ("Wilson interval", "stalemate", "fair_share"):
+        assert term in flat
+    for fmt in ("csv", "json"):
+        with pytest.raises(ValueError, match="--explain"):
+            render(mixed, fmt, explain=True)
