@@ -176,15 +176,15 @@ class Format(str, Enum):
     json = "json"
 
 
-def _print_report(directory: Path, fmt: str) -> None:
+def _print_report(directory: Path, fmt: str, explain: bool = False) -> None:
     from simkit.dataset import read_games
     from simkit.report import render, render_rich, summarise
 
     summaries = summarise(read_games(directory))
     if fmt == "rich":
-        render_rich(summaries, out_console)
+        render_rich(summaries, out_console, explain=explain)
     else:
-        text = render(summaries, fmt)
+        text = render(summaries, fmt, explain=explain)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -192,10 +192,19 @@ def _print_report(directory: Path, fmt: str) -> None:
 def report(
     directory: Annotated[Path, typer.Argument(help="A dataset written by `simkit run` (or a folder of them).")],
     fmt: Annotated[Format, typer.Option("--format", "-f", help="rich (terminal tables), markdown, csv or json.")] = Format.rich,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="After the tables, print what every term in them means (rich and markdown only).",
+    )] = False,
 ) -> None:
     """Summarise a dataset: win rates with 95% intervals, game lengths, first sequences."""
+    if explain and fmt in (Format.csv, Format.json):
+        raise typer.BadParameter(
+            f"the glossary goes with --format rich or markdown; {fmt.value} stays machine-readable "
+            "(the glossary is in README.md, 'Reading a report')",
+            param_hint="'--explain'",
+        )
     with user_errors():
-        _print_report(directory, fmt.value)
+        _print_report(directory, fmt.value, explain)
 
 
 @app.command()

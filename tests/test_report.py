@@ -677,3 +677,24 @@ def test_explain_prints_the_glossary(mixed: list[Summary]) -> None:
     for fmt in ("csv", "json"):
         with pytest.raises(ValueError, match="--explain"):
             render(mixed, fmt, explain=True)
+
+
+def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    import simkit.dataset
+    from cli import app
+
+    df = make_games(300, seed=39)
+    monkeypatch.setattr(simkit.dataset, "read_games", lambda directory: df)
+    runner = CliRunner()
+    rich = runner.invoke(app, ["report", str(tmp_path), "--explain"], catch_exceptions=False)
+    assert rich.exit_code == 0 and "Reading this report" in rich.stdout
+    md = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown", "--explain"], catch_exceptions=False)
+    assert md.exit_code == 0 and glossary_markdown().rstrip() in md.stdout
+    plain = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown"], catch_exceptions=False)
+    assert "Reading a report" not in plain.stdout
+    for fmt in ("csv", "json"):
+        refused = runner.invoke(app, ["report", str(tmp_path), "--format", fmt, "--explain"])
+        assert refused.exit_code == 2 and "--explain" in refused.output
+
