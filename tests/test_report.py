@@ -34,6 +34,8 @@ from simkit.report import (
     wilson_interval,
 )
 
+README = Path(__file__).resolve().parents[1] / "README.md"
+
 
 def make_games(
     n: int,
@@ -620,6 +622,22 @@ def test_caller_attaches_a_note() -> None:
 # --------------------------------------------------------------------------- glossary
 
 
+def _readme_glossary() -> dict[str, str]:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Reading a report\n", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        m = re.fullmatch(r"\| `(.+?)` \| (.+) \|", line)
+        if m:
+            rows[m.group(1)] = m.group(2).replace("\\|", "|")
+    return rows
+
+
+def test_readme_glossary_is_the_code_glossary() -> None:
+    assert _readme_glossary() == GLOSSARY
+    assert glossary_markdown() in README.read_text(encoding="utf-8")
+
+
 def test_glossary_terms_are_unique() -> None:
     terms = [t for key in GLOSSARY for t in key.split(", ")]
     assert len(terms) == len(set(terms))
@@ -697,4 +715,3 @@ def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for fmt in ("csv", "json"):
         refused = runner.invoke(app, ["report", str(tmp_path), "--format", fmt, "--explain"])
         assert refused.exit_code == 2 and "--explain" in refused.output
-
