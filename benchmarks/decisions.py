@@ -25,18 +25,20 @@ best action by the truth) but not the variants' gains.
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simkit.cards import tables
 from simkit.kernels.engine import play_game
 from simkit.kernels.greedy import N_GREEDY_PARAMS, score_actions
 from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, lookahead_action, rollout_value, shortlist
 from simkit.kernels.moves import swap_dead
-from simkit.kernels.policies import GREEDY, choose_dead
+from simkit.kernels.policies import GREEDY, UpToGreedy, choose_dead
 from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, END_TURN_CAP, S_END, new_state
 from simkit.policies import N_PARAMS, Lineup
 from simkit.rules import Rules
@@ -51,7 +53,7 @@ def position(tb, cfg, ids, seat_params, st, sim, game, turns):
     having swapped its dead card; that seat, or -1 if the game ended sooner."""
     capped = cfg.copy()
     capped[CFG_MAX_TURNS] = turns
-    play_game(tb, capped, ids, seat_params, st, sim, 99, game)
+    play_game(UpToGreedy(), tb, capped, ids, seat_params, st, sim, 99, game)
     if st.stats[S_END] != END_TURN_CAP:
         return -1
     seat = turns % cfg[CFG_PLAYERS]
@@ -70,45 +72,58 @@ def listed(tb, cfg, st, seat, gparams, out):
     return k
 
 
-@njit(parallel=True)
+@njit(nogil=True)
+def truth_of(tb, cfg, ids, seat_params, params, game, turns, rollouts, st, sim, actions, q):
+    """q[i]: chance to win of shortlisted action i of one position; NaN where there is none."""
+    seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
+    if seat < 0:
+        return
+    k = listed(tb, cfg, st, seat, params[P_GREEDY:P_OPPONENT], actions)
+    if k < 2:
+        return
+    for i in range(k):
+        total = 0.0
+        for r in range(rollouts):
+            total += rollout_value(tb, cfg, st, sim, seat, seat, actions[i], params, np.uint64(424242), r)
+        q[i] = total / rollouts
+
+
+@njit(nogil=True)
+def choices_of(tb, cfg, ids, seat_params, params, game, turns, st, sim, actions, out):
+    """out[rep]: index in the shortlist of the variant's choice at one position, -1 if off it."""
+    for rep in range(out.shape[0]):
+        seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
+        if seat < 0:
+            break
+        k = listed(tb, cfg, st, seat, seat_params[seat], actions)
+        st.rng[0] = np.uint64(1000 + 7919 * rep)
+        code, cell = lookahead_action(tb, cfg, st, sim, seat, seat, params)
+        for i in range(k):
+            if actions[i] == code * 128 + cell:
+                out[rep] = i
+
+
+def per_position(kernel, out, games, turns, *args):
+    """kernel(..., game, turns, ..., st, sim, actions, out[p]) for every position, on all cores."""
+    def one(p):
+        kernel(*args[:5], games[p], turns[p], *args[5:], new_state(0), new_state(0),
+               np.zeros(SHORTLIST, np.int64), out[p])
+
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        list(pool.map(one, range(len(games))))
+    return out
+
+
 def truth(tb, cfg, ids, seat_params, params, games, turns, rollouts):
     """(P, SHORTLIST) chance to win of each shortlisted action; NaN where there is none."""
     q = np.full((len(games), SHORTLIST), np.nan)
-    for p in prange(len(games)):
-        st, sim = new_state(0), new_state(0)
-        actions = np.zeros(SHORTLIST, np.int64)
-        seat = position(tb, cfg, ids, seat_params, st, sim, games[p], turns[p])
-        if seat < 0:
-            continue
-        k = listed(tb, cfg, st, seat, params[P_GREEDY:P_OPPONENT], actions)
-        if k < 2:
-            continue
-        for i in range(k):
-            total = 0.0
-            for r in range(rollouts):
-                total += rollout_value(tb, cfg, st, sim, seat, seat, actions[i], params, np.uint64(424242), r)
-            q[p, i] = total / rollouts
-    return q
+    return per_position(truth_of, q, games, turns, tb, cfg, ids, seat_params, params, rollouts)
 
 
-@njit(parallel=True)
 def choices(tb, cfg, ids, seat_params, params, games, turns, repeats):
     """(P, repeats) index in the shortlist of the variant's choice, -1 if off it."""
     out = np.full((len(games), repeats), -1, np.int64)
-    for p in prange(len(games)):
-        st, sim = new_state(0), new_state(0)
-        actions = np.zeros(SHORTLIST, np.int64)
-        for rep in range(repeats):
-            seat = position(tb, cfg, ids, seat_params, st, sim, games[p], turns[p])
-            if seat < 0:
-                break
-            k = listed(tb, cfg, st, seat, seat_params[seat], actions)
-            st.rng[0] = np.uint64(1000 + 7919 * rep)
-            code, cell = lookahead_action(tb, cfg, st, sim, seat, seat, params)
-            for i in range(k):
-                if actions[i] == code * 128 + cell:
-                    out[p, rep] = i
-    return out
+    return per_position(choices_of, out, games, turns, tb, cfg, ids, seat_params, params)
 
 
 def main() -> None:
@@ -120,7 +135,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = Rules.make(2)
     tb, cfg = tables(), rules.cfg()
-    reference = Lineup.parse("lookahead:horizon=0:playout=0", rules).params()[0]
+    reference = Lineup.parse("lookahead:horizon=0:playout=0", rules).params()[0, 0]
     # Positions come from self-play of greedy with the lookahead's own weights.
     ids = np.full(rules.players, GREEDY, np.int64)
     seat_params = np.zeros((rules.players, N_PARAMS))
@@ -139,7 +154,7 @@ def main() -> None:
     oracle = np.nanmax(q[valued], axis=1) - q[valued, 0]
     print(f"{valued.sum()} positions with 2+ actions; oracle gain {oracle.mean():.4f} per decision")
     for spec in args.variants:
-        params = Lineup.parse(spec, rules).params()[0]
+        params = Lineup.parse(spec, rules).params()[0, 0]
         t = time.perf_counter()
         chosen = choices(tb, cfg, ids, seat_params, params, games, turns, args.repeats)
         seconds = time.perf_counter() - t

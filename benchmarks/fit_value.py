@@ -20,58 +20,54 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 from simkit.cards import tables
 from simkit.kernels.engine import reset
 from simkit.kernels.evaluation import N_FEATURES, team_features
-from simkit.kernels.greedy import greedy_action
-from simkit.kernels.moves import draw, play_card, swap_dead
-from simkit.kernels.random_policy import random_dead
-from simkit.kernels.state import CFG_SEQUENCES_TO_WIN, new_state
+from simkit.kernels.policies import GREEDY, UpToGreedy
+from simkit.kernels.state import new_state
+from simkit.kernels.turn import ASK_POLICY, PASSED, WON, play_turn
 from simkit.policies import POLICIES, VALUE_WEIGHTS
 from simkit.rules import Rules
 
 MAX_PLIES = 400  # greedy games last about 52 plies; longer ones are cut here
 
 
-@njit  # no cache: numba would not see edits to the kernels it calls
-def self_play(tb, cfg, gparams, seed, game, features, mover):
-    """Play one greedy game; features (MAX_PLIES, 2, N_FEATURES) and mover per ply.
+@njit(nogil=True)  # no cache: numba would not see edits to the kernels it calls
+def self_play(tb, cfg, gparams, st, seed, game, features, mover):
+    """Play one greedy game on `st`; features (MAX_PLIES, 2, N_FEATURES) and mover per ply.
 
     Returns (plies recorded, winning team or -1).
     """
-    st = new_state(0)
     reset(cfg, st, seed, game)
     seat = 0
+    passes = 0
     for ply in range(MAX_PLIES):
         for team in range(2):
             team_features(tb, cfg, st, team, features[ply, team])
         mover[ply] = seat
-        dead = random_dead(tb, st, seat)
-        if dead >= 0:
-            swap_dead(st, seat, dead)
-        code, cell = greedy_action(tb, cfg, st, seat, seat, gparams)
-        if code >= 0:
-            play_card(tb, st, seat, seat, code, cell)
-            if st.nseq[seat] >= cfg[CFG_SEQUENCES_TO_WIN]:
-                return ply + 1, seat
-            draw(st, seat)
+        result = play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, st, st, seat, seat, ASK_POLICY)
+        if result == WON:
+            return ply + 1, seat
+        passes = passes + 1 if result == PASSED else 0
+        if passes == 2:
+            return ply + 1, -1  # stalemate
         seat = 1 - seat
     return MAX_PLIES, -1
 
 
-@njit(parallel=True)
 def play_all(tb, cfg, gparams, seed, n_games):
     """Features (n, MAX_PLIES, 2, N_FEATURES), mover (n, MAX_PLIES), plies (n,), winner (n,)."""
     features = np.zeros((n_games, MAX_PLIES, 2, N_FEATURES))
     mover = np.zeros((n_games, MAX_PLIES), np.int64)
     plies = np.zeros(n_games, np.int64)
     winner = np.zeros(n_games, np.int64)
-    for g in prange(n_games):
-        plies[g], winner[g] = self_play(tb, cfg, gparams, seed, g, features[g], mover[g])
+    st = new_state(0)
+    for g in range(n_games):
+        plies[g], winner[g] = self_play(tb, cfg, gparams, st, seed, g, features[g], mover[g])
     return features, mover, plies, winner
 
 

@@ -44,12 +44,42 @@ def _stamped(locator):
     return KernelLocator
 
 
-_impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
-if not getattr(_impl, "_simkit_stamped", False):
-    _impl._locator_classes = [_stamped(c) for c in _impl._locator_classes] + list(_impl._locator_classes)
-    _impl._simkit_stamped = True
+TESTED_NUMBA = ">=0.59,<0.69"  # the range pyproject.toml allows; the hook below is checked on it
 
-kernel = partial(njit, cache=True, _nrt=False, error_model="numpy")
+
+def _install_stamp() -> None:
+    """Stamp numba's cache locators; refuse to run if numba's internals moved.
+
+    Without the stamp an edited kernel could silently run stale machine code,
+    so a numba whose caching internals differ is an error, not a warning.
+    """
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)  # renamed in 0.61
+    locators = getattr(impl, "_locator_classes", None)
+    if not locators or not all(hasattr(c, "get_source_stamp") for c in locators):
+        import numba
+
+        raise ImportError(
+            f"simkit cannot stamp numba {numba.__version__}'s compile cache (numba.core.caching changed); "
+            f"simkit is tested with numba {TESTED_NUMBA}"
+        )
+    if not getattr(impl, "_simkit_stamped", False):
+        impl._locator_classes = [_stamped(c) for c in locators] + list(locators)
+        impl._simkit_stamped = True
+
+
+def is_stamped(dispatcher) -> bool:
+    """Whether a compiled kernel's cache entry carries SOURCES_HASH (for the tests)."""
+    locator = dispatcher._cache._impl.locator
+    return type(locator).__name__ == "KernelLocator" and locator.get_source_stamp()[1] == SOURCES_HASH
+
+
+_install_stamp()
+
+# How every kernel function is compiled (see the module docstring); overloads
+# (kernels.policies) take these too, and are cached with their callers.
+COMPILE_OPTIONS = {"_nrt": False, "error_model": "numpy"}
+KERNEL_OPTIONS = {"cache": True, **COMPILE_OPTIONS}
+kernel = partial(njit, **KERNEL_OPTIONS)
 # For small functions on the hot path: inlined into the caller at numba IR
 # level, whatever LLVM's inliner later decides about large callees.
-inline_kernel = partial(njit, cache=True, _nrt=False, error_model="numpy", inline="always")
+inline_kernel = partial(njit, **KERNEL_OPTIONS, inline="always")

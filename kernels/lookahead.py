@@ -31,14 +31,14 @@ weights, then the opponents' N_GREEDY_PARAMS greedy weights.
 import numpy as np
 
 from .evaluation import N_VALUE_WEIGHTS, win_chance
-from .greedy import N_GREEDY_PARAMS, greedy_action, score_actions
+from .greedy import N_GREEDY_PARAMS, score_actions
 from .jit import kernel
-from .moves import add_to_hand, draw, play_card, swap_dead
-from .random_policy import random_action, random_dead
+from .moves import add_to_hand
+from .policies import GREEDY, RANDOM, UpToGreedy
 from .rng import next_u64, seed_stream, shuffle
+from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from .state import (
-    CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, CFG_TEAMS, DISCARD_N,
-    MAX_TEAMS, PILE_N, PILE_POS,
+    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS,
 )
 from .tables import N_CODES
 
@@ -109,34 +109,29 @@ def determinise(st, sim, seat):
 def rollout(tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights):
     """Play `sim` on from `seat`'s turn; what it is worth to `team` (0..1).
 
-    Everyone plays greedy (playout PLAYOUT_GREEDY) or random (PLAYOUT_RANDOM).
-    After `horizon` plies (0: no limit but the turn cap) the position is
-    scored by win_chance; a finished game by its result (1, 1/2 draw, 0).
+    Everyone plays greedy (playout PLAYOUT_GREEDY: `team` with gparams, the
+    others with oparams) or random (PLAYOUT_RANDOM), turn by turn as the
+    game does (kernels.turn). After `horizon` plies (0: no limit but the
+    turn cap) the position is scored by win_chance; a finished game by its
+    result (1, 1/2 draw, 0).
     """
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     plies = cfg[CFG_MAX_TURNS] if horizon == 0 else horizon
+    policy = GREEDY if playout == PLAYOUT_GREEDY else RANDOM
+    seat_team = seat % teams
     passes = 0
     for _ in range(plies):
-        seat_team = seat % teams
-        dead = random_dead(tb, sim, seat)
-        if dead >= 0:
-            swap_dead(sim, seat, dead)
-        if playout == PLAYOUT_RANDOM:
-            code, cell = random_action(tb, cfg, sim, seat, seat_team)
-        else:
-            weights = gparams if seat_team == team else oparams
-            code, cell = greedy_action(tb, cfg, sim, seat, seat_team, weights)
-        if code < 0:
+        weights = gparams if seat_team == team else oparams
+        result = play_turn(UpToGreedy(), policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        if result == WON:
+            return 1.0 if seat_team == team else 0.0
+        if result == PASSED:
             passes += 1
             if passes == players:
                 return 0.5  # stalemate: a draw
         else:
             passes = 0
-            play_card(tb, sim, seat, seat_team, code, cell)
-            if sim.nseq[seat_team] >= cfg[CFG_SEQUENCES_TO_WIN]:
-                return 1.0 if seat_team == team else 0.0
-            draw(sim, seat)
-        seat = (seat + 1) % players
+        seat, seat_team = next_seat(seat, seat_team, players, teams)
     if horizon == 0:
         return 0.5  # the turn cap: a draw
     return win_chance(tb, cfg, sim, seat, team, vweights)
@@ -203,10 +198,8 @@ def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
     """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out."""
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat)
-    play_card(tb, sim, seat, team, action // 128, action % 128)
-    if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+    if play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
-    draw(sim, seat)
     return rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,
                    params[P_GREEDY:P_OPPONENT], params[P_OPPONENT:N_LOOKAHEAD_PARAMS],
                    int(params[P_PLAYOUT]), int(params[P_HORIZON]),

@@ -10,8 +10,6 @@ by the ``S_*`` constants, named in ``STAT_NAMES``.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-
 from .jit import inline_kernel
 
 from .tables import N_CODES, N_LINES, ONE_EYED
@@ -24,10 +22,18 @@ MAX_SEQUENCES = 16  # per team: sequences_to_win <= 8 keeps a team below this
 MAX_NEW_SEQUENCES = 8  # two per direction through one cell
 
 # Configuration vector.
-CFG_PLAYERS, CFG_TEAMS, CFG_HAND_SIZE, CFG_SEQUENCES_TO_WIN, CFG_MAX_TURNS = 0, 1, 2, 3, 4
-CFG_CHIP_LIMIT = 5  # 0: unlimited chips; 1: supplies of CFG_SUPPLY..+2
-CFG_SUPPLY = 6  # three entries, team 0..2
-N_CFG = 9
+CFG_PLAYERS, CFG_TEAMS, CFG_SEQUENCES_TO_WIN, CFG_MAX_TURNS = 0, 1, 2, 3
+CFG_CHIP_LIMIT = 4  # 0: unlimited chips; 1: supplies of CFG_SUPPLY..+2
+CFG_SUPPLY = 5  # three entries, team 0..2
+CFG_HAND = 8  # MAX_PLAYERS entries: the cards dealt to each seat, seat 0 first
+N_CFG = CFG_HAND + MAX_PLAYERS
+
+# What the last turn did, in State.turn (kernels.turn): the dead card swapped
+# (-1: none) and its replacement, the card played (-1: a pass) and its cell,
+# the sequences it completed, the card drawn at the end (-1: none) and how
+# many times the discards were reshuffled into a new pile.
+T_DEAD, T_REPLACEMENT, T_CARD, T_CELL, T_NEW_SEQUENCES, T_DRAWN, T_RESHUFFLES = range(7)
+N_TURN = 7
 
 # Counters in State.ctr.
 PILE_POS, PILE_N, DISCARD_N = 0, 1, 2
@@ -77,6 +83,7 @@ class State(NamedTuple):
     on_board: (3,) int64, chips per team on the board.
     ctr:      (N_CTR,) int64, pile and discard counters.
     stats:    (N_STATS,) int64, this game's statistics.
+    turn:     (N_TURN,) int64, what the last turn did (T_* indices).
     log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
     scratch:  (512,) int64, work space for policies.
     fscratch: (64,) float64, work space for policies (greedy: [0, 8); lookahead: [8, 40);
@@ -101,15 +108,18 @@ class State(NamedTuple):
     on_board: np.ndarray
     ctr: np.ndarray
     stats: np.ndarray
+    turn: np.ndarray
     log: np.ndarray
     scratch: np.ndarray
     fscratch: np.ndarray
     fscores: np.ndarray
 
 
-@njit(cache=True)
-def new_state(log_rows):
-    """Fresh arrays for one game; `log_rows` turns of move log (0: no log)."""
+def new_state(log_rows: int = 0) -> State:
+    """Fresh arrays for one game; `log_rows` turns of move log (0: no log).
+
+    Plain Python: kernels never allocate (``kernels.jit``), their callers do.
+    """
     return State(
         np.zeros(1, np.uint64),
         np.zeros(DECK_SIZE, np.int64),
@@ -128,6 +138,7 @@ def new_state(log_rows):
         np.zeros(MAX_TEAMS, np.int64),
         np.zeros(N_CTR, np.int64),
         np.zeros(N_STATS, np.int64),
+        np.zeros(N_TURN, np.int64),
         np.zeros((log_rows, LOG_WIDTH), np.int64),
         np.zeros(512, np.int64),
         np.zeros(64, np.float64),

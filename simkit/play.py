@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from simkit.cards import tables
@@ -12,6 +14,31 @@ from simkit.policies import Lineup
 from simkit.rules import Rules
 
 MAX_SEED = 2**63 - 1
+_threads: list[int | None] = [None]  # kernel threads (None: all cores); set_threads changes it
+
+
+def cores() -> int:
+    """CPU cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def set_threads(threads: int | None) -> int:
+    """Play on `threads` kernel threads (None: all cores); return the number in use."""
+    most = cores()
+    if threads is None:
+        threads = most
+    if not 1 <= threads <= most:
+        raise ValueError(f"threads must be 1..{most} on this machine, got {threads}")
+    _threads[0] = threads
+    return threads
+
+
+def get_threads() -> int:
+    """Kernel threads in use."""
+    return _threads[0] or cores()
 
 
 def check_games(seed: int, first_game: int, n_games: int) -> None:
@@ -22,19 +49,25 @@ def check_games(seed: int, first_game: int, n_games: int) -> None:
         raise ValueError(f"games must be a range of non-negative indices, got {first_game}+{n_games}")
 
 
-def simulate(rules: Rules, lineup: Lineup, seed: int, first_game: int, n_games: int) -> np.ndarray:
+def simulate(rules: Rules, lineup: Lineup, seed: int, first_game: int, n_games: int,
+             stop: np.ndarray | None = None, done: np.ndarray | None = None) -> np.ndarray:
     """Statistics of games first_game .. first_game + n_games - 1.
 
-    Returns (n_games, len(STAT_NAMES)) int64; runs on numba's current threads.
+    Returns (n_games, len(STAT_NAMES)) int64; runs on get_threads() threads.
+    stop and done watch and stop the batch from another thread
+    (``simkit.kernels.batch``).
     """
     check_games(seed, first_game, n_games)
-    return run_batch(tables(), rules.cfg(), lineup.ids(), lineup.params(), seed, first_game, n_games)
+    return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(),
+                     seed, first_game, n_games, get_threads(), stop, done)
 
 
 def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     """Play one game with its move log; returns the kernel's State arrays."""
     check_games(seed, game, 1)
     st = new_state(rules.max_turns)
-    play_game(tables(), rules.cfg(), lineup.ids(), lineup.params(), st, new_state(0), seed, game)
+    r = game % lineup.rotations
+    play_game(lineup.policy_set(), tables(), rules.cfg(), lineup.ids()[r], lineup.params()[r],
+              st, new_state(0), seed, game)
     return st
 

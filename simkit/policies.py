@@ -90,20 +90,28 @@ class Policy:
         ]
         return ":".join([self.kind.name, *extra])
 
+    def resolved(self) -> dict:
+        """The policy's name and every parameter's value, defaults included (for a run's identity)."""
+        return {"name": self.kind.name, "params": dict(zip(self.kind.params, self.values))}
+
     @classmethod
     def parse(cls, text: str) -> Policy:
         """Parse ``NAME[:KEY=VALUE...]``."""
         name, *assignments = text.strip().split(":")
         kind = POLICIES.get(name.strip().lower())
         if kind is None:
-            raise PolicyError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}")
+            raise PolicyError(f"unknown policy {name.strip()!r}; known: {', '.join(POLICIES)}")
         values = dict(kind.params)
+        given: set[str] = set()
         for a in assignments:
             key, sep, raw = a.partition("=")
             key = key.strip()
             if not sep or key not in values:
                 allowed = ", ".join(kind.params) or "none"
                 raise PolicyError(f"bad parameter {a!r} for policy {kind.name!r}; parameters: {allowed}")
+            if key in given:
+                raise PolicyError(f"parameter {key} of {kind.name!r} is given twice in {text.strip()!r}")
+            given.add(key)
             try:
                 values[key] = float(raw)
             except ValueError:
@@ -130,31 +138,88 @@ def _fmt(v: float) -> str:
 
 @dataclass(frozen=True)
 class Lineup:
-    """The policy of every seat of a game."""
+    """Who plays each team, and whether the teams swap places from game to game.
 
-    seats: tuple[Policy, ...]
+    per_team: the policy of each team, team 0 first. With swap_seats, game g
+    is played by rotation g % teams: team t plays per_team[(t + g) % teams],
+    so each policy holds every place at the table equally often (two teams:
+    seats swapped every other game).
+    """
+
+    per_team: tuple[Policy, ...]
+    players: int
+    swap_seats: bool = False
 
     @classmethod
-    def parse(cls, spec: str, rules: Rules) -> Lineup:
-        """Policies for each seat from 'NAME[,NAME...]', cycling over the teams."""
-        parts = [p for p in spec.split(",")]
+    def parse(cls, spec: str, rules: Rules, swap_seats: bool = False) -> Lineup:
+        """Policies for each team from 'NAME[,NAME...]': one per team, a shorter list cycles.
+
+        A list longer than the teams, an empty name or a repeated parameter is refused.
+        """
+        parts = spec.split(",")
         if not spec.strip() or any(not p.strip() for p in parts):
-            raise PolicyError(f"empty policy in {spec!r}; known: {', '.join(POLICIES)}")
-        per_team = [Policy.parse(p) for p in parts]
-        return cls(tuple(per_team[(s % rules.teams) % len(per_team)] for s in range(rules.players)))
+            raise PolicyError(f"empty policy in {spec!r}; give NAME[,NAME...] with one of: {', '.join(POLICIES)}")
+        if len(parts) > rules.teams:
+            raise PolicyError(
+                f"{len(parts)} policies in {spec!r} for {rules.teams} teams; the list gives one policy "
+                f"per team (team t plays seats t, t+{rules.teams}, ...)"
+            )
+        listed = [Policy.parse(p) for p in parts]
+        per_team = tuple(listed[t % len(listed)] for t in range(rules.teams))
+        return cls(per_team, rules.players, bool(swap_seats))
+
+    @property
+    def teams(self) -> int:
+        return len(self.per_team)
+
+    @property
+    def rotations(self) -> int:
+        """How many line-ups games cycle through: the teams when seats are swapped, else 1."""
+        return self.teams if self.swap_seats else 1
+
+    def seats(self, rotation: int = 0) -> tuple[Policy, ...]:
+        """The policy of every seat in `rotation` (seat s plays for team s % teams)."""
+        return tuple(self.per_team[(s % self.teams + rotation) % self.teams] for s in range(self.players))
 
     @property
     def names(self) -> list[str]:
-        """Canonical spec per seat, seat 0 first."""
-        return [p.spec for p in self.seats]
+        """Canonical spec per seat (rotation 0), seat 0 first."""
+        return [p.spec for p in self.seats()]
+
+    @property
+    def spec(self) -> str:
+        """Canonical text of the line-up: the shortest list of specs that cycles to every team's policy."""
+        specs = [p.spec for p in self.per_team]
+        for k in range(1, len(specs) + 1):
+            if all(specs[t] == specs[t % k] for t in range(len(specs))):
+                return ",".join(specs[:k])
+        return ",".join(specs)
+
+    def seat_texts(self) -> list[str]:
+        """The `policies` value of each rotation: per-seat specs, comma-separated."""
+        return [",".join(p.spec for p in self.seats(r)) for r in range(self.rotations)]
+
+    def resolved(self) -> list[dict]:
+        """Every seat's policy with all its parameters (rotation 0), for a run's identity."""
+        return [p.resolved() for p in self.seats()]
 
     def ids(self) -> np.ndarray:
-        """(players,) int64 kernel policy ids."""
-        return np.array([p.kind.id for p in self.seats], np.int64)
+        """(rotations, players) int64 kernel policy ids."""
+        return np.array([[p.kind.id for p in self.seats(r)] for r in range(self.rotations)], np.int64)
 
     def params(self) -> np.ndarray:
-        """(players, N_PARAMS) float64 parameter rows."""
-        out = np.zeros((len(self.seats), N_PARAMS), np.float64)
-        for s, p in enumerate(self.seats):
-            out[s, : len(p.values)] = p.values
+        """(rotations, players, N_PARAMS) float64 parameter rows."""
+        out = np.zeros((self.rotations, self.players, N_PARAMS), np.float64)
+        for r in range(self.rotations):
+            for s, p in enumerate(self.seats(r)):
+                out[r, s, : len(p.values)] = p.values
         return out
+
+    def policy_set(self):
+        """The kernel's policy set: the smallest that holds every policy of the line-up."""
+        return kp.policy_set([p.kind.id for p in self.per_team])
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the teams play different policies."""
+        return len({p.spec for p in self.per_team}) > 1

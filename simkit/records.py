@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from simkit.atomic import replacing
+from simkit.atomic import replacing, reporting_write_errors
 from simkit.cards import board_names, card_name, tables
 from simkit.kernels import state as ks
 from simkit.play import play_logged
@@ -48,7 +50,7 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
         "seed": seed,
         "game": game,
         "board": list(board_names()),
-        "hands": [[card_name(c) for c in st.dealt[s, : rules.hand_size]] for s in range(rules.players)],
+        "hands": [[card_name(c) for c in st.dealt[s, :size]] for s, size in enumerate(rules.hand_sizes)],
         "turns": turns,
         "result": {
             "winner_team": None if winner < 0 else winner,
@@ -59,14 +61,40 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
     }
 
 
-def write_records(path: Path, records: Iterable[dict]) -> int:
-    """Write records as JSON Lines to `path` (atomically); return how many."""
-    n = 0
-    with replacing(path) as tmp, tmp.open("w", encoding="utf-8") as f:
-        for rec in records:
-            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-            n += 1
-    return n
+def write_records(path: Path, records: Iterable[dict]) -> tuple[int, bool]:
+    """Write records as JSON Lines to `path`, whole or not at all: (how many, interrupted).
+
+    Ctrl-C while the records are produced keeps the ones already finished:
+    the file is completed with them and `interrupted` is True.
+    """
+    n, interrupted = 0, False
+    with reporting_write_errors(path, "re-run the command to write the records again"), \
+            replacing(path) as tmp, tmp.open("w", encoding="utf-8") as f:
+        try:
+            for rec in records:
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                n += 1
+        except KeyboardInterrupt:
+            interrupted = True
+    return n, interrupted
+
+
+def check_writable(path: Path, force: bool = False) -> None:
+    """Refuse, before any game is played, a record file that cannot or should not be written."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"cannot write records to {path}: it is a directory; give a file name, e.g. {path}/games.jsonl")
+    if path.exists() and not force:
+        raise ValueError(f"{path} already exists; use --force to replace it, or choose another --record")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"cannot write {path}: {parent} is not a directory")
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".probe.tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def read_records(path: Path) -> list[dict]:

@@ -6,6 +6,7 @@ RULES.md ("Players and teams") and the simulation conventions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -38,13 +39,36 @@ def legal_configurations() -> str:
     )
 
 
+def parse_hand_size(value) -> int | tuple[int, ...] | None:
+    """A --hand-size value: None, one size, or sizes per seat ('7,6' or a sequence)."""
+    if value is None or isinstance(value, (int, np.integer)):
+        return value if value is None else int(value)
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        if not value.strip() or any(not p for p in parts):
+            raise RulesError(f"hand size {value!r} is empty; give one size or a comma list per seat, e.g. 7,6")
+        try:
+            sizes = tuple(int(p) for p in parts)
+        except ValueError:
+            raise RulesError(f"hand size {value!r} must be whole numbers, e.g. 7 or 7,6") from None
+    else:
+        sizes = tuple(int(v) for v in value)
+        if not sizes:
+            raise RulesError("hand size list is empty; give one size or a list per seat")
+    return sizes[0] if len(sizes) == 1 else sizes
+
+
 @dataclass(frozen=True)
 class Rules:
-    """One game configuration (RULES.md plus the simulation conventions)."""
+    """One game configuration (RULES.md plus the simulation conventions).
+
+    hand_size is one integer when every seat holds the same number of cards,
+    else a tuple with one size per seat, seat 0 first.
+    """
 
     players: int
     teams: int
-    hand_size: int
+    hand_size: int | tuple[int, ...]
     sequences_to_win: int
     max_turns: int = DEFAULT_MAX_TURNS
     chip_limit: bool = False
@@ -54,12 +78,16 @@ class Rules:
         cls,
         players: int = 2,
         teams: int | None = None,
-        hand_size: int | None = None,
+        hand_size: int | str | Sequence[int] | None = None,
         sequences_to_win: int | None = None,
         max_turns: int | None = None,
         chip_limit: bool = False,
     ) -> Rules:
-        """Validate and fill in defaults from the RULES.md tables."""
+        """Validate and fill in defaults from the RULES.md tables.
+
+        hand_size: one size for every seat, or a list ('7,6') that cycles over
+        the seats as a line-up cycles over the teams; default: the RULES.md table.
+        """
         if players not in LEGAL_TEAMS:
             raise RulesError(f"{players} players is not a legal game; legal: {legal_configurations()}")
         if teams is None:
@@ -68,12 +96,7 @@ class Rules:
             raise RulesError(
                 f"{players} players cannot form {teams} equal teams; legal: {legal_configurations()}"
             )
-        hand_size = HAND_SIZE[players] if hand_size is None else hand_size
-        if not 1 <= hand_size <= MAX_HAND_SIZE or players * hand_size > ks.DECK_SIZE:
-            raise RulesError(
-                f"hand size {hand_size} is not allowed: it must be 1..{MAX_HAND_SIZE} and "
-                f"players x hand size <= {ks.DECK_SIZE}"
-            )
+        hand_size = _hand_sizes(players, parse_hand_size(hand_size))
         sequences_to_win = SEQUENCES_TO_WIN[teams] if sequences_to_win is None else sequences_to_win
         if not 1 <= sequences_to_win <= MAX_SEQUENCES_TO_WIN:
             raise RulesError(f"sequences to win must be 1..{MAX_SEQUENCES_TO_WIN}, got {sequences_to_win}")
@@ -82,18 +105,59 @@ class Rules:
             raise RulesError(f"max turns must be 1..{MAX_MAX_TURNS}, got {max_turns}")
         return cls(players, teams, hand_size, sequences_to_win, max_turns, bool(chip_limit))
 
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt to each seat, seat 0 first."""
+        if isinstance(self.hand_size, tuple):
+            return self.hand_size
+        return (self.hand_size,) * self.players
+
+    @property
+    def hand_size_text(self) -> str:
+        """The hand size as written in the dataset: '7', or '7,6' per seat."""
+        return ",".join(str(h) for h in self.hand_sizes) if isinstance(self.hand_size, tuple) else str(self.hand_size)
+
     def as_dict(self) -> dict:
-        """The configuration as plain values (for records and metadata)."""
-        return asdict(self)
+        """The configuration as plain values (for records and metadata); hand_size an int or a list."""
+        d = asdict(self)
+        if isinstance(self.hand_size, tuple):
+            d["hand_size"] = list(self.hand_size)
+        return d
 
     def cfg(self) -> np.ndarray:
         """The kernel's (N_CFG,) int64 configuration vector."""
         v = np.zeros(ks.N_CFG, np.int64)
         v[ks.CFG_PLAYERS] = self.players
         v[ks.CFG_TEAMS] = self.teams
-        v[ks.CFG_HAND_SIZE] = self.hand_size
         v[ks.CFG_SEQUENCES_TO_WIN] = self.sequences_to_win
         v[ks.CFG_MAX_TURNS] = self.max_turns
         v[ks.CFG_CHIP_LIMIT] = int(self.chip_limit)
         v[ks.CFG_SUPPLY:ks.CFG_SUPPLY + 3] = CHIP_SUPPLY
+        v[ks.CFG_HAND:ks.CFG_HAND + self.players] = self.hand_sizes
         return v
+
+
+def _hand_sizes(players: int, given: int | tuple[int, ...] | None) -> int | tuple[int, ...]:
+    """Validated hand size: an int when every seat gets the same, else one size per seat."""
+    if given is None:
+        return HAND_SIZE[players]
+    listed = given if isinstance(given, tuple) else (given,)
+    if len(listed) > players:
+        raise RulesError(
+            f"hand size list {_text(listed)} has {len(listed)} sizes for {players} seats; "
+            f"give at most one size per seat"
+        )
+    for h in listed:
+        if not 1 <= h <= MAX_HAND_SIZE:
+            raise RulesError(f"hand size {h} is not allowed: each size must be 1..{MAX_HAND_SIZE}")
+    sizes = tuple(listed[s % len(listed)] for s in range(players))
+    if sum(sizes) > ks.DECK_SIZE:
+        raise RulesError(
+            f"hand size {_text(listed)} deals {sum(sizes)} cards to {players} players; "
+            f"the deck holds {ks.DECK_SIZE}"
+        )
+    return sizes[0] if len(set(sizes)) == 1 else sizes
+
+
+def _text(sizes: tuple[int, ...]) -> str:
+    return ",".join(str(h) for h in sizes)

@@ -174,7 +174,9 @@ class Game:
     def __init__(self, rules: dict, board: list[str]) -> None:
         self.players: int = rules["players"]
         self.teams: int = rules["teams"]
-        self.hand_size: int = rules["hand_size"]
+        # One size for every seat, or a list with one size per seat (RECORD.md, rules).
+        size = rules["hand_size"]
+        self.hand_sizes: list[int] = list(size) if isinstance(size, list) else [size] * self.players
         self.to_win: int = rules["sequences_to_win"]
         self.max_turns: int = rules["max_turns"]
         self.chip_limit: bool = bool(rules.get("chip_limit", False))
@@ -273,9 +275,10 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
     deck = list(range(52)) + list(range(52))
     shuffle(rng, deck)
     g.pile = deck
-    for _ in range(g.hand_size):
+    for round_ in range(max(g.hand_sizes)):
         for s in range(players):
-            g.hands[s].append(g.pile.pop(0))
+            if round_ < g.hand_sizes[s]:
+                g.hands[s].append(g.pile.pop(0))
     for hand in g.hands:
         hand.sort()
     hands_record = [[card_str(k) for k in hand] for hand in g.hands]

@@ -176,7 +176,7 @@ def random_midgame(rules: Rules, seed: int, turns: int):
     capped = Rules.make(rules.players, rules.teams, max_turns=turns)
     st, sim = new_state(0), new_state(0)
     random = Lineup.parse("random", capped)
-    play_game(tables(), capped.cfg(), random.ids(), random.params(), st, sim, seed, 0)
+    play_game(random.policy_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, seed, 0)
     return st, sim
 
 

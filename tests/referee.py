@@ -195,17 +195,28 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
     if lacking:
         return bad + [f"rules lack keys {lacking}"]
     for k in RULE_KEYS:
+        if k == "hand_size" and isinstance(rules[k], list):
+            continue  # one size per seat: checked below
         if not _is_int(rules[k]):
             return bad + [f"rules.{k} is not an integer"]
     players, teams = rules["players"], rules["teams"]
     hand_size, to_win, max_turns = rules["hand_size"], rules["sequences_to_win"], rules["max_turns"]
+    # RECORD.md: hand_size is one integer for every seat, or a list of one integer per seat.
+    if isinstance(hand_size, list):
+        if len(hand_size) != players or not all(_is_int(h) for h in hand_size):
+            return bad + [f"rules.hand_size must list one integer per seat ({players}), got {hand_size}"]
+        if len(set(hand_size)) == 1:
+            bad.append("rules.hand_size is a list of equal sizes; RECORD.md writes one integer then")
+        sizes = list(hand_size)
+    else:
+        sizes = [hand_size] * players
     chip_limit = rules.get("chip_limit", False)
     if not isinstance(chip_limit, bool):
         bad.append("rules.chip_limit is not a boolean")
         chip_limit = bool(chip_limit)
     if teams not in (2, 3) or players < teams or players % teams != 0:
         return bad + [f"illegal players/teams {players}/{teams}"]
-    if hand_size < 1 or players * hand_size > 104:
+    if min(sizes) < 1 or sum(sizes) > 104:
         return bad + [f"illegal hand_size {hand_size}"]
     if to_win < 1 or max_turns < 0:
         return bad + ["illegal sequences_to_win or max_turns"]
@@ -235,8 +246,8 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
     for s, hand in enumerate(hands):
         if not isinstance(hand, list) or not all(_is_card(x) for x in hand):
             return bad + [f"seat {s}: hand is not a list of cards"]
-        if len(hand) != hand_size:
-            bad.append(f"seat {s}: dealt {len(hand)} cards, expected {hand_size}")
+        if len(hand) != sizes[s]:
+            bad.append(f"seat {s}: dealt {len(hand)} cards, expected {sizes[s]}")
         codes = [SUIT_CHARS.index(x[1]) * 13 + RANK_CHARS.index(x[0]) for x in hand]
         if codes != sorted(codes):
             bad.append(f"seat {s}: hand not sorted by card code")

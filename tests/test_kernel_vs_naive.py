@@ -56,6 +56,12 @@ NON_STANDARD = [
     ("6p3t-hand10", dict(players=6, teams=3, hand_size=10), 122, 20),
     # 8 x 13 = 104: the deal empties the pile, every draw reshuffles.
     ("8p-hand13", dict(players=8, hand_size=13), 123, 20),
+    # Per-seat hand sizes (cycling over the seats): a seat, a team, or the later teams short or long.
+    ("2p-hand6,7", dict(players=2, hand_size="6,7"), 127, 40),
+    ("2p-hand7,8", dict(players=2, hand_size="7,8"), 128, 40),
+    ("4p-hand6,5", dict(players=4, hand_size="6,5"), 129, 30),
+    ("3p-hand6,6,5", dict(players=3, hand_size="6,6,5"), 130, 30),
+    ("12p3t-hand3,4", dict(players=12, teams=3, hand_size=(3, 4)), 131, 20),
     ("2p-cap1", dict(players=2, max_turns=1), 124, 10),
     ("4p-cap25", dict(players=4, max_turns=25), 125, 30),
     ("12p2t-cap40-chips", dict(players=12, teams=2, max_turns=40, chip_limit=True), 126, 30),

@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import binomtest
 
 from simkit.cards import tables
-from simkit.kernels.policies import choose_action
+from simkit.kernels.policies import decide
 from simkit.kernels.state import PILE_N, PILE_POS, new_state
 from simkit.play import simulate
 from simkit.policies import Lineup, PolicyError
@@ -35,7 +35,7 @@ def test_lineup_cycles_over_teams():
 def test_policy_parameters_parse_and_print_canonically():
     lineup = Lineup.parse("lookahead:rollouts=32:shortlist=2,greedy:block4=800", TWO)
     assert lineup.names == ["lookahead:rollouts=32:shortlist=2", "greedy:block4=800"]
-    assert lineup.params()[0, 0] == 32 and lineup.params()[0, 1] == 2
+    assert lineup.params()[0, 0, 0] == 32 and lineup.params()[0, 0, 1] == 2
     assert Lineup.parse("greedy:complete=1000", TWO).names == ["greedy", "greedy"]  # defaults vanish
 
 
@@ -88,9 +88,9 @@ def test_decision_ignores_hidden_cards(spec, seed):
     seat = 21 % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
-    ids, params, cfg = lineup.ids(), lineup.params(), rules.cfg()
+    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.policy_set()
     rng = st.rng.copy()
-    first = choose_action(ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
+    first = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
 
     pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
     assert n - pos >= 3
@@ -104,7 +104,7 @@ def test_decision_ignores_hidden_cards(spec, seed):
         set_hand(st, other, hand)
     st.pile[pos:n] = st.pile[pos:n][::-1].copy()
     st.rng[:] = rng
-    second = choose_action(ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
+    second = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
     assert first == second
 
 
@@ -166,7 +166,7 @@ def _greedy_move(st, sim):
     from simkit.cards import card_name
 
     lineup = Lineup.parse("greedy", TWO)
-    code, cell = choose_action(lineup.ids()[0], lineup.params()[0], tables(), TWO.cfg(), st, sim, 0, 0)
+    code, cell = decide(lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim, 0, 0)
     return card_name(code), int(cell)
 
 

@@ -776,8 +776,8 @@ def test_information_random_policy_sees_no_hidden_cards(tb):
 def test_random_policy_discards_a_dead_card_when_present(tb):
     """RULES.md, Simulation conventions (random policy): a dead card in hand is always discarded."""
     cfg = cfg_for(2)
-    params = Lineup.parse("random", Rules.make(2)).params()[0]
-    ids = Lineup.parse("random", Rules.make(2)).ids()
+    params = Lineup.parse("random", Rules.make(2)).params()[0, 0]
+    ids = Lineup.parse("random", Rules.make(2)).ids()[0]
     st = build(chips={0: [1], 1: [86, 2]}, hands={0: ["2S", "3S", "QH"]})
     for i in range(50):
         seed_rng(st, 9, i)

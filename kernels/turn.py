@@ -1,0 +1,74 @@
+"""One turn of Sequence (RULES.md, "A turn"): the only place its steps are written.
+
+The game loop (``kernels.engine``), the lookahead's rollouts and the value
+fit (``benchmarks/fit_value.py``) all play their turns through ``play_turn``.
+It returns what the turn came to; the details (cards swapped, played and
+drawn, sequences completed, reshuffles) are left in ``st.turn`` for callers
+that keep statistics or a log, at the cost of a few stores for those that
+do not.
+"""
+
+from .jit import inline_kernel
+from .moves import draw, play_card, swap_dead
+from .policies import choose_action, choose_dead
+from .state import (
+    CFG_SEQUENCES_TO_WIN, T_CARD, T_CELL, T_DEAD, T_DRAWN, T_NEW_SEQUENCES, T_REPLACEMENT,
+    T_RESHUFFLES,
+)
+
+PASSED, PLAYED, WON = 0, 1, 2
+ASK_POLICY = -1  # play_turn's `action` when the policy chooses
+
+
+@inline_kernel
+def next_seat(seat, team, players, teams):
+    """The next seat clockwise and its team (team = seat % teams, without dividing)."""
+    seat += 1
+    team += 1
+    if team == teams:
+        team = 0
+    if seat == players:
+        seat = 0  # players is a multiple of teams, so team is 0 here too
+    return seat, team
+
+
+@inline_kernel
+def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
+    """Seat `seat` (of team `team`) takes its turn; returns PASSED, PLAYED or WON.
+
+    policies: the policy set (``kernels.policies``); policy: the seat's policy
+    id, params its (P,) float64 parameter row; sim: a spare State for
+    policies that play ahead. action: ASK_POLICY, or a move card * 128 + cell
+    to play instead of asking the policy (the lookahead's candidate, whose
+    dead card was already swapped).
+
+    1. The optional dead-card swap. 2. Play one card, or pass when no card
+    can be played: nothing is played, nothing drawn. 3. A team holding
+    enough sequences wins at once, drawing nothing. 4. Draw one card.
+    """
+    t = st.turn
+    t[T_RESHUFFLES] = 0
+    t[T_DEAD] = -1
+    t[T_DRAWN] = -1
+    t[T_NEW_SEQUENCES] = 0
+    if action == ASK_POLICY:
+        dead = choose_dead(policy, params, tb, cfg, st, seat, team)
+        if dead >= 0:
+            t[T_DEAD] = dead
+            card, reshuffled = swap_dead(st, seat, dead)
+            t[T_REPLACEMENT] = card
+            t[T_RESHUFFLES] += reshuffled
+        code, cell = choose_action(policies, policy, params, tb, cfg, st, sim, seat, team)
+    else:
+        code, cell = action // 128, action % 128
+    t[T_CARD] = code
+    t[T_CELL] = cell
+    if code < 0:
+        return PASSED
+    t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell)
+    if st.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+        return WON
+    card, reshuffled = draw(st, seat)
+    t[T_DRAWN] = card
+    t[T_RESHUFFLES] += reshuffled
+    return PLAYED
