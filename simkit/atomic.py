@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,13 +16,32 @@ TMP_GLOB = ".*.tmp"  # what `replacing` leaves only if the process is killed mid
 def replacing(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside `path`; on success rename it to `path`.
 
-    On any error (Ctrl-C included) the temporary file is removed and `path`
-    is left as it was.
+    The temporary name is the writer's own (process id and a random suffix),
+    so two writers never write the same temporary file. On any error (Ctrl-C
+    included) the temporary file is removed and `path` is left as it was.
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
     try:
         yield tmp
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+class WriteError(ValueError):
+    """A file could not be written; the message says which, why, and what to do."""
+
+
+@contextmanager
+def reporting_write_errors(path: Path, then: str) -> Iterator[None]:
+    """Turn an OSError while writing `path` into a WriteError naming the file and what to do `then`.
+
+    Used around `replacing`, so the message can say that nothing partial was kept.
+    """
+    try:
+        yield
+    except OSError as e:
+        full = e.errno in (errno.ENOSPC, errno.EDQUOT) or "No space left" in str(e)
+        why = "the disk is full" if full else (e.strerror or str(e))
+        raise WriteError(f"could not write {path}: {why}; nothing partial was kept; {then}") from None

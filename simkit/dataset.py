@@ -2,23 +2,30 @@
 
 Layout of a run directory::
 
-    DIR/_manifest.json                     seed, configuration, versions, chunks
+    DIR/_manifest.json                     identity, versions, chunks, complete flag
     DIR/part-000000000000.parquet          games [0, chunk_size)
     DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
-    ...
+    DIR/.simkit.lock                       held by the run writing DIR (simkit.lock)
 
-Each part file's schema metadata repeats the manifest's identity (format,
-seed, rules, policies) so a single file stands on its own. Files are
-written under a temporary name and renamed into place, so a part file that
-exists is complete. Columns are non-nullable; parts are lz4-compressed,
-without column statistics, with dictionary encoding only for the two string
-columns and delta encoding for the game index (see WRITE_OPTIONS): about
-23 ms per 100,000 games (Arrow conversion included), which keeps a 2-core
-run within 10% of the kernel's speed, for ~18 MB per million games.
+A run's *identity* is everything that decides its rows (``identity_of``):
+seed, rules (with the chip supply), a hash of the board, every seat's policy
+with all its parameters, whether seats swap, and the simkit and kernel
+versions. Its hash, ``run_id``, is a column of every row and a key of every
+part's metadata, so a part from another run is recognised, and a report
+never pools two runs or counts a game twice.
+
+Files are written under a temporary name and renamed into place, so a part
+file that exists is complete. Columns are non-nullable; parts are
+lz4-compressed, without column statistics, with dictionary encoding only for
+the string columns and delta encoding for the game index (see
+WRITE_OPTIONS): about 23 ms per 100,000 games (Arrow conversion included),
+which keeps a 2-core run within 10% of the kernel's speed, for ~18 MB per
+million games.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 from dataclasses import dataclass
@@ -28,11 +35,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simkit.atomic import replacing
+from simkit.atomic import replacing, reporting_write_errors
 from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
 
-FORMAT = "simkit.dataset/1"
+FORMAT = "simkit.dataset/2"
+OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
 MANIFEST = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
 PART_GLOB = "part-*.parquet"
 
@@ -53,15 +61,17 @@ STAT_TYPES: dict[str, pa.DataType] = {
 }
 assert tuple(STAT_TYPES) == STAT_NAMES
 
+STRING = pa.dictionary(pa.int8(), pa.string())
 CONFIG_TYPES: dict[str, pa.DataType] = {
     "players": pa.int8(),
     "teams": pa.int8(),
-    "hand_size": pa.int8(),
+    "hand_size": STRING,  # "7", or one size per seat: "6,7"
     "sequences_to_win": pa.int8(),
     "max_turns": pa.int32(),
     "chip_limit": pa.bool_(),
-    "policies": pa.dictionary(pa.int8(), pa.string()),
+    "policies": STRING,  # per seat, seat 0 first; with swapped seats it alternates from game to game
     "seed": pa.int64(),
+    "run_id": STRING,
 }
 
 SCHEMA = pa.schema(
@@ -77,7 +87,7 @@ SCHEMA = pa.schema(
 WRITE_OPTIONS = {
     "compression": "lz4",
     "write_statistics": False,
-    "use_dictionary": ["policies", "end"],
+    "use_dictionary": ["hand_size", "policies", "run_id", "end"],
     "column_encoding": {"game": "DELTA_BINARY_PACKED"},
 }
 
@@ -87,7 +97,7 @@ class DatasetError(ValueError):
 
 
 def versions() -> dict[str, str]:
-    """Versions of everything that decides the bytes of a dataset."""
+    """Versions of everything that took part in writing a dataset."""
     import numba
 
     import simkit
@@ -102,50 +112,100 @@ def versions() -> dict[str, str]:
     }
 
 
+def board_hash() -> str:
+    """A short hash of the board layout the kernel plays on."""
+    from simkit.cards import board_names
+
+    return hashlib.sha256(",".join(board_names()).encode()).hexdigest()[:16]
+
+
+def identity_of(rules, lineup, seed: int) -> dict:
+    """Everything that decides a run's rows (rules: simkit.rules.Rules; lineup: simkit.policies.Lineup)."""
+    import simkit
+    from simkit.rules import CHIP_SUPPLY
+
+    return {
+        "seed": seed,
+        "rules": {**rules.as_dict(), "chip_supply": list(CHIP_SUPPLY)},
+        "board": board_hash(),
+        "lineup": lineup.spec,
+        "swap_seats": lineup.swap_seats,
+        "seat_policies": lineup.seat_texts(),
+        "policies": lineup.resolved(),
+        "simkit": simkit.__version__,
+        "kernel": SOURCES_HASH[:16],
+    }
+
+
+def run_id(identity: dict) -> str:
+    """The identity's hash: 16 hex digits."""
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def part_name(first_game: int) -> str:
     """File name of the part that starts at game `first_game`."""
     return f"part-{first_game:012d}.parquet"
 
 
-def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
-    """Arrow table of a (n, N_STATS) stats block for games first_game.. .
+def _strings(values: list[str], indices: np.ndarray) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(indices.astype(np.int8), pa.array(values, pa.string()))
 
-    identity: {"seed", "rules": {...}, "policies": [...]} of the run.
-    """
+
+def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
+    """Arrow table of a (n, N_STATS) stats block for games first_game.. of the run `identity`."""
     n = stats.shape[0]
     rules = identity["rules"]
-    config_values = {**{k: rules[k] for k in CONFIG_TYPES if k in rules},
-                     "policies": ",".join(identity["policies"]), "seed": identity["seed"]}
+    games = np.arange(first_game, first_game + n, dtype=np.int64)
+    hand = rules["hand_size"]
+    constants = {**{k: rules[k] for k in ("players", "teams", "sequences_to_win", "max_turns", "chip_limit")},
+                 "seed": identity["seed"]}
+    zeros = np.zeros(n, np.int8)
     columns: list[pa.Array] = []
     for name, typ in CONFIG_TYPES.items():
-        value = config_values[name]
-        if pa.types.is_dictionary(typ):
-            columns.append(pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array([value], pa.string())))
+        if name == "hand_size":
+            columns.append(_strings([",".join(map(str, hand)) if isinstance(hand, list) else str(hand)], zeros))
+        elif name == "policies":
+            seat_policies = identity["seat_policies"]
+            columns.append(_strings(seat_policies, games % len(seat_policies)))
+        elif name == "run_id":
+            columns.append(_strings([run_id(identity)], zeros))
         else:
-            columns.append(pa.array(np.full(n, value, typ.to_pandas_dtype()), typ))
-    columns.append(pa.array(np.arange(first_game, first_game + n, dtype=np.int64)))
+            columns.append(pa.array(np.full(n, constants[name], typ.to_pandas_dtype()), typ))
+    columns.append(pa.array(games))
     by_column = np.ascontiguousarray(stats.T)  # one transpose beats 20 strided column copies
     for col, (name, typ) in zip(by_column, STAT_TYPES.items()):
         if name == "end":
-            columns.append(pa.DictionaryArray.from_arrays(col.astype(np.int8), pa.array(END_NAMES, pa.string())))
+            columns.append(_strings(list(END_NAMES), col))
         else:
             columns.append(pa.array(col.astype(typ.to_pandas_dtype()), typ))
-    metadata = {b"simkit": json.dumps({**identity, "format": FORMAT}, sort_keys=True).encode()}
-    return pa.Table.from_arrays(columns, schema=SCHEMA.with_metadata(metadata))
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def part_metadata(identity: dict, first_game: int, games: int) -> dict:
+    """What a part file says of itself (its schema metadata, key ``simkit``)."""
+    return {"format": FORMAT, "run_id": run_id(identity), "identity": identity,
+            "first_game": first_game, "games": games}
 
 
 def write_part(directory: Path, stats: np.ndarray, first_game: int, identity: dict) -> Path:
-    """Write one part atomically (temporary file, then rename); return its path."""
-    path = directory / part_name(first_game)
-    with replacing(path) as tmp:
-        pq.write_table(to_table(stats, first_game, identity), tmp, **WRITE_OPTIONS)
+    """Write one part atomically (a temporary file of this writer's own, then a rename); its path."""
+    path = Path(directory) / part_name(first_game)
+    table = to_table(stats, first_game, identity)
+    meta = json.dumps(part_metadata(identity, first_game, len(table)), sort_keys=True).encode()
+    with writing(path), replacing(path) as tmp:
+        pq.write_table(table.replace_schema_metadata({b"simkit": meta}), tmp, **WRITE_OPTIONS)
     return path
 
 
 def write_json_atomic(path: Path, obj: dict) -> None:
     """Write JSON to `path` through a temporary file and a rename."""
-    with replacing(path) as tmp:
+    with writing(path), replacing(path) as tmp:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def writing(path: Path):
+    """Disk trouble while writing a dataset file, said plainly (simkit.atomic.reporting_write_errors)."""
+    return reporting_write_errors(path, "re-running the same command resumes where this run stopped")
 
 
 def read_manifest(directory: Path) -> dict | None:
@@ -157,49 +217,107 @@ def read_manifest(directory: Path) -> dict | None:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise DatasetError(f"{path} is not a readable simkit manifest ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+    if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, *OLD_FORMATS):
         raise DatasetError(f"{path} is not a simkit dataset manifest (format {FORMAT!r} expected)")
     return manifest
 
 
+def read_part_metadata(path: Path) -> dict:
+    """The ``simkit`` metadata of a part file; DatasetError if it has none or cannot be read."""
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException) as e:
+        raise DatasetError(f"{path} is not a readable Parquet part ({e}); delete it and re-run") from None
+    if b"simkit" not in metadata:
+        raise DatasetError(f"{path} is not a simkit part file (no simkit metadata)")
+    return json.loads(metadata[b"simkit"])
+
+
 @dataclass(frozen=True)
-class Found:
-    """Part files found under a directory, and the manifests that describe them."""
+class Run:
+    """One run found under a directory: its manifest and its finished parts."""
 
+    directory: Path
+    manifest: dict
     parts: list[Path]
-    manifests: list[Path]
+
+    @property
+    def run_id(self) -> str:
+        """The identity's hash (old-format runs: the hash of their manifest's identity)."""
+        return self.manifest.get("run_id") or "v1-" + run_id(self.manifest.get("identity", {}))
+
+    @property
+    def games(self) -> int:
+        """Games the run was asked for."""
+        return int(self.manifest.get("games", 0))
+
+    @property
+    def games_on_disk(self) -> int:
+        """Games in its finished chunks, as the manifest records them."""
+        return sum(c["games"] for c in self.manifest.get("chunks", []) if c.get("done"))
 
 
-def find_parts(root: Path) -> Found:
-    """Every part file of every run under `root` (the run itself or a folder of runs)."""
+def find_runs(root: Path) -> list[Run]:
+    """Every run under `root` (the run itself or a folder of runs)."""
     root = Path(root)
     if not root.is_dir():
         raise DatasetError(f"{root} is not a directory")
     manifests = sorted(root.rglob(MANIFEST))
-    parts = sorted(p for m in manifests for p in m.parent.glob(PART_GLOB))
     if not manifests:
         raise DatasetError(f"{root} holds no simkit dataset (no {MANIFEST} found); create one with `simkit run`")
-    return Found(parts, manifests)
+    return [Run(m.parent, read_manifest(m.parent), sorted(m.parent.glob(PART_GLOB))) for m in manifests]
+
+
+def _read_part(path: Path, run: Run, columns: list[str] | None) -> pa.Table:
+    """One part as a table of the current schema (old-format parts are brought up to it)."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException) as e:
+        raise DatasetError(f"{path} is not a readable Parquet part ({e})") from None
+    if b"simkit" not in (table.schema.metadata or {}):
+        raise DatasetError(f"{path} is not a simkit part file (no simkit metadata)")
+    if "run_id" not in table.column_names:  # simkit.dataset/1: an int8 hand size, no run_id
+        n = len(table)
+        hand = table.column("hand_size").cast(pa.string()).dictionary_encode().cast(STRING)
+        table = table.set_column(table.schema.get_field_index("hand_size"), "hand_size", hand)
+        table = table.append_column("run_id", _strings([run.run_id], np.zeros(n, np.int8)))
+    table = table.select([f for f in SCHEMA.names if f in table.column_names])
+    return table if columns is None else table.select([c for c in columns if c in table.column_names])
 
 
 def read_games(root: Path, columns: list[str] | None = None):
-    """All per-game rows under `root` as a pandas DataFrame, sorted by run and game."""
-    found = find_parts(root)
-    for m in found.manifests:
-        read_manifest(m.parent)  # raises on a foreign or corrupt manifest
-    if not found.parts:
+    """All per-game rows under `root` as a pandas DataFrame, in run and game order.
+
+    The same run found twice (a copied folder) gives its games once.
+    """
+    return read_runs(root, columns)[0]
+
+
+def read_runs(root: Path, columns: list[str] | None = None):
+    """(rows, runs): the rows under `root` and the Run of every run_id in them.
+
+    rows: a pandas DataFrame, each (run_id, game) once, in run and game
+    order; rows.attrs["duplicates"] maps a run_id to the rows dropped as
+    copies of its games (the same run found twice, e.g. a copied folder).
+    """
+    runs = find_runs(root)
+    if not any(r.parts for r in runs):
         raise DatasetError(f"{root} holds no finished part files yet")
-    tables = []
-    for p in found.parts:
-        try:
-            table = pq.read_table(p, columns=columns)
-        except (OSError, pa.ArrowException) as e:
-            raise DatasetError(f"{p} is not a readable Parquet part ({e})") from None
-        if b"simkit" not in (table.schema.metadata or {}):
-            raise DatasetError(f"{p} is not a simkit part file (no simkit metadata)")
-        tables.append(table)
+    tables = [_read_part(p, r, columns) for r in runs for p in r.parts]
     try:
         table = pa.concat_tables(tables, promote_options="permissive")
     except pa.ArrowException as e:
         raise DatasetError(f"part files under {root} do not share one schema ({e})") from None
-    return table.to_pandas()
+    df = table.to_pandas()
+    duplicates: dict[str, int] = {}
+    if "run_id" in df and "game" in df:
+        copies = df.duplicated(["run_id", "game"])
+        if copies.any():
+            duplicates = {str(k): int(v) for k, v in df.loc[copies, "run_id"].value_counts().items() if v}
+            df = df[~copies]
+        df = df.sort_values(["run_id", "game"], kind="stable").reset_index(drop=True)
+    df.attrs["duplicates"] = duplicates
+    by_id: dict[str, Run] = {}
+    for r in runs:
+        by_id.setdefault(r.run_id, r)
+    return df, by_id

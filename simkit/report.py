@@ -48,7 +48,7 @@ from rich.table import Table
 from rich.text import Text
 from scipy import stats
 
-CONFIG_COLUMNS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns", "chip_limit", "policies"]
+CONFIG_COLUMNS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns", "chip_limit", "policies", "seed"]
 """Columns that identify a configuration; games are grouped by those present."""
 
 CONFIDENCE = 0.95
@@ -113,6 +113,10 @@ class Summary:
     """Per-team means per game: team, one_eyed, two_eyed, jacks, sequences, chips."""
     game_means: dict[str, float]
     """Means per game of dead_swaps, reshuffles, passes."""
+    lineups: pd.DataFrame | None = None
+    """With seats swapped: per line-up position, its policy's games, wins, draws, score (+CI); else None."""
+    run_id: str | None = None
+    """The run's identity hash (simkit.dataset), None for rows without one."""
     notes: list[str] = field(default_factory=list)
     """Why statistics are NaN, or caveats (e.g. small expected counts); printed after all sections."""
     section_notes: dict[str, list[str]] = field(default_factory=dict)
@@ -132,12 +136,21 @@ class Summary:
         """The configuration values as a tuple (in `CONFIG_COLUMNS` order)."""
         return tuple(self.config.values())
 
+    expected_games: int | None = None
+    """Games the run was asked for (from its manifest), when known."""
+
+    @property
+    def complete(self) -> bool:
+        """False when the run's manifest asks for more games than the summary holds."""
+        return self.expected_games is None or self.games >= self.expected_games
+
     @property
     def title(self) -> str:
         """A one-line description of the configuration."""
+        n = f"n={self.games:,}" if self.complete else f"n={self.games:,} of {self.expected_games:,}: incomplete"
         if not self.config:
-            return f"all games (n={self.games:,})"
-        return ", ".join(f"{k}={v}" for k, v in self.config.items()) + f" (n={self.games:,})"
+            return f"all games ({n})"
+        return ", ".join(f"{k}={v}" for k, v in self.config.items()) + f" ({n})"
 
 
 # --------------------------------------------------------------------------- statistics
@@ -410,11 +423,14 @@ def mixed_lineup_note(config: dict[str, Any], teams: int) -> str | None:
     )
 
 
-def summarise_games(df: pd.DataFrame, config: dict[str, Any] | None = None) -> Summary:
+def summarise_games(df: pd.DataFrame, config: dict[str, Any] | None = None, swapped: bool = False) -> Summary:
     """A `Summary` of the games in `df`, all taken to share one configuration `config`.
 
-    A configuration whose teams play different policies gets `mixed_lineup_note`
-    under its first_mover section; callers can attach more with `Summary.add_note`.
+    swapped: the line-up rotated from game to game (``--swap-seats``): game g
+    was played by rotation g % teams, and the summary scores each line-up
+    position. A configuration whose teams play different policies, not
+    swapped, gets `mixed_lineup_note` under its first_mover section; callers
+    can attach more with `Summary.add_note`.
     """
     config = {k: _plain(v) for k, v in (config or {}).items()}
     notes: list[str] = []
@@ -438,30 +454,83 @@ def summarise_games(df: pd.DataFrame, config: dict[str, Any] | None = None) -> S
         first_mover=_first_mover(winner, teams, notes),
         team_means=_team_means(df, teams),
         game_means=_game_means(df),
+        lineups=_lineup_scores(df, winner, config, teams) if swapped else None,
         notes=notes,
     )
-    lineup = mixed_lineup_note(config, teams)
+    if swapped:
+        summary.seats["policy"] = "rotates"
+        summary.add_note("the line-up rotated from game to game: a seat's policy changed with the game; "
+                         "see Line-up scores", "seats")
+    lineup = None if swapped else mixed_lineup_note(config, teams)
     if lineup is not None:
         summary.add_note(lineup, "first_mover")
     return summary
 
 
-def summarise(df: pd.DataFrame) -> list[Summary]:
-    """One `Summary` per configuration (group of equal `CONFIG_COLUMNS` values present in `df`).
+def _lineup_scores(df: pd.DataFrame, winner: np.ndarray, config: dict[str, Any], teams: int) -> pd.DataFrame:
+    """Per line-up position i: its policy, games, wins, draws and score (wins + draws / teams) / games.
 
-    Summaries come in sorted configuration order; a frame without any
-    configuration column gives one summary with an empty ``config``.
+    Game g was played by rotation r = g % teams, in which position i plays
+    team (i - r) % teams. The score's interval is the Wilson interval of the
+    score rounded to whole games.
     """
-    cols = [c for c in CONFIG_COLUMNS if c in df.columns]
+    players = int(config.get("players") or teams)
+    policies = _seat_policies(config, players, teams)
+    rotation = df["game"].to_numpy() % teams
+    draws = int(np.count_nonzero(winner < 0))
+    rows = []
+    for i in range(teams):
+        wins = int(np.count_nonzero(winner == (i - rotation) % teams))
+        n = len(df)
+        score = (wins + draws / teams) / n if n else _NAN
+        lo, hi = wilson_interval(round(wins + draws / teams), n)
+        rows.append({"position": i, "policy": policies[i], "games": n, "wins": wins, "draws": draws,
+                     "score": score, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=["position", "policy", "games", "wins", "draws", "score", "ci_low", "ci_high"])
+
+
+def summarise(df: pd.DataFrame, runs: dict | None = None) -> list[Summary]:
+    """One `Summary` per run (rows with a ``run_id``) or per configuration (older rows without one).
+
+    runs: run_id -> ``simkit.dataset.Run`` (``simkit.dataset.read_runs``), to
+    mark a run with fewer games than it was asked for as incomplete. Rows
+    are never pooled across runs: two seeds, versions or policy parameters
+    are two summaries. df.attrs["duplicates"] (run_id -> rows dropped as
+    copies, from read_runs) adds a note. Summaries come in configuration order.
+    """
     if len(df) == 0:
         return []
-    if not cols:
-        return [summarise_games(df, {})]
+    cols = [c for c in CONFIG_COLUMNS if c in df.columns]
+    if "run_id" not in df.columns:
+        if not cols:
+            return [summarise_games(df, {})]
+        return [summarise_games(group, dict(zip(cols, key if isinstance(key, tuple) else (key,), strict=True)))
+                for key, group in df.groupby(cols, sort=True, dropna=False, observed=True)]
+    duplicates = df.attrs.get("duplicates") or {}
     out = []
-    for key, group in df.groupby(cols, sort=True, dropna=False, observed=True):
-        values = key if isinstance(key, tuple) else (key,)
-        out.append(summarise_games(group, dict(zip(cols, values, strict=True))))
-    return out
+    for rid, group in df.groupby("run_id", sort=False, observed=True):
+        teams = int(group["teams"].iloc[0]) if "teams" in group else 2
+        swapped = "policies" in group and group["policies"].nunique() > 1
+        first = group.iloc[0]
+        if swapped:  # the line-up of rotation 0
+            first = group[group["game"] % teams == 0].iloc[0] if (group["game"] % teams == 0).any() else first
+        config = {c: _plain(first[c]) for c in cols}
+        if swapped:
+            config["swap_seats"] = True
+        summary = summarise_games(group, config, swapped)
+        summary.run_id = str(rid)
+        run = (runs or {}).get(str(rid))
+        if run is not None:
+            summary.expected_games = run.games
+            if not summary.complete:
+                summary.add_note(
+                    f"incomplete: {summary.games:,} of {run.games:,} games; the run was interrupted or is "
+                    f"still running (simkit run with the same options resumes it: {run.directory})")
+        if duplicates.get(str(rid)):
+            summary.add_note(f"{duplicates[str(rid)]:,} rows were copies of games already counted (the same run "
+                             "found twice, e.g. a copied folder) and were counted once")
+        out.append(summary)
+    return sorted(out, key=lambda s: tuple(str(v) for v in s.config.values()))
 
 
 # --------------------------------------------------------------------------- glossary
@@ -474,6 +543,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "first_sequence": ("First sequence", ""),
     "balance": ("Equal team strength", "chi-square test on decided games"),
     "first_mover": ("First-mover advantage", "team 0, decided games"),
+    "lineups": ("Line-up scores", "seats swapped from game to game"),
     "team_means": ("Means per game and team", ""),
     "game_means": ("Means per game", ""),
 }
@@ -489,7 +559,12 @@ GLOSSARY: dict[str, str] = {
     "chip_limit": "True: each team has a limited chip supply (50 blue, 50 green, 35 red) and cannot place a chip "
                   "without one; False: unlimited chips.",
     "policies": "Who plays: the policy of each seat, comma-separated, seat 0 first (a shorter list cycles over "
-                "the teams). See Policies.",
+                "the teams). See Policies. With swap_seats, the line-up of the even games.",
+    "seed": "The run's master seed: with the configuration it decides every game.",
+    "swap_seats": "True: the line-up rotated from game to game (two teams: seats swapped every other game), so "
+                  "each policy held every place at the table equally often; see Line-up scores.",
+    "incomplete": "The run was asked for more games than are on disk (n=60,000 of 200,000): it was interrupted "
+                  "or is still running, and re-running it resumes it.",
     "n, games": "Number of games of the configuration (n= at the end of the title; games in JSON and CSV).",
     # sections
     "Team win rates": "Section teams: each team's wins and win_rate over all games. Draws count as games not "
@@ -506,13 +581,16 @@ GLOSSARY: dict[str, str] = {
     "First-mover advantage": "Section first_mover: how often team 0 (seat 0 moves first) wins the decided games, "
                              "against its fair share. With a mixed line-up (teams playing different policies) it "
                              "measures the line-up, not the seat order, and a note under it says so.",
+    "Line-up scores": "Section lineups: runs with swap_seats only. Each line-up position's policy, the games it "
+                      "played, its wins, the draws, and its score with its 95% Wilson interval.",
     "Means per game and team": "Section team_means: per team, the mean per game of Jacks played, and of "
                                "sequences and chips held at the end.",
     "Means per game": "Section game_means: the mean per game of dead_swaps, reshuffles and passes.",
     # columns and metrics, in report order
     "team": "A team number, 0 to teams - 1. Seat s plays for team s % teams.",
     "seat": "A seat number: seat 0 moves first, then 1, 2 and so on around the table.",
-    "policy": "The policy playing the seat (random, greedy or lookahead, with its parameters).",
+    "policy": "The policy playing the seat (random, greedy or lookahead, with its parameters); rotates when the "
+              "line-up rotated from game to game (swap_seats).",
     "wins": "Games the team won. In First-mover advantage: the wins of team 0.",
     "win_rate": "Share of games won: wins / all games in Team win rates, wins / decided games in First-mover "
                 "advantage.",
@@ -559,6 +637,11 @@ GLOSSARY: dict[str, str] = {
     "pp": "Percentage points: the difference of two percentages (52.36% - 50.00% = +2.36 pp).",
     "line-up": "Which policy plays each seat. Mixed: the teams play different policies, so a team's results mix "
                "policy strength and seat order.",
+    "position": "A place in the line-up as given to --policy (0 = the first policy listed), whichever seat it "
+                "held in a game.",
+    "draws": "Games without a winner.",
+    "score": "(wins + draws / teams) / games: the share of the games a policy won, a draw counting as an equal "
+             "share for every team. 50% against one other team is an even match.",
     "one_eyed": "One-eyed Jacks played per game by the team (each removes an opponent's chip).",
     "two_eyed": "Two-eyed Jacks played per game by the team (each places a chip on any empty cell).",
     "jacks": "one_eyed + two_eyed.",
@@ -621,8 +704,9 @@ def glossary_table() -> Table:
 
 # --------------------------------------------------------------------------- number formats
 
-_COUNTS = frozenset({"games", "wins", "count", "decided", "converted", "dof", "min", "max", "team", "seat"})
-_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "conversion_rate", "fair_share"})
+_COUNTS = frozenset({"games", "wins", "draws", "count", "decided", "converted", "dof", "min", "max", "team", "seat",
+                     "position", "expected_games"})
+_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "conversion_rate", "fair_share", "score"})
 _POINTS = frozenset({"advantage"})
 _P_VALUES = frozenset({"p_value"})
 
@@ -723,8 +807,12 @@ def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
             "first_sequence": s.first_sequence,
             "balance": s.balance,
             "first_mover": s.first_mover,
+            "lineups": s.lineups,
             "team_means": s.team_means,
             "game_means": s.game_means,
+            "run_id": s.run_id,
+            "expected_games": s.expected_games,
+            "complete": s.complete,
             "section_notes": s.section_notes,
             "notes": list(s.notes),
         }))
@@ -772,6 +860,11 @@ def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
     for section in _SCALAR_SECTIONS:
         for metric, v, lo, hi in _dict_rows(getattr(s, section)):
             add(section, metric, None, v, lo, hi)
+    if s.lineups is not None:
+        for r in s.lineups.itertuples(index=False):
+            for metric in ("games", "wins", "draws"):
+                add("lineups", metric, r.position, getattr(r, metric))
+            add("lineups", "score", r.position, r.score, r.ci_low, r.ci_high)
     for r in s.team_means.to_dict(orient="records"):
         for metric, v in r.items():
             if metric != "team":
@@ -896,6 +989,8 @@ def _blocks(s: Summary) -> Iterator[_Block]:
             block = _outcome_block(s)
         else:
             value = getattr(s, section)
+            if value is None:
+                continue
             block = _frame_block(section, value) if isinstance(value, pd.DataFrame) else _scalar_block(section, value)
         block.notes = list(s.section_notes.get(section, []))
         yield block

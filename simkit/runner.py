@@ -1,10 +1,17 @@
 """Run N games of one configuration into a dataset, chunk by chunk, resumably.
 
-A run is identified by (seed, rules, policies). Its games are split into
-chunks of ``chunk_size`` consecutive game indices; each chunk is played by the
-kernel on all threads and written as one part file. A part file that exists
-is complete (it was renamed into place), so a re-run plays only the chunks
-whose files are missing, and a finished run plays nothing.
+A run is identified by its identity (``simkit.dataset.identity_of``). Its
+games are split into chunks of ``chunk_size`` consecutive game indices;
+each chunk is played by the kernel on all threads (or by a Dask worker,
+``simkit.distributed``) and written as one part file. A part file that
+exists is complete (it was renamed into place) and says which run it
+belongs to, so a re-run checks the parts on disk, plays only the missing
+chunks, and a finished run plays nothing.
+
+While a chunk is played the kernel runs in a thread of its own and reports
+its games as they finish, so the progress bar moves and Ctrl-C answers
+within about a game's time, whatever the policy. One writer at a time: a
+run holds the directory's lock (``simkit.lock``) from start to end.
 """
 
 from __future__ import annotations
@@ -12,41 +19,107 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
-import pyarrow.parquet as pq
+import numpy as np
 
 from simkit import dataset as ds
 from simkit.atomic import TMP_GLOB
-from simkit.play import check_games, simulate
+from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
+from simkit.play import check_games, get_threads, simulate
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
 DEFAULT_CHUNK_SIZE = 100_000
+LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chunk stays short
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
+POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
+
+
+def default_chunk_size(lineup: Lineup) -> int:
+    """Games per part file for a line-up: fewer when a slow policy plays, so a killed run loses little."""
+    from simkit.kernels.policies import LOOKAHEAD
+
+    slow = any(p.kind.id == LOOKAHEAD for p in lineup.per_team)
+    return LOOKAHEAD_CHUNK_SIZE if slow else DEFAULT_CHUNK_SIZE
+
+
+# Rough first-compile time of each policy set on a 2-core machine (measured:
+# benchmarks/results.md), for the notice printed while the kernels compile.
+COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 60}
+
+
+def compile_estimate(lineup_spec: str) -> int:
+    """Seconds the first compile of a line-up's kernels takes, roughly."""
+    names = {p.split(":")[0].strip() for p in lineup_spec.split(",")}
+    return max(COMPILE_SECONDS.get(n, 60) for n in names)
+
+
+def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:
+    """A directory name made of a run's configuration: 'p4t2-random', 'p2t2-greedy+random-swap-s7'.
+
+    Options at their defaults are left out; the seed when it is `default_seed`.
+    """
+    from simkit.rules import DEFAULT_MAX_TURNS, HAND_SIZE, SEQUENCES_TO_WIN
+
+    specs = [p.spec.replace(":", "_") for p in lineup.per_team]
+    parts = [f"p{rules.players}t{rules.teams}", specs[0] if lineup.mixed is False else "+".join(specs)]
+    if rules.hand_size != HAND_SIZE[rules.players]:
+        parts.append(f"h{rules.hand_size_text}")
+    if rules.sequences_to_win != SEQUENCES_TO_WIN[rules.teams]:
+        parts.append(f"q{rules.sequences_to_win}")
+    if rules.max_turns != DEFAULT_MAX_TURNS:
+        parts.append(f"cap{rules.max_turns}")
+    if rules.chip_limit:
+        parts.append("chips")
+    if lineup.swap_seats:
+        parts.append("swap")
+    if seed != default_seed:
+        parts.append(f"s{seed}")
+    return "-".join(parts)
 
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What to play: the configuration, the seed and how many games."""
+    """What to play: the configuration, the seed and how many games (chunk_size None: the default)."""
 
     rules: Rules
     lineup: Lineup
     seed: int
     games: int
-    chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_size: int | None = None
+
+    @property
+    def chunking(self) -> int:
+        """The chunk size in use."""
+        return default_chunk_size(self.lineup) if self.chunk_size is None else self.chunk_size
 
     def identity(self) -> dict:
-        """The facts that decide every row: seed, rules, policies."""
-        return {"seed": self.seed, "rules": self.rules.as_dict(), "policies": self.lineup.names}
+        """The facts that decide every row (``simkit.dataset.identity_of``)."""
+        return ds.identity_of(self.rules, self.lineup, self.seed)
 
     def chunks(self) -> list[tuple[int, int]]:
         """(first game, number of games) of each chunk."""
-        return [(g, min(self.chunk_size, self.games - g)) for g in range(0, self.games, self.chunk_size)]
+        size = self.chunking
+        return [(g, min(size, self.games - g)) for g in range(0, self.games, size)]
+
+    def describe(self) -> str:
+        """'2 players, 2 teams, hand 7, policies random, seed 2026' for messages."""
+        return describe(self.identity())
+
+
+def describe(identity: dict) -> str:
+    """A run's configuration in a few words, from its identity."""
+    r = identity["rules"]
+    hand = r["hand_size"]
+    hand = ",".join(map(str, hand)) if isinstance(hand, list) else hand
+    lineup = identity.get("lineup") or ",".join(identity.get("policies", []))
+    swap = ", seats swapped" if identity.get("swap_seats") else ""
+    return (f"{r['players']} players, {r['teams']} teams, hand {hand}, {r['sequences_to_win']} sequences to win, "
+            f"policies {lineup}{swap}, seed {identity['seed']}")
 
 
 @dataclass
@@ -61,6 +134,7 @@ class RunOutcome:
     games_played: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    replaced: str | None = None  # what --overwrite replaced, in words
 
     @property
     def complete(self) -> bool:
@@ -73,110 +147,136 @@ class RunOutcome:
         return self.games_played / self.seconds if self.seconds > 0 and self.games_played else 0.0
 
 
+class RunEvents:
+    """What a run tells its watcher (the CLI's progress bar); every method does nothing here."""
+
+    def started(self, total: int, already: int) -> None:
+        """The run will play `total` games, `already` of them are on disk."""
+
+    def compiling(self) -> None:
+        """The kernels of this line-up are being compiled (first run only)."""
+
+    def compiled(self, seconds: float) -> None:
+        """The kernels are ready, after `seconds`."""
+
+    def advanced(self, games: int) -> None:
+        """`games` more games were played."""
+
+
 def check_spec(spec: RunSpec) -> None:
     """Reject a game count or chunk size the runner does not take."""
     if spec.games < 1:
         raise ValueError(f"games must be at least 1, got {spec.games}")
-    if not 1 <= spec.chunk_size <= MAX_CHUNK_SIZE:
-        raise ValueError(f"chunk size must be 1..{MAX_CHUNK_SIZE}, got {spec.chunk_size}")
+    if not 1 <= spec.chunking <= MAX_CHUNK_SIZE:
+        raise ValueError(f"chunk size must be 1..{MAX_CHUNK_SIZE}, got {spec.chunking}")
     check_games(spec.seed, 0, spec.games)
 
 
-def set_threads(threads: int | None) -> int:
-    """Use `threads` kernel threads (None: all cores); return the number in use."""
-    most = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        threads = most
-    if not 1 <= threads <= most:
-        raise ValueError(f"threads must be 1..{most} on this machine, got {threads}")
-    numba.set_num_threads(threads)
-    return threads
+# --- the directory -----------------------------------------------------------
 
+def _finished(directory: Path, spec: RunSpec, run_id: str) -> set[int]:
+    """First games of the chunks whose part files are complete on disk and belong to this run.
 
-def _finished(directory: Path, spec: RunSpec) -> set[int]:
-    """First games of the chunks whose part files are complete on disk."""
+    A part of another run, or one that does not fit the run's chunks, is refused.
+    """
+    chunks = dict(spec.chunks())
     done = set()
-    for first, n in spec.chunks():
-        path = directory / ds.part_name(first)
-        if path.exists():
-            try:
-                rows = pq.read_metadata(path).num_rows
-            except Exception as e:  # noqa: BLE001 - any unreadable part is reported the same way
-                raise ds.DatasetError(f"{path} is unreadable ({e}); delete it and re-run") from None
-            if rows > n:
-                raise ds.DatasetError(
-                    f"{path} holds {rows} games where {n} were expected; re-run with --overwrite"
-                )
-            if rows == n:
-                done.add(first)
-            # rows < n: the short last chunk of a run that is being extended; it is replayed whole
+    for path in sorted(directory.glob(ds.PART_GLOB)):
+        meta = ds.read_part_metadata(path)
+        if meta.get("run_id") != run_id:
+            raise ds.DatasetError(
+                f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out"
+            )
+        first, rows = meta.get("first_game"), meta.get("games")
+        if path.name != ds.part_name(first) or first not in chunks:
+            raise ds.DatasetError(f"{path} does not fit this run's chunks of {spec.chunking} games; "
+                                  "re-run with --overwrite")
+        if rows > chunks[first]:
+            raise ds.DatasetError(
+                f"{path} holds {rows} games where {chunks[first]} were expected; re-run with --overwrite"
+            )
+        if rows == chunks[first]:
+            done.add(first)
+        # fewer: the short last chunk of a run that is being extended; it is replayed whole
     return done
 
 
-def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> RunSpec:
-    """Make `out` ready for `spec`; return the spec to run (chunking of an existing run).
+def _part_origin(meta: dict) -> str:
+    identity = meta.get("identity")
+    if not isinstance(identity, dict) or "rules" not in identity:
+        return "written by an older simkit"
+    return describe(identity) + f", simkit {identity.get('simkit')}"
 
-    Refuses a directory holding another run (unless overwrite) or foreign files.
+
+def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec, str | None]:
+    """Make `out` (locked by the caller) ready for `spec`: (the spec to run, what was replaced or None).
+
+    Keeps the chunking of an existing run of the same identity; refuses a
+    directory holding another run (unless overwrite) or foreign files.
     """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ds.DatasetError(f"{out} exists and is not a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".simkit-write-test"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as e:
-        raise ds.DatasetError(f"cannot write to {out}: {e.strerror or e}") from None
     for stale in out.glob(TMP_GLOB):
-        stale.unlink()  # left by a run killed mid-write; never a finished part
+        stale.unlink(missing_ok=True)  # left by a writer killed mid-write; never a finished part
     manifest = ds.read_manifest(out)
     if manifest is None:
-        foreign = [p.name for p in out.iterdir()]
+        foreign = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME)
         if foreign:
             raise ds.DatasetError(
-                f"{out} is not empty and holds no simkit dataset ({', '.join(sorted(foreign)[:3])}, ...); "
+                f"{out} is not empty and holds no simkit dataset ({', '.join(foreign[:3])}, ...); "
                 "choose a new or empty directory"
             )
-        return spec
-    same = manifest.get("identity") == spec.identity()
-    written_by = manifest.get("versions", {})
-    now = ds.versions()
-    if same and not overwrite and any(written_by.get(k) != now[k] for k in ("simkit", "kernel_sources")):
-        raise ds.DatasetError(
-            f"{out} was written by simkit {written_by.get('simkit')} (kernel {written_by.get('kernel_sources')}), "
-            f"this is {now['simkit']} (kernel {now['kernel_sources']}); its games may differ: "
-            "use --overwrite to replay it or choose another --out"
-        )
-    if not same or overwrite:
-        if not overwrite:
+        return spec, None
+    identity = spec.identity()
+    theirs = manifest.get("identity", {})
+    same = manifest.get("run_id") == ds.run_id(identity)
+    if not same and not overwrite:
+        if _without_versions(theirs) == _without_versions(identity):
             raise ds.DatasetError(
-                f"{out} holds a different run (seed {manifest['identity']['seed']}, "
-                f"{_describe(manifest['identity'])}); use --overwrite to replace it or choose another --out"
+                f"{out} was written by simkit {theirs.get('simkit') or manifest.get('versions', {}).get('simkit')} "
+                f"(kernel {theirs.get('kernel') or manifest.get('versions', {}).get('kernel_sources')}), this is "
+                f"{identity['simkit']} (kernel {identity['kernel']}); its games may differ: "
+                "use --overwrite to replay it or choose another --out"
             )
+        raise ds.DatasetError(
+            f"{out} holds a different run ({_manifest_words(manifest)}); "
+            "use --overwrite to replace it or choose another --out"
+        )
+    if not same:  # overwrite
+        replaced = _manifest_words(manifest)
         for p in list(out.glob(ds.PART_GLOB)) + [out / ds.MANIFEST]:
             p.unlink(missing_ok=True)
-        return spec
+        return spec, replaced
     if spec.games < manifest["games"]:
         raise ds.DatasetError(
-            f"{out} already holds a run of {manifest['games']} games; ask for at least that many "
+            f"{out} already holds a run of {manifest['games']:,} games; ask for at least that many "
             "or use --overwrite"
         )
-    # Same run: keep the chunking already on disk.
-    return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, manifest["chunk_size"])
+    return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, manifest["chunk_size"]), None
 
 
-def _describe(identity: dict) -> str:
-    r = identity["rules"]
-    return f"{r['players']} players, {r['teams']} teams, policies {','.join(identity['policies'])}"
+def _without_versions(identity: dict) -> dict:
+    return {k: v for k, v in identity.items() if k not in ("simkit", "kernel")}
+
+
+def _manifest_words(manifest: dict) -> str:
+    """'200,000 games (60,000 on disk) of 2 players, ...' for messages."""
+    on_disk = sum(c["games"] for c in manifest.get("chunks", []) if c.get("done"))
+    games = manifest.get("games", 0)
+    count = f"{games:,} games" + ("" if on_disk == games else f" ({on_disk:,} on disk)")
+    identity = manifest.get("identity", {})
+    try:
+        return f"{count} of {describe(identity)}"
+    except (KeyError, TypeError):
+        return f"{count} written by simkit {manifest.get('versions', {}).get('simkit', '?')}"
 
 
 def _manifest(spec: RunSpec, done: set[int]) -> dict:
+    identity = spec.identity()
     return {
         "format": ds.FORMAT,
-        "identity": spec.identity(),
+        "run_id": ds.run_id(identity),
+        "identity": identity,
         "games": spec.games,
-        "chunk_size": spec.chunk_size,
+        "chunk_size": spec.chunking,
         "versions": ds.versions(),
         "columns": ds.SCHEMA.names,
         "chunks": [
@@ -187,6 +287,75 @@ def _manifest(spec: RunSpec, done: set[int]) -> dict:
     }
 
 
+def _open(out: Path) -> None:
+    """Create `out` and check it can be written."""
+    if out.exists() and not out.is_dir():
+        raise ds.DatasetError(f"{out} exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".simkit-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise ds.DatasetError(f"cannot write to {out}: {e.strerror or e}") from None
+
+
+# --- playing -----------------------------------------------------------------
+
+def run(
+    out: Path,
+    spec: RunSpec,
+    overwrite: bool = False,
+    events: RunEvents | None = None,
+    scheduler: str | None = None,
+) -> RunOutcome:
+    """Play the missing chunks of `spec` into `out`; return what was done.
+
+    events hears of the run's progress. Ctrl-C stops within about a game's
+    time: the chunk being played is dropped, the part being written
+    completes; the outcome says `interrupted`. scheduler: None plays here on
+    this machine's threads (simkit.play.set_threads); 'local:N' or 'tcp://HOST:PORT' on a Dask cluster
+    (``simkit.distributed``).
+    """
+    check_spec(spec)
+    out = Path(out)
+    events = events or RunEvents()
+    _open(out)
+    try:
+        lock = DirectoryLock(out).__enter__()
+    except LockedError as e:
+        raise ds.DatasetError(str(e)) from None
+    try:
+        spec, replaced = prepare(out, spec, overwrite)
+        identity = spec.identity()
+        done = _finished(out, spec, ds.run_id(identity))
+        outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
+        ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
+        todo = [(first, n) for first, n in spec.chunks() if first not in done]
+        events.started(spec.games, spec.games - sum(n for _, n in todo))
+        start = time.perf_counter()
+
+        def finished(first: int, n: int) -> None:
+            """Chunk `first` is on disk: record it in the manifest."""
+            done.add(first)
+            ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
+            outcome.chunks_written += 1
+            outcome.games_played += n
+
+        if not todo:
+            pass
+        elif scheduler is None:
+            _play_here(out, spec, identity, todo, finished, events, outcome)
+        else:
+            from simkit.distributed import play_on_cluster
+
+            play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome)
+        outcome.seconds = time.perf_counter() - start
+        return outcome
+    finally:
+        lock.__exit__(None, None, None)
+
+
 def _yield_to_kernel() -> None:
     """Lower the writer thread's priority so the kernel's threads keep the cores."""
     try:
@@ -195,57 +364,98 @@ def _yield_to_kernel() -> None:
         pass
 
 
-def run(
-    out: Path,
-    spec: RunSpec,
-    overwrite: bool = False,
-    on_chunk: Callable[[int], None] | None = None,
-    on_start: Callable[[int], None] | None = None,
-) -> RunOutcome:
-    """Play the missing chunks of `spec` into `out`; return what was done.
+def _in_background(fn, *args) -> Future:
+    """Run fn(*args) in a daemon thread (numba's kernels release the GIL); its future.
 
-    on_start(games already on disk) is called once before playing, and
-    on_chunk(games) after each chunk is written. Ctrl-C stops after the part
-    being written is complete; the outcome says `interrupted`.
+    A daemon thread does not keep the process alive: Ctrl-C during a compile
+    ends the run at once instead of waiting for the compiler.
     """
-    check_spec(spec)
-    out = Path(out)
-    spec = prepare(out, spec, overwrite)
-    done = _finished(out, spec)
-    outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done))
-    ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
-    todo = [(first, n) for first, n in spec.chunks() if first not in done]
-    if on_start is not None:
-        on_start(spec.games - sum(n for _, n in todo))
-    identity = spec.identity()
-    start = time.perf_counter()
+    future: Future = Future()
+
+    def target() -> None:
+        try:
+            future.set_result(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+            future.set_exception(e)
+
+    threading.Thread(target=target, name="simkit-kernel", daemon=True).start()
+    return future
+
+
+def _play_here(out, spec, identity, todo, finished, events, outcome) -> None:
+    """Play `todo` on this machine: the kernel plays chunk k while a writer thread writes chunk k-1."""
     pending: tuple[Future, int, int] | None = None
 
-    def flush(notify: bool = True) -> None:
-        """Wait for the part being written, then record it in the manifest."""
+    def flush() -> None:
+        """Wait for the part being written, then record it."""
         nonlocal pending
-        if pending is None:
-            return
-        future, first, n = pending
-        future.result()  # if Ctrl-C lands here, `pending` still names the part
-        pending = None
-        done.add(first)
-        ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
-        outcome.chunks_written += 1
-        outcome.games_played += n
-        if notify and on_chunk is not None:
-            on_chunk(n)
+        if pending is not None:
+            future, first, n = pending
+            future.result()  # if Ctrl-C lands here, `pending` still names the part
+            pending = None
+            finished(first, n)
 
-    # The kernel (which releases the GIL) plays chunk k while a writer thread writes chunk k-1.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer", initializer=_yield_to_kernel) as writer:
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer",
+                            initializer=_yield_to_kernel) as writer:
         try:
+            warm_up(spec, events)
             for first, n in todo:
-                stats = simulate(spec.rules, spec.lineup, spec.seed, first, n)
+                stats = _play_watched(spec, first, n, events)
                 flush()
                 pending = (writer.submit(ds.write_part, out, stats, first, identity), first, n)
             flush()
         except KeyboardInterrupt:
             outcome.interrupted = True
-            flush(notify=False)  # the part being written completes, then counts
-    outcome.seconds = time.perf_counter() - start
-    return outcome
+            flush()  # the part being written completes, then counts
+
+
+def warm_up(spec: RunSpec, events: RunEvents) -> None:
+    """Compile (or load from numba's cache) the line-up's kernels before the first game."""
+    noting_compile(events, simulate, spec.rules, spec.lineup, spec.seed, 0, 0)
+
+
+def noting_compile(events: RunEvents, fn, *args):
+    """fn(*args), telling events when it takes long enough to be a compile, not a cache load.
+
+    A cached kernel loads in well under a second; after a second of waiting
+    events.compiling() is called, and events.compiled(seconds) at the end.
+    """
+    start = time.perf_counter()
+    future = _in_background(fn, *args)
+    try:
+        return future.result(timeout=1.0)
+    except FutureTimeout:
+        events.compiling()
+    result = future.result()
+    events.compiled(time.perf_counter() - start)
+    return result
+
+
+def _play_watched(spec: RunSpec, first: int, n: int, events: RunEvents) -> np.ndarray:
+    """Play games [first, first + n) in a kernel thread, reporting games as they finish.
+
+    On Ctrl-C every kernel thread stops after the game it is playing, and
+    KeyboardInterrupt goes on to the caller: the chunk is dropped.
+    """
+    from simkit.kernels.batch import n_blocks
+
+    stop = np.zeros(1, np.int64)
+    done = np.zeros(n_blocks(n, get_threads()), np.int64)
+    future = _in_background(simulate, spec.rules, spec.lineup, spec.seed, first, n, stop, done)
+    reported = 0
+    try:
+        while True:
+            try:
+                stats = future.result(timeout=POLL_SECONDS)
+                break
+            except FutureTimeout:
+                now = int(done.sum())
+                if now > reported:
+                    events.advanced(now - reported)
+                    reported = now
+    except KeyboardInterrupt:
+        stop[0] = 1
+        future.exception()  # returns once every thread has finished its game
+        raise
+    events.advanced(n - reported)
+    return stats

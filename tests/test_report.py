@@ -561,7 +561,7 @@ def test_cli_report_piped_keeps_long_title(monkeypatch: pytest.MonkeyPatch, tmp_
     from cli import app
 
     df = make_games(300, policies=LONG_POLICIES, seed=34)
-    monkeypatch.setattr(simkit.dataset, "read_games", lambda directory: df)
+    monkeypatch.setattr(simkit.dataset, "read_runs", lambda directory: (df, {}))
     result = CliRunner().invoke(app, ["report", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     title = only(summarise(df)).title
@@ -663,15 +663,23 @@ def _printed_terms(md: str) -> set[str]:
     for row in cells:
         if row and not re.match(r"^[\d,.%\[\]\s+-]+$", row[0]):  # a name, not a number
             terms.add(row[0])
-    headers = [row for row in cells if row[0] in ("team", "seat", "outcome", "metric")]
+    headers = [row for row in cells if row[0] in ("team", "seat", "outcome", "metric", "position")]
     for row in headers:
         terms |= set(row)
     return terms
 
 
-def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary]) -> None:
+def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary], tmp_path: Path) -> None:
+    from simkit.dataset import read_runs
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.runner import RunSpec, run
+
     extra = only(summarise(make_games(300, players=4, policies="greedy,random", seed=38)))
-    md = render([*mixed, extra], "markdown")
+    rules = Rules.make(2)
+    run(tmp_path, RunSpec(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 1, 200))
+    swapped = only(summarise(*read_runs(tmp_path)))  # the only kind of run with line-up scores
+    md = render([*mixed, extra, swapped], "markdown")
     terms = _printed_terms(md)
     for section in SECTIONS.values():
         assert section[0] in terms
@@ -704,7 +712,7 @@ def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from cli import app
 
     df = make_games(300, seed=39)
-    monkeypatch.setattr(simkit.dataset, "read_games", lambda directory: df)
+    monkeypatch.setattr(simkit.dataset, "read_runs", lambda directory: (df, {}))
     runner = CliRunner()
     rich = runner.invoke(app, ["report", str(tmp_path), "--explain"], catch_exceptions=False)
     assert rich.exit_code == 0 and "Reading this report" in rich.stdout

@@ -1,10 +1,10 @@
-"""`simkit run`'s dataset: determinism, resuming, refusing, and what it records."""
+"""`simkit run`'s dataset: determinism for every policy, resuming, refusing, and what it records."""
 
 from __future__ import annotations
 
 import json
+import time
 
-import numba
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -12,71 +12,137 @@ import pytest
 from simkit import dataset as ds
 from simkit.policies import Lineup
 from simkit.rules import Rules
-from simkit.runner import RunSpec, run, set_threads
+import simkit.play
+from simkit.play import get_threads, set_threads
+from simkit.runner import RunEvents, RunSpec, run
 
 RULES = Rules.make(2)
 LINEUP = Lineup.parse("random", RULES)
+# Cheap enough for hundreds of games, and still every part of the lookahead (shortlist, rollouts, value).
+CHEAP_LOOKAHEAD = "lookahead:rollouts=2:shortlist=2:horizon=2"
+# (line-up, games): more than 64 games, so one batch has more games than blocks and every
+# block plays several games on reused state arrays.
+EVERY_POLICY = [("random", 600), ("greedy", 300), ("greedy,random", 300), (CHEAP_LOOKAHEAD, 140)]
 
 
 def spec(games=600, chunk_size=250, seed=5, rules=RULES, lineup=LINEUP) -> RunSpec:
     return RunSpec(rules, lineup, seed, games, chunk_size)
 
 
+def spec_of(policy: str, games: int, chunk_size: int, players: int = 2) -> RunSpec:
+    rules = Rules.make(players)
+    return RunSpec(rules, Lineup.parse(policy, rules), 5, games, chunk_size)
+
+
 def rows(directory) -> pd.DataFrame:
     return ds.read_games(directory).reset_index(drop=True)
 
 
+class InterruptAfter(RunEvents):
+    """Ctrl-C once `games` games have been reported, as if the user pressed it then."""
+
+    def __init__(self, games: int):
+        self.games, self.seen = games, 0
+
+    def advanced(self, games: int) -> None:
+        self.seen += games
+        if self.seen >= self.games:
+            raise KeyboardInterrupt
+
+
 @pytest.fixture(autouse=True)
-def restore_threads():
-    before = numba.get_num_threads()
+def restore_threads(monkeypatch):
+    """Two threads allowed even on a one-core machine, so the thread tests run (and can fail) everywhere."""
+    monkeypatch.setattr(simkit.play, "cores", lambda: max(2, simkit.play.os.cpu_count() or 1))
+    before = get_threads()
     yield
-    numba.set_num_threads(before)
+    set_threads(before)
 
 
-def test_rows_identical_for_one_and_two_threads(tmp_path):
-    """Same seed and configuration: same rows on 1 thread or 2."""
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs 2 threads")
+@pytest.mark.parametrize("policy, games", EVERY_POLICY)
+def test_rows_identical_for_one_and_two_threads(tmp_path, policy, games):
+    """Same seed and configuration: same rows on 1 thread or 2, for every policy."""
     set_threads(1)
-    run(tmp_path / "one", spec())
+    run(tmp_path / "one", spec_of(policy, games, games))
     set_threads(2)
-    run(tmp_path / "two", spec())
-    pd.testing.assert_frame_equal(rows(tmp_path / "one"), rows(tmp_path / "two"))
+    run(tmp_path / "two", spec_of(policy, games, games))
+    one, two = rows(tmp_path / "one"), rows(tmp_path / "two")
+    assert len(one) == games
+    pd.testing.assert_frame_equal(one, two)
+
+
+@pytest.mark.parametrize("policy, games", EVERY_POLICY)
+def test_rows_identical_for_any_chunk_size_and_after_an_interruption(tmp_path, policy, games):
+    """Rows depend on (seed, game index) alone: not on chunking, nor on a Ctrl-C and a resume."""
+    run(tmp_path / "whole", spec_of(policy, games, games))
+    reference = rows(tmp_path / "whole")
+    for chunk in (1 if games <= 150 else 7, 64, games // 2 + 1):
+        run(tmp_path / f"c{chunk}", spec_of(policy, games, chunk))
+        pd.testing.assert_frame_equal(reference, rows(tmp_path / f"c{chunk}"))
+    stopped = run(tmp_path / "resumed", spec_of(policy, games, 50), events=InterruptAfter(70))
+    assert stopped.interrupted and 0 < stopped.chunks_written < stopped.chunks
+    again = run(tmp_path / "resumed", spec_of(policy, games, 50))
+    assert again.complete and again.chunks_before == stopped.chunks_written
+    pd.testing.assert_frame_equal(reference, rows(tmp_path / "resumed"))
 
 
 def test_part_files_are_byte_identical_across_runs(tmp_path):
     """Same seed, configuration and version: the same bytes."""
     run(tmp_path / "a", spec())
     run(tmp_path / "b", spec())
-    for part in sorted((tmp_path / "a").glob(ds.PART_GLOB)):
+    parts = sorted((tmp_path / "a").glob(ds.PART_GLOB))
+    assert len(parts) == 3
+    for part in parts:
         assert part.read_bytes() == (tmp_path / "b" / part.name).read_bytes()
 
 
-@pytest.mark.parametrize("chunk_size", [1, 7, 600, 1000])
-def test_rows_identical_for_any_chunk_size(tmp_path, chunk_size):
-    """Rows depend on (seed, game index) alone, not on how games are chunked."""
-    run(tmp_path / "ref", spec(chunk_size=250))
-    run(tmp_path / "other", spec(chunk_size=chunk_size))
-    pd.testing.assert_frame_equal(rows(tmp_path / "ref"), rows(tmp_path / "other"))
-
-
-def test_interrupted_run_resumes_to_identical_rows(tmp_path):
-    """Ctrl-C after the first chunk; the re-run plays only the rest; rows as if never stopped."""
-
-    def interrupt(_games):
-        raise KeyboardInterrupt
-
-    first = run(tmp_path / "resumed", spec(), on_chunk=interrupt)
+def test_interrupted_run_leaves_only_whole_parts_and_resumes(tmp_path):
+    """Ctrl-C in the middle of a chunk: that chunk is dropped, no partial file remains, the rest resumes."""
+    first = run(tmp_path / "resumed", spec(), events=InterruptAfter(300))
     assert first.interrupted and not first.complete
-    assert first.chunks_written >= 1
+    assert first.chunks_written == 1  # chunk [0, 250) was written; [250, 500) was being played
     assert not list((tmp_path / "resumed").glob(".*.tmp")), "no partial file may remain"
     manifest = ds.read_manifest(tmp_path / "resumed")
     assert not manifest["complete"]
+    assert [c["done"] for c in manifest["chunks"]] == [True, False, False]
     second = run(tmp_path / "resumed", spec())
-    assert second.chunks_before == first.chunks_written
-    assert second.complete and second.chunks_written == second.chunks - first.chunks_written
+    assert second.chunks_before == 1 and second.chunks_written == 2 and second.complete
     run(tmp_path / "straight", spec())
     pd.testing.assert_frame_equal(rows(tmp_path / "resumed"), rows(tmp_path / "straight"))
+
+
+def test_ctrl_c_answers_within_a_game_in_a_lookahead_run(tmp_path):
+    """A lookahead chunk takes minutes; Ctrl-C stops it after the game each thread is playing."""
+    rules = Rules.make(2)
+    slow = RunSpec(rules, Lineup.parse("lookahead:rollouts=16", rules), 3, 2000, 1000)
+    run(tmp_path / "warm", RunSpec(slow.rules, slow.lineup, 3, 1, 1))  # compile outside the timing
+
+    class Clock(InterruptAfter):
+        def advanced(self, games: int) -> None:
+            self.at = time.perf_counter()
+            super().advanced(games)
+
+    clock = Clock(1)
+    outcome = run(tmp_path / "slow", slow, events=clock)
+    waited = time.perf_counter() - clock.at
+    assert outcome.interrupted and outcome.chunks_written == 0
+    assert waited < 5, f"Ctrl-C took {waited:.1f} s to answer"
+
+
+def test_progress_is_reported_game_by_game_within_a_chunk(tmp_path):
+    """The bar moves during a chunk (not only between chunks), and adds up to the games played."""
+    class Count(RunEvents):
+        def __init__(self):
+            self.steps = []
+
+        def advanced(self, games):
+            self.steps.append(games)
+
+    events = Count()
+    rules = Rules.make(2)
+    run(tmp_path, RunSpec(rules, Lineup.parse("lookahead:rollouts=8", rules), 1, 40, 40), events=events)
+    assert sum(events.steps) == 40
+    assert len(events.steps) > 1, "a 40-game lookahead chunk reported only at its end"
 
 
 def test_finished_run_does_nothing(tmp_path):
@@ -101,7 +167,16 @@ def test_more_games_extends_the_run(tmp_path):
     """Asking the same run for more games adds chunks and keeps the finished ones."""
     run(tmp_path / "grown", spec(games=500))
     grown = run(tmp_path / "grown", spec(games=600))
-    assert grown.chunks_before == 2
+    assert grown.chunks_before == 2 and grown.chunks_written == 1
+    run(tmp_path / "whole", spec(games=600))
+    pd.testing.assert_frame_equal(rows(tmp_path / "grown"), rows(tmp_path / "whole"))
+
+
+def test_extending_past_a_short_last_chunk_replays_it(tmp_path):
+    """550 games in chunks of 250 end with a 50-game part; asking for 600 replays that chunk whole."""
+    run(tmp_path / "grown", spec(games=550))
+    grown = run(tmp_path / "grown", spec(games=600))
+    assert grown.chunks_before == 2 and grown.chunks_written == 1
     run(tmp_path / "whole", spec(games=600))
     pd.testing.assert_frame_equal(rows(tmp_path / "grown"), rows(tmp_path / "whole"))
 
@@ -115,6 +190,7 @@ def test_different_configuration_is_refused_unless_overwrite(tmp_path):
         run(tmp_path, spec(seed=6))
     done = run(tmp_path, spec(seed=6), overwrite=True)
     assert done.complete and set(rows(tmp_path)["seed"]) == {6}
+    assert done.replaced == "600 games of 2 players, 2 teams, hand 7, 2 sequences to win, policies random, seed 5"
 
 
 def test_fewer_games_than_on_disk_is_refused(tmp_path):
@@ -137,17 +213,13 @@ def test_foreign_and_unwritable_directories_are_refused(tmp_path):
 def test_bad_counts_are_refused(tmp_path, games, chunk):
     with pytest.raises(ValueError, match="must be"):
         run(tmp_path, spec(games=games, chunk_size=chunk))
+    assert not list(tmp_path.iterdir()), "nothing is written for a refused run"
 
 
-def test_manifest_and_parts_record_seed_configuration_and_versions(tmp_path):
-    run(tmp_path, spec())
-    manifest = json.loads((tmp_path / ds.MANIFEST).read_text())
-    assert manifest["identity"] == {"seed": 5, "rules": RULES.as_dict(), "policies": ["random", "random"]}
-    assert set(manifest["versions"]) >= {"simkit", "numba", "numpy", "pyarrow", "kernel_sources"}
-    assert manifest["complete"] and [c["first_game"] for c in manifest["chunks"]] == [0, 250, 500]
-    meta = json.loads(pq.read_schema(tmp_path / ds.part_name(0)).metadata[b"simkit"])
-    assert meta["format"] == ds.FORMAT
-    assert {k: meta[k] for k in ("seed", "rules", "policies")} == manifest["identity"]
+def test_default_chunk_size_is_smaller_when_a_lookahead_plays():
+    rules = Rules.make(2)
+    assert RunSpec(rules, Lineup.parse("greedy,random", rules), 1, 10).chunking == 100_000
+    assert RunSpec(rules, Lineup.parse("greedy,lookahead", rules), 1, 10).chunking == 1_000
 
 
 def test_columns_and_dtypes(tmp_path):
@@ -160,6 +232,8 @@ def test_columns_and_dtypes(tmp_path):
     assert set(df["end"].astype(str)) <= {"win", "stalemate", "turn_cap"}
     assert str(df["winner_team"].dtype) == "int8" and str(df["turns"].dtype) == "int32"
     assert (df["policies"].astype(str) == "random,random").all()
+    assert (df["hand_size"].astype(str) == "7").all()
+    assert df["run_id"].nunique() == 1 and len(df["run_id"].iloc[0]) == 16
     decided = df[df["end"] == "win"]
     assert (decided["winner_team"] >= 0).all()
     assert ((df["first_sequence_turn"] >= 1) | (df["first_sequence_turn"] == -1)).all()
@@ -174,60 +248,46 @@ def test_parts_are_written_with_the_documented_encodings(tmp_path):
                                              for i in range(len(ds.SCHEMA)))}
     assert all(c.compression == "LZ4" and not c.is_stats_set for c in columns.values())
     assert "DELTA_BINARY_PACKED" in columns["game"].encodings
-    assert "RLE_DICTIONARY" in columns["end"].encodings
+    for name in ("end", "policies", "hand_size", "run_id"):
+        assert "RLE_DICTIONARY" in columns[name].encodings, name
     assert "RLE_DICTIONARY" not in columns["turns"].encodings
 
 
-def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
-    """A real SIGINT to `simkit run`: exit 130, no partial file, then a re-run finishes it."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    out = tmp_path / "ds"
-    args = [sys.executable, "-m", "simkit", "run", "--games", "400000", "--chunk-size", "20000",
-            "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while not list(out.glob(ds.PART_GLOB)):
-        assert proc.poll() is None, proc.stderr.read()
-        assert time.monotonic() < deadline, "no part file appeared"
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert "interrupted" in err and "Traceback" not in err
-    assert not list(out.glob(".*.tmp"))
-    manifest = ds.read_manifest(out)
-    assert not manifest["complete"]
-    on_disk = sorted(out.glob(ds.PART_GLOB))
-    for part in on_disk:  # every part on disk is whole
-        assert pq.read_metadata(part).num_rows == 20000
-    claimed = {c["file"] for c in manifest["chunks"] if c["done"]}
-    assert claimed <= {p.name for p in on_disk}  # the manifest never claims a missing part
-    again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
-    assert again.returncode == 0, again.stderr
-    assert ds.read_manifest(out)["complete"]
-    assert len(ds.read_games(out)) == 400_000
-
-
-def test_extending_past_a_short_last_chunk_replays_it(tmp_path):
-    """550 games in chunks of 250 end with a 50-game part; asking for 600 replays that chunk whole."""
-    run(tmp_path / "grown", spec(games=550))
-    grown = run(tmp_path / "grown", spec(games=600))
-    assert grown.chunks_before == 2 and grown.chunks_written == 1
-    run(tmp_path / "whole", spec(games=600))
-    pd.testing.assert_frame_equal(rows(tmp_path / "grown"), rows(tmp_path / "whole"))
+def test_swap_seats_rotates_the_lineup_from_game_to_game(tmp_path):
+    """--swap-seats: even games greedy,random, odd games random,greedy; the same games otherwise."""
+    rules = Rules.make(2)
+    swapped = Lineup.parse("greedy,random", rules, swap_seats=True)
+    run(tmp_path / "swap", RunSpec(rules, swapped, 9, 40, 40))
+    df = rows(tmp_path / "swap")
+    assert list(df["policies"].astype(str)[:4]) == ["greedy,random", "random,greedy"] * 2
+    run(tmp_path / "plain", RunSpec(rules, Lineup.parse("greedy,random", rules), 9, 40, 40))
+    run(tmp_path / "reversed", RunSpec(rules, Lineup.parse("random,greedy", rules), 9, 40, 40))
+    stats = [c for c in ds.STAT_TYPES]
+    plain, rev = rows(tmp_path / "plain"), rows(tmp_path / "reversed")
+    even, odd = df["game"] % 2 == 0, df["game"] % 2 == 1
+    pd.testing.assert_frame_equal(df.loc[even, stats], plain.loc[even, stats])
+    pd.testing.assert_frame_equal(df.loc[odd, stats], rev.loc[odd, stats])
 
 
 def test_a_run_from_another_version_is_not_resumed(tmp_path):
     """Rows from two versions must not mix: another kernel's dataset is refused unless --overwrite."""
     run(tmp_path, spec(games=500))
     manifest = ds.read_manifest(tmp_path)
-    manifest["versions"]["kernel_sources"] = "0" * 16
+    manifest["identity"]["kernel"] = "0" * 16
+    manifest["run_id"] = ds.run_id(manifest["identity"])
     ds.write_json_atomic(tmp_path / ds.MANIFEST, manifest)
     with pytest.raises(ds.DatasetError, match="written by simkit .* may differ"):
         run(tmp_path, spec(games=600))
     assert run(tmp_path, spec(games=600), overwrite=True).complete
+
+
+def test_manifest_records_seed_configuration_and_versions(tmp_path):
+    run(tmp_path, spec())
+    manifest = json.loads((tmp_path / ds.MANIFEST).read_text())
+    assert manifest["identity"] == spec().identity()
+    assert manifest["run_id"] == ds.run_id(spec().identity())
+    assert set(manifest["versions"]) >= {"simkit", "numba", "numpy", "pyarrow", "kernel_sources"}
+    assert manifest["complete"] and [c["first_game"] for c in manifest["chunks"]] == [0, 250, 500]
+    meta = json.loads(pq.read_schema(tmp_path / ds.part_name(250)).metadata[b"simkit"])
+    assert meta == {"format": ds.FORMAT, "run_id": manifest["run_id"], "identity": manifest["identity"],
+                    "first_game": 250, "games": 250}

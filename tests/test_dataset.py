@@ -1,0 +1,113 @@
+"""A dataset cannot mislead: its identity, checked parts, and honest pooling in reports."""
+
+from __future__ import annotations
+
+import shutil
+
+import pyarrow.parquet as pq
+import pytest
+
+from simkit import dataset as ds
+from simkit.policies import POLICIES, Lineup
+from simkit.report import render, summarise
+from simkit.rules import Rules
+from simkit.runner import RunSpec, run
+
+TWO = Rules.make(2)
+
+
+def spec(policy="random", games=300, chunk=100, seed=5, rules=TWO) -> RunSpec:
+    return RunSpec(rules, Lineup.parse(policy, rules), seed, games, chunk)
+
+
+def test_identity_holds_every_parameter_of_every_seat_defaults_included():
+    identity = spec("lookahead,greedy").identity()
+    seats = identity["policies"]
+    assert [s["name"] for s in seats] == ["lookahead", "greedy"]
+    assert seats[0]["params"] == POLICIES["lookahead"].params  # all of them, at their defaults
+    assert seats[1]["params"] == POLICIES["greedy"].params
+    assert identity["rules"]["chip_supply"] == [50, 50, 35]
+    assert len(identity["board"]) == 16
+    assert {"seed", "simkit", "kernel", "swap_seats", "lineup"} <= set(identity)
+
+
+def test_the_run_id_changes_with_anything_that_decides_a_row():
+    base = ds.run_id(spec("greedy").identity())
+    assert ds.run_id(spec("greedy:complete=1000").identity()) == base  # the default, written out
+    changed = [
+        spec("greedy:block4=800"), spec("greedy", seed=6), spec("greedy", rules=Rules.make(2, hand_size="6,7")),
+        spec("greedy", rules=Rules.make(2, max_turns=500)), spec("greedy", rules=Rules.make(2, chip_limit=True)),
+        RunSpec(TWO, Lineup.parse("greedy", TWO, swap_seats=True), 5, 300),
+    ]
+    ids = {ds.run_id(s.identity()) for s in changed}
+    assert base not in ids and len(ids) == len(changed)
+    # ... but not with the number of games or the chunking: those extend or split the same run.
+    assert ds.run_id(spec("greedy", games=10, chunk=3).identity()) == base
+
+
+def test_a_part_of_another_run_is_refused_on_resume(tmp_path):
+    """A part from another seed copied into the directory is named, not trusted for its row count."""
+    run(tmp_path / "mine", spec())
+    run(tmp_path / "other", spec(seed=99))
+    (tmp_path / "mine" / ds.part_name(100)).unlink()
+    shutil.copy(tmp_path / "other" / ds.part_name(100), tmp_path / "mine" / ds.part_name(100))
+    with pytest.raises(ds.DatasetError, match=r"part-000000000100.parquet belongs to another run \(.*seed 99"):
+        run(tmp_path / "mine", spec())
+
+
+def test_a_part_that_does_not_fit_the_chunks_is_refused(tmp_path):
+    run(tmp_path / "a", spec(chunk=100))
+    run(tmp_path / "b", spec(chunk=150))
+    shutil.copy(tmp_path / "b" / ds.part_name(150), tmp_path / "a" / ds.part_name(150))
+    with pytest.raises(ds.DatasetError, match="does not fit this run's chunks"):
+        run(tmp_path / "a", spec(chunk=100))
+
+
+def test_a_report_counts_a_copied_run_once_and_says_so(tmp_path):
+    run(tmp_path / "study" / "a", spec())
+    shutil.copytree(tmp_path / "study" / "a", tmp_path / "study" / "copy")
+    df, runs = ds.read_runs(tmp_path / "study")
+    assert len(df) == 300
+    assert df.attrs["duplicates"] == {ds.run_id(spec().identity()): 300}
+    (summary,) = summarise(df, runs)
+    assert summary.games == 300
+    assert any("300 rows were copies" in n for n in summary.notes)
+
+
+def test_two_seeds_are_two_summaries_never_pooled(tmp_path):
+    run(tmp_path / "s5", spec(seed=5))
+    run(tmp_path / "s6", spec(seed=6))
+    summaries = summarise(*ds.read_runs(tmp_path))
+    assert [s.games for s in summaries] == [300, 300]
+    assert [s.config["seed"] for s in summaries] == [5, 6]
+
+
+def test_an_incomplete_run_is_marked_in_every_format(tmp_path):
+    run(tmp_path, spec(games=300))
+    manifest = ds.read_manifest(tmp_path)
+    manifest["games"] = 1000  # as if 1,000 were asked for and only 300 written
+    ds.write_json_atomic(tmp_path / ds.MANIFEST, manifest)
+    (summary,) = summarise(*ds.read_runs(tmp_path))
+    assert not summary.complete and "n=300 of 1,000: incomplete" in summary.title
+    for fmt in ("markdown", "csv", "json"):
+        text = render([summary], fmt)
+        assert "incomplete: 300 of 1,000 games" in text, fmt
+
+
+def test_old_format_datasets_are_still_read(tmp_path):
+    """A simkit.dataset/1 run (int hand size, no run_id) is reported, each run on its own."""
+    run(tmp_path / "new", spec(games=100))
+    old = tmp_path / "old"
+    old.mkdir()
+    table = pq.read_table(tmp_path / "new" / ds.part_name(0))
+    table = table.drop_columns(["run_id"])
+    hand = table.schema.get_field_index("hand_size")
+    table = table.set_column(hand, "hand_size", table.column("hand_size").cast("string").cast("int8"))
+    pq.write_table(table, old / ds.part_name(0))
+    ds.write_json_atomic(old / ds.MANIFEST, {"format": "simkit.dataset/1", "games": 100, "chunk_size": 100,
+                                             "identity": {"seed": 5}, "chunks": []})
+    df, runs = ds.read_runs(old)
+    assert len(df) == 100 and df["run_id"].iloc[0].startswith("v1-")
+    assert (df["hand_size"].astype(str) == "7").all()
+    with pytest.raises(ds.DatasetError, match="different run|written by"):
+        run(old, spec(games=100))

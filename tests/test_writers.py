@@ -1,0 +1,146 @@
+"""Nothing lost, nothing destroyed: one writer per directory, whole files only, plain errors, Ctrl-C."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pyarrow.parquet as pq
+import pytest
+
+from simkit import dataset as ds
+from simkit.atomic import WriteError, replacing
+from simkit.lock import DirectoryLock, LockedError
+from simkit.policies import Lineup
+from simkit.rules import Rules
+from simkit.runner import RunSpec, run
+
+TWO = Rules.make(2)
+
+
+def spec(games=300, chunk=100) -> RunSpec:
+    return RunSpec(TWO, Lineup.parse("random", TWO), 5, games, chunk)
+
+
+def test_every_writer_has_its_own_temporary_name(tmp_path):
+    target = tmp_path / "part-000000000000.parquet"
+    with replacing(target) as a, replacing(target) as b:
+        assert a != b and a.name.startswith(".part-000000000000.parquet.") and a.name.endswith(".tmp")
+        a.write_text("a")
+        b.write_text("b")
+    assert target.read_text() in ("a", "b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_a_second_run_on_a_directory_being_written_is_refused_naming_the_first(tmp_path):
+    with DirectoryLock(tmp_path):
+        with pytest.raises(ds.DatasetError, match=rf"being written by another simkit run \(pid {os.getpid()} on "):
+            run(tmp_path, spec())
+    assert run(tmp_path, spec()).complete  # released: the next run goes ahead
+
+
+def test_a_killed_run_does_not_leave_the_directory_locked(tmp_path):
+    """kill -9 of the lock holder: the operating system releases the lock with the process."""
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import time
+        from simkit.lock import DirectoryLock
+        with DirectoryLock({str(tmp_path)!r}):
+            print("locked", flush=True)
+            time.sleep(600)
+    """)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "locked"
+    with pytest.raises(LockedError, match=f"pid {holder.pid}"):
+        DirectoryLock(tmp_path).__enter__()
+    holder.kill()
+    holder.wait()
+    assert run(tmp_path, spec()).complete
+
+
+def test_two_simkit_runs_started_together_one_writes_the_other_refuses(tmp_path):
+    """Two processes on one --out: one plays, the other says in one line who is writing."""
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "simkit", "run", "--games", "2000000", "--chunk-size", "100000",
+            "--out", str(out), "--quiet"]
+    first = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out / ".simkit.lock").exists() or not (out / ".simkit.lock").read_text():
+        assert first.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    second = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert second.returncode == 1
+    err = second.stderr.strip()
+    assert err.startswith("error: ") and "\n" not in err and f"pid {first.pid}" in err
+    first.send_signal(signal.SIGINT)
+    first.communicate(timeout=120)
+    assert not list(out.glob(".*.tmp"))
+
+
+def test_stale_temporary_files_are_removed_when_the_run_resumes(tmp_path):
+    """What a writer killed mid-write leaves behind is swept away; finished parts are kept."""
+    run(tmp_path, spec())
+    (tmp_path / ds.part_name(100)).unlink()
+    stale = tmp_path / f".{ds.part_name(100)}.12345-deadbeef.tmp"
+    stale.write_bytes(b"half a parquet file")
+    again = run(tmp_path, spec())
+    assert again.chunks_written == 1 and not stale.exists()
+    assert pq.read_metadata(tmp_path / ds.part_name(100)).num_rows == 100
+
+
+def test_a_full_disk_says_which_file_that_nothing_partial_was_kept_and_how_to_resume(tmp_path, monkeypatch):
+    real = pq.write_table
+    calls = []
+
+    def full(table, where, **kw):
+        calls.append(where)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "Error writing bytes to file. Detail: [errno 28] No space left on device")
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(pq, "write_table", full)
+    with pytest.raises(WriteError) as caught:
+        run(tmp_path, spec())
+    message = str(caught.value)
+    assert f"could not write {tmp_path / ds.part_name(100)}: the disk is full" in message
+    assert "nothing partial was kept" in message and "resumes" in message
+    assert not list(tmp_path.glob(".*.tmp"))
+    assert [c["done"] for c in ds.read_manifest(tmp_path)["chunks"]] == [True, False, False]
+    monkeypatch.setattr(pq, "write_table", real)
+    assert run(tmp_path, spec()).chunks_written == 2
+
+
+def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
+    """A real SIGINT to `simkit run` once the first part is on disk: exit 130, whole parts only, then a resume.
+
+    The run is 200 chunks long, so it cannot finish between the first part and the signal.
+    """
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "simkit", "run", "--games", "2000000", "--chunk-size", "10000",
+            "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not list(out.glob(ds.PART_GLOB)):
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, "no part file appeared"
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not list(out.glob(".*.tmp"))
+    manifest = ds.read_manifest(out)
+    assert not manifest["complete"]
+    on_disk = sorted(out.glob(ds.PART_GLOB))
+    assert 0 < len(on_disk) < 200
+    for part in on_disk:  # every part on disk is whole
+        assert pq.read_metadata(part).num_rows == 10000
+    claimed = {c["file"] for c in manifest["chunks"] if c["done"]}
+    assert claimed <= {p.name for p in on_disk}  # the manifest never claims a missing part
+    again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert ds.read_manifest(out)["complete"]
+    assert len(ds.read_games(out)) == 2_000_000
