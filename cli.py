@@ -64,20 +64,31 @@ def main(
 
 Players = Annotated[int, typer.Option("--players", "-p", help="Players: 2, 3, 4, 6, 8, 9, 10 or 12.")]
 Teams = Annotated[int | None, typer.Option("--teams", "-t", help="Teams (2 or 3); default: the only legal count, 2 for 6 and 12 players.")]
-PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy per team, cycling: NAME[:KEY=VALUE...][,NAME...]; e.g. random.")]
+PolicyOpt = Annotated[str, typer.Option(
+    "--policy", help="One policy per team, NAME[:KEY=VALUE...][,NAME...]: 'greedy,random' gives team 0 greedy and "
+    "team 1 random; a shorter list cycles over the teams, a longer one is refused.")]
+SwapSeats = Annotated[bool, typer.Option(
+    "--swap-seats", help="Rotate the line-up from game to game (two teams: swap seats every other game), "
+    "so each policy takes every place at the table equally often.")]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed (0 .. 2**63-1).")]
-HandSize = Annotated[int | None, typer.Option("--hand-size", help="Cards per hand; default from the RULES.md table.")]
+HandSize = Annotated[str | None, typer.Option(
+    "--hand-size", help="Cards per hand: one size, or a comma list per seat that cycles over the seats "
+    "(6,7 deals seat 0 six cards and seat 1 seven); default from the RULES.md table.")]
 SeqToWin = Annotated[int | None, typer.Option("--sequences-to-win", help="Sequences a team needs; default 2 (2 teams) or 1 (3 teams).")]
 MaxTurns = Annotated[int | None, typer.Option("--max-turns", help="Turn cap; a game reaching it is a draw (default 1000).")]
 ChipLimit = Annotated[bool, typer.Option("--chip-limit/--no-chip-limit", help="Enforce the 50/50/35 chip supply.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors: no progress bar, no report.")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
+    "single-threaded workers on this machine (needs pip install 'simkit[distributed]').")]
 
 
-def _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit):
+def _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats=False):
     from simkit.policies import Lineup
     from simkit.rules import Rules
 
     rules = Rules.make(players, teams, hand_size, sequences_to_win, max_turns, chip_limit)
-    return rules, Lineup.parse(policy, rules)
+    return rules, Lineup.parse(policy, rules, swap_seats)
 
 
 @app.command()
@@ -86,44 +97,114 @@ def run(
     players: Players = 2,
     teams: Teams = None,
     policy: PolicyOpt = "random",
+    swap_seats: SwapSeats = False,
     seed: Seed = DEFAULT_SEED,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Dataset directory.")] = DEFAULT_OUT,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Dataset directory; default: results/ and a name made of the configuration "
+        "(the default configuration: results/default-2p-random).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per part file.")] = 100_000,
+    chunk_size: Annotated[int | None, typer.Option(
+        "--chunk-size", help="Games per part file; default 100,000 (1,000 when a lookahead plays).")] = None,
     hand_size: HandSize = None,
     sequences_to_win: SeqToWin = None,
     max_turns: MaxTurns = None,
     chip_limit: ChipLimit = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run already in --out.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no report.")] = False,
+    quiet: Quiet = False,
+    scheduler: Scheduler = None,
 ) -> None:
     """Play GAMES games into a Parquet dataset (resumable), then print its report.
 
-    With no options: the default study, 1,000,000 two-player random games into
+    With no options: the default run, 1,000,000 two-player random games into
     results/default-2p-random.
     """
-    from simkit.runner import RunSpec, run as run_games, set_threads
+    from simkit.play import set_threads
+    from simkit.runner import RunSpec, run as run_games
 
     with user_errors():
         if games < 1:
             raise ValueError(f"--games must be at least 1, got {games}")
-        rules, lineup = _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit)
+        rules, lineup = _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats)
         n_threads = set_threads(threads)
         spec = RunSpec(rules, lineup, seed, games, chunk_size)
-        outcome = _run_with_progress(run_games, out, spec, overwrite, quiet)
-        _say_outcome(outcome, n_threads, quiet)
+        out = out if out is not None else default_out(spec)
+        outcome = _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler)
+        _say_outcome(outcome, n_threads, quiet, scheduler)
         if outcome.interrupted:
             raise typer.Exit(130)
         if not quiet:
             _print_report(out, "rich")
 
 
-def _run_with_progress(run_games, out, spec, overwrite, quiet):
+def default_out(spec) -> Path:
+    """results/default-2p-random for the default configuration, else results/<configuration>."""
+    from simkit.runner import run_folder_name
+
+    name = run_folder_name(spec.rules, spec.lineup, spec.seed, DEFAULT_SEED)
+    return DEFAULT_OUT if name == "p2t2-random" else Path("results") / name
+
+
+class _Bar:
+    """The runner's events shown on the terminal: one line while compiling, then a progress bar."""
+
+    def __init__(self, bar, lineup: str, scheduler: str | None):
+        self.bar, self.lineup, self.scheduler = bar, lineup, scheduler
+        self.task = bar.add_task("playing", total=None, rate="", start=False)
+        self.t0 = time.perf_counter()
+        self.played = 0
+
+    def started(self, total: int, already: int) -> None:
+        self.bar.update(self.task, total=total, completed=already)
+
+    def compiling(self) -> None:
+        from simkit.runner import compile_estimate
+
+        where = " on each worker" if self.scheduler else ""
+        err_console.print(
+            f"compiling the kernels for {self.lineup}{where} (first run only, about {compile_estimate(self.lineup)} s) ...",
+            highlight=False)
+
+    def compiled(self, seconds: float) -> None:
+        err_console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
+
+    def advanced(self, games: int) -> None:
+        if not self.played:
+            self.bar.start_task(self.task)
+            self.t0 = time.perf_counter()
+        self.played += games
+        rate = self.played / max(time.perf_counter() - self.t0, 1e-9)
+        self.bar.update(self.task, advance=games, rate=f"{rate:,.0f}/s")
+
+
+class _Quiet:
+    """Events that print nothing but the compile notice (on a terminal, not with --quiet)."""
+
+    def __init__(self, lineup: str, notice: bool):
+        self.lineup, self.notice = lineup, notice
+
+    def started(self, total: int, already: int) -> None:
+        pass
+
+    def compiling(self) -> None:
+        if self.notice:
+            from simkit.runner import compile_estimate
+
+            err_console.print(f"compiling the kernels for {self.lineup} (first run only, about "
+                              f"{compile_estimate(self.lineup)} s) ...", highlight=False)
+
+    def compiled(self, seconds: float) -> None:
+        pass
+
+    def advanced(self, games: int) -> None:
+        pass
+
+
+def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    show = not quiet and sys.stderr.isatty()
-    if not show:
-        return run_games(out, spec, overwrite)
+    lineup = spec.lineup.spec
+    if quiet or not sys.stderr.isatty():
+        return run_games(out, spec, overwrite, events=_Quiet(lineup, notice=not quiet), scheduler=scheduler)
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -132,23 +213,12 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet):
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err_console, transient=True) as bar:
-        task = bar.add_task("playing", total=spec.games, rate="")
-        t0 = time.perf_counter()
-        played = 0
-
-        def on_chunk(n: int) -> None:
-            nonlocal played
-            played += n
-            rate = played / max(time.perf_counter() - t0, 1e-9)
-            bar.update(task, advance=n, rate=f"{rate:,.0f}/s")
-
-        def on_start(already: int) -> None:
-            bar.update(task, completed=already)
-
-        return run_games(out, spec, overwrite, on_chunk=on_chunk, on_start=on_start)
+        return run_games(out, spec, overwrite, events=_Bar(bar, lineup, scheduler), scheduler=scheduler)
 
 
-def _say_outcome(outcome, n_threads: int, quiet: bool) -> None:
+def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None) -> None:
+    if outcome.replaced:
+        err_console.print(f"replaced {outcome.out}: it held {outcome.replaced}", highlight=False)
     if outcome.chunks_before == outcome.chunks and not outcome.chunks_written:
         err_console.print(f"{outcome.out}: all {outcome.games:,} games already played; nothing to do", highlight=False)
         return
@@ -162,8 +232,9 @@ def _say_outcome(outcome, n_threads: int, quiet: bool) -> None:
     if quiet:
         return
     resumed = f" (resumed: {outcome.chunks_before} chunks were already done)" if outcome.chunks_before else ""
+    where = f"on the cluster {scheduler}" if scheduler else f"on {n_threads} thread(s)"
     err_console.print(
-        f"{outcome.games_played:,} games in {outcome.seconds:.1f} s on {n_threads} thread(s): "
+        f"{outcome.games_played:,} games in {outcome.seconds:.1f} s {where}: "
         f"{outcome.games_per_second:,.0f} games/s -> {outcome.out}{resumed}",
         highlight=False,
     )
@@ -177,10 +248,10 @@ class Format(str, Enum):
 
 
 def _print_report(directory: Path, fmt: str, explain: bool = False) -> None:
-    from simkit.dataset import read_games
+    from simkit.dataset import read_runs
     from simkit.report import render, render_rich, summarise
 
-    summaries = summarise(read_games(directory))
+    summaries = summarise(*read_runs(directory))
     if fmt == "rich":
         render_rich(summaries, out_console, explain=explain)
     else:
@@ -212,41 +283,59 @@ def play(
     players: Players = 2,
     teams: Teams = None,
     policy: PolicyOpt = "random",
+    swap_seats: SwapSeats = False,
     seed: Seed = 0,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1,
     first_game: Annotated[int, typer.Option("--first-game", min=0, help="Index of the first game.")] = 0,
     record: Annotated[Path | None, typer.Option("--record", help="Write the games as simkit.game/1 JSON Lines.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --record file.")] = False,
     board: Annotated[bool, typer.Option("--board/--no-board", help="Print each game's final board.")] = True,
     hand_size: HandSize = None,
     sequences_to_win: SeqToWin = None,
     max_turns: MaxTurns = None,
     chip_limit: ChipLimit = False,
+    quiet: Quiet = False,
 ) -> None:
-    """Play games one by one: final board, one result line per game, optional records."""
+    """Play games one by one: final board, one result line per game, optional records.
+
+    Ctrl-C keeps the records of the games already finished.
+    """
     from simkit.display import board_from_record, render_board, result_line
-    from simkit.records import game_record, write_records
+    from simkit.play import check_games
+    from simkit.records import check_writable, game_record, write_records
+    from simkit.runner import noting_compile
 
     with user_errors():
-        rules, lineup = _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit)
-        from simkit.play import check_games
-
+        rules, lineup = _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats)
         check_games(seed, first_game, games)
-        if record is not None and record.parent and not record.parent.is_dir():
-            raise ValueError(f"cannot write {record}: {record.parent} is not a directory")
+        if record is not None:
+            check_writable(record, force)
+        events = _Quiet(lineup.spec, notice=not quiet)
 
         def games_played():
             for g in range(first_game, first_game + games):
-                rec = game_record(rules, lineup, seed, g)
-                if board:
-                    out_console.print(render_board(*board_from_record(rec)), end="")
-                out_console.print(result_line(rec), highlight=False)
+                if g == first_game:  # the first game compiles the kernels on a first run
+                    rec = noting_compile(events, game_record, rules, lineup, seed, g)
+                else:
+                    rec = game_record(rules, lineup, seed, g)
+                if not quiet:
+                    if board:
+                        out_console.print(render_board(*board_from_record(rec)), end="")
+                    out_console.print(result_line(rec), highlight=False)
                 yield rec
 
         if record is None:
-            for _ in games_played():
-                pass
-        else:
-            n = write_records(record, games_played())
+            try:
+                for _ in games_played():
+                    pass
+            except KeyboardInterrupt:
+                raise typer.Exit(130) from None
+            return
+        n, interrupted = write_records(record, games_played())
+        if interrupted:
+            err_console.print(f"interrupted: kept the {n} finished game record(s) in {record}", highlight=False)
+            raise typer.Exit(130)
+        if not quiet:
             err_console.print(f"wrote {n} record(s) to {record}", highlight=False)
 
 
