@@ -1,4 +1,4 @@
-# Quick start: `make run` (the default study) and `make test`. Each target
+# Quick start: `make run` (the default first-player study) and `make test`. Each target
 # creates .venv and installs simkit into it on first use.
 PYTHON ?= python3
 VENV ?= .venv
@@ -14,8 +14,8 @@ $(INSTALLED): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(INSTALLED)
 
-run: $(INSTALLED)  ## the default study: 1,000,000 two-player random games, then the report
-	$(VENV)/bin/simkit run
+run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play
+	$(VENV)/bin/simkit study first-player
 
 test: $(INSTALLED)  ## the test suite
 	$(PY) -m pytest -q

@@ -25,8 +25,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out_console = Console()
-err_console = Console(stderr=True)
+# soft_wrap: a message is one line, never cut at rich's 80 columns when piped.
+out_console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 DEFAULT_STUDY_GAMES = 1_000_000
 DEFAULT_SEED = 2026
@@ -147,9 +148,9 @@ def default_out(spec) -> Path:
 class _Bar:
     """The runner's events shown on the terminal: one line while compiling, then a progress bar."""
 
-    def __init__(self, bar, lineup: str, scheduler: str | None):
+    def __init__(self, bar, lineup: str, scheduler: str | None, description: str = "playing"):
         self.bar, self.lineup, self.scheduler = bar, lineup, scheduler
-        self.task = bar.add_task("playing", total=None, rate="", start=False)
+        self.task = bar.add_task(description, total=None, rate="", start=False)
         self.t0 = time.perf_counter()
         self.played = 0
 
@@ -238,6 +239,126 @@ def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = N
         f"{outcome.games_per_second:,.0f} games/s -> {outcome.out}{resumed}",
         highlight=False,
     )
+
+
+def _sizes(text: str) -> list[int]:
+    """'3..9' or '3,5,7' -> hand sizes."""
+    from simkit.studies import StudyError
+
+    try:
+        if ".." in text:
+            lo, hi = (int(v) for v in text.split(".."))
+            return list(range(lo, hi + 1))
+        return [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise StudyError(f"--sizes {text!r} must be a range such as 3..9 or a list such as 3,5,7") from None
+
+
+STUDY_HELP = """Run a study: a set of runs that answers one question, summarised with intervals and plots.
+
+NAME is one of: first-player (every legal table), hand-size (a sweep of the common
+hand size, then one seat or team a card short and later teams a card more),
+teams (6 and 12 players in two or three teams; two teams needing 1-3 sequences),
+skill (a round robin of --policy line-ups, seats swapped, with ratings).
+
+Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
+configuration below DIR (default: results/NAME). Re-running plays only what is
+missing; more --games extends every configuration.
+"""
+
+
+@app.command(help=STUDY_HELP)
+def study(
+    name: Annotated[str, typer.Argument(help="first-player, hand-size, teams or skill.", show_default=False)],
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", help="A line-up, as in `simkit run --policy`; repeat for several (default: random and "
+        "greedy; skill: random, greedy, lookahead:rollouts=32, lookahead).")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-n", help="Games per configuration (per pair for skill); default: enough for a 95% "
+        "half-width of 0.5 points on team 0's win rate (38,415), 2,000 per pair for skill.")] = None,
+    seed: Seed = DEFAULT_SEED,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Study directory; default results/NAME.")] = None,
+    threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help="hand-size: the table (default 2); skill: the table (default 2).")] = None,
+    teams: Teams = None,
+    hand_size: HandSize = None,
+    sizes: Annotated[str | None, typer.Option(
+        "--sizes", help="hand-size: the common sizes to sweep, 3..9 (default) or a list 3,5,7.")] = None,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", help="Replace a configuration's dataset that holds a different run.")] = False,
+    quiet: Quiet = False,
+    scheduler: Scheduler = None,
+) -> None:
+    from simkit.play import set_threads
+    from simkit.studies import (
+        DEFAULT_GAMES, SKILL_GAMES, STUDIES, Study, StudyError, first_player, hand_size as hand_study, run_study,
+        skill, teams_study,
+    )
+
+    with user_errors():
+        if name not in STUDIES:
+            raise StudyError(f"unknown study {name!r}; known: {', '.join(STUDIES)}")
+        only = {"sizes": ("hand-size",), "players": ("hand-size", "skill"), "teams": ("hand-size",),
+                "hand_size": ("first-player",)}
+        for option, value in (("sizes", sizes), ("players", players), ("teams", teams), ("hand_size", hand_size)):
+            if value is not None and name not in only[option]:
+                raise StudyError(f"--{option.replace('_', '-')} applies to the {' and '.join(only[option])} "
+                                 f"stud{'ies' if len(only[option]) > 1 else 'y'}, not to {name}")
+        if games is not None and games < 1:
+            raise StudyError(f"--games must be at least 1, got {games}")
+        set_threads(threads)
+        if name == "first-player":
+            configs = first_player(policy, hand_size)
+        elif name == "hand-size":
+            configs = hand_study(players or 2, teams, _sizes(sizes) if sizes else range(3, 10), policy)
+        elif name == "teams":
+            configs = teams_study(policy)
+        else:
+            configs = skill(policy, players or 2)
+        default_games = SKILL_GAMES if name == "skill" else DEFAULT_GAMES
+        the_study = Study(name, configs, games or default_games, seed)
+        out = out or Path("results") / name
+        outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
+        if outcome.interrupted:
+            err_console.print(f"interrupted: run the same command again to resume the study in {out}",
+                              highlight=False)
+            raise typer.Exit(130)
+        if not quiet:
+            _print_study(the_study, outcome, out)
+
+
+def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1:]] if "study" in sys.argv else None
+    lineups = ", ".join(dict.fromkeys(c.lineup.spec for c in the_study.configs))
+    if quiet or not sys.stderr.isatty():
+        return run_study(the_study, out, _Quiet(lineups, notice=not quiet), scheduler, command, overwrite)
+    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("games  {task.fields[rate]:>10}"), TimeRemainingColumn())
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        return run_study(the_study, out, _Bar(bar, lineups, scheduler, f"study {the_study.kind}"), scheduler,
+                         command, overwrite)
+
+
+def _print_study(the_study, outcome, out: Path) -> None:
+    from rich.table import Table
+
+    from simkit.studies import key_table
+
+    table = key_table(the_study, outcome.summary, outcome.extra, compact=True)
+    rich_table = Table(title=f"{the_study.kind} study (seed {the_study.seed}); details in {out / 'summary.md'}",
+                       title_justify="left", header_style="bold", show_edge=False)
+    for c in table.columns:
+        rich_table.add_column(c, justify="left" if c in ("table", "line-up", "hand sizes", "variant",
+                                                          "pair (A vs B)", "turn order (partners)") else "right")
+    for row in table.itertuples(index=False):
+        rich_table.add_row(*(str(v) for v in row))
+    # A pipe or a log gets the table whole, not wrapped at rich's default 80 columns.
+    (out_console if out_console.is_terminal else Console(width=160)).print(rich_table)
+    played = f"{outcome.games_played:,} games played" if outcome.games_played else "nothing to play: every game was on disk"
+    err_console.print(f"{played}; summary.csv, summary.md, plots and study.json in {out}", highlight=False)
 
 
 class Format(str, Enum):
