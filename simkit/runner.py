@@ -318,6 +318,10 @@ def run(
     (``simkit.distributed``).
     """
     check_spec(spec)
+    if scheduler is not None:  # a bad scheduler or no dask: refused before the directory is touched
+        from simkit.distributed import check_scheduler
+
+        check_scheduler(scheduler)
     out = Path(out)
     events = events or RunEvents()
     _open(out)

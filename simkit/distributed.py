@@ -1,0 +1,621 @@
+"""Play a run's chunks on a Dask cluster: ``simkit run --scheduler local:N | tcp://HOST:PORT``.
+
+Needs ``dask[distributed]`` (``pip install 'simkit[distributed]'``); this
+module imports it only when a cluster is used, so simkit works without it.
+
+How a cluster run goes (``play_on_cluster``, called by ``simkit.runner.run``,
+which holds the directory's lock and keeps the manifest):
+
+1. Every worker is probed (``client.run``) before any game is played: it
+   must import simkit, run the client's simkit, kernel and libraries
+   (``simkit.dataset.versions``), and see the output directory (a filesystem
+   the client and every worker share, at the same path). Anything else is
+   refused with one line naming the worker.
+2. Every worker compiles the line-up's kernels (or loads them from numba's
+   cache) before the first chunk; a compile that takes over a second is
+   announced (``RunEvents.compiling``).
+3. Each chunk is one Dask task (``play_chunk``): it plays games
+   [first, first + n) on one kernel thread and writes its own part file with
+   ``simkit.dataset.write_part`` (a temporary name of its own, then a
+   rename), returning only a few numbers: the client's memory does not grow
+   with the run. Tasks are pure: a task's key names the run, the chunk and
+   this call, and the part it writes has the bytes a local run writes.
+4. The client records chunks in the manifest as they complete
+   (``as_completed``). Running chunks report their games every half second
+   (``Worker.log_event``), so the progress bar follows the cluster.
+
+Faults: a worker that dies while playing a chunk loses nothing. Dask's
+scheduler gives the chunk to another worker (up to
+``distributed.scheduler.allowed-failures`` times, 3 by default), and a task
+that raises is retried ``RETRIES`` times (``client.map(retries=...)``). A
+dying worker can leave a temporary ``.part-*.tmp`` file (never a part file):
+stray temporaries are removed when the run ends, under the run's lock.
+Ctrl-C at the client stops every chunk of the run within about a game's time
+(a stop flag set on each worker with ``client.run``), keeps the finished
+parts and returns; re-running resumes like a local run.
+
+One cluster for many runs: ``with connect("local:2") as cluster:
+run(..., scheduler=cluster); run(..., scheduler=cluster)``; starting a
+LocalCluster takes seconds, and its workers keep their compiled kernels
+from run to run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import secrets
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from simkit import dataset as ds
+
+log = logging.getLogger(__name__)
+
+INSTALL = "pip install 'simkit[distributed]'"
+ALLOWED = ("'local:N' (a Dask LocalCluster of N single-threaded worker processes on this machine) "
+           "or 'tcp://HOST:PORT' (a running Dask scheduler)")
+MAX_LOCAL_WORKERS = 1024
+RETRIES = 2  # a task that raises is tried again this often (a lost worker is Dask's allowed-failures)
+CONNECT_SECONDS = 30  # to reach a tcp:// scheduler
+WORKER_SECONDS = 60  # for a scheduler without workers to get one
+STOP_SECONDS = 30  # for the chunks still playing after Ctrl-C or an error to stop
+PROGRESS_SECONDS = 0.5  # how often a running chunk reports its games
+POLL_SECONDS = 0.1  # how often the client looks at finished chunks and progress
+PART_TMP_GLOB = ".part-*.parquet.*.tmp"  # simkit.atomic.replacing's temporaries of part files
+
+
+class ClusterError(ValueError):
+    """The cluster cannot play this run (no dask, no scheduler, a worker that fails); the message says why."""
+
+
+class WorkerMismatch(ClusterError):
+    """A worker runs another simkit, kernel or library version than the client, or lacks simkit."""
+
+
+# --- the scheduler argument --------------------------------------------------
+
+def parse_scheduler(text: str) -> tuple[str, int | str]:
+    """('local', N) or ('tcp', 'tcp://HOST:PORT') from a --scheduler value; ValueError otherwise."""
+    m = re.fullmatch(r"local:(\d{1,5})", text.strip())
+    if m and 1 <= int(m.group(1)) <= MAX_LOCAL_WORKERS:
+        return "local", int(m.group(1))
+    m = re.fullmatch(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})", text.strip())
+    if m and 1 <= int(m.group(2)) <= 65535:
+        return "tcp", text.strip()
+    raise ValueError(f"scheduler must be {ALLOWED}, with 1 <= N <= {MAX_LOCAL_WORKERS}; got {text!r}")
+
+
+def _distributed():
+    """The dask.distributed module, or a ClusterError saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"running on a Dask cluster needs dask.distributed, which is not installed: {INSTALL}") \
+            from None
+    return distributed
+
+
+def check_scheduler(scheduler) -> None:
+    """Refuse a scheduler `run` cannot use, before anything is written: a bad string, or no dask installed."""
+    if isinstance(scheduler, Cluster):
+        return
+    if isinstance(scheduler, str):
+        parse_scheduler(scheduler)
+        _distributed()
+        return
+    try:
+        import distributed
+    except ImportError:
+        distributed = None
+    if distributed is not None and isinstance(scheduler, distributed.Client):
+        return
+    raise ValueError(f"scheduler must be {ALLOWED}, or a cluster from simkit.distributed.connect; "
+                     f"got a {type(scheduler).__name__}")
+
+
+# --- a cluster, open for many runs ------------------------------------------
+
+class Cluster:
+    """An open Dask client (and the LocalCluster it started, if any), for as many runs as you like.
+
+    Get one with ``connect``; pass it as ``scheduler`` to ``simkit.runner.run``.
+    ``client`` is the ``distributed.Client``.
+    """
+
+    def __init__(self, client, name: str, local=None):
+        self.client, self.name, self._local = client, name, local
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<simkit cluster {self.name}: {self.workers} workers>"
+
+    @property
+    def workers(self) -> int:
+        """Workers connected now."""
+        return len(self.client.nthreads())
+
+    def close(self) -> None:
+        """Close the client, and the LocalCluster if this cluster started one."""
+        try:
+            self.client.close()
+        finally:
+            if self._local is not None:
+                self._local.close()
+                self._local = None
+
+
+@contextmanager
+def connect(scheduler: str) -> Iterator[Cluster]:
+    """``with connect('local:2') as cluster:`` a cluster open for many runs, closed at the end.
+
+    'local:N' starts a LocalCluster of N worker processes with one thread
+    each (and closes it at the end); 'tcp://HOST:PORT' connects to a running
+    scheduler (and leaves it running).
+    """
+    cluster = open_cluster(scheduler)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@contextmanager
+def opened(scheduler) -> Iterator[Cluster | None]:
+    """``with opened(scheduler) as cluster:`` one cluster for a series of runs (a study).
+
+    A string is opened here and closed at the end (see `connect`); a Cluster
+    or a distributed.Client is used as it is and left open; None stays None
+    (play on this machine).
+    """
+    if scheduler is None:
+        yield None
+        return
+    check_scheduler(scheduler)
+    if isinstance(scheduler, str):
+        with connect(scheduler) as cluster:
+            yield cluster
+    else:
+        yield _as_cluster(scheduler)
+
+
+def open_cluster(scheduler: str) -> Cluster:
+    """A Cluster for a --scheduler string (see `connect`); close it when done."""
+    kind, where = parse_scheduler(scheduler)
+    distributed = _distributed()
+    if kind == "local":
+        with _terminal_interrupts_ignored():  # Ctrl-C is the client's to handle, not the workers'
+            local = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
+                                             dashboard_address=":0")  # any free port: never a clash
+        try:
+            return Cluster(distributed.Client(local), f"local:{where}", local)
+        except BaseException:
+            local.close()
+            raise
+    try:
+        client = distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
+    except (OSError, TimeoutError) as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {where} ({_one_line(e)}); start one with "
+                           f"`dask scheduler` and workers with `dask worker {where} --nthreads 1`") from None
+    return Cluster(client, where)
+
+
+@contextmanager
+def _terminal_interrupts_ignored() -> Iterator[None]:
+    """Worker processes started in here ignore SIGINT (Ctrl-C reaches every process of the terminal).
+
+    An ignored signal stays ignored in a child process, and Python leaves it
+    so. The client answers Ctrl-C itself: it stops the chunks and closes
+    the cluster.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _as_cluster(scheduler) -> Cluster:
+    """A Cluster, or a distributed.Client wrapped as one (the caller keeps it open)."""
+    if isinstance(scheduler, Cluster):
+        return scheduler
+    return Cluster(scheduler, str(scheduler.scheduler.address))
+
+
+# --- the client's side of a run ------------------------------------------------
+
+def play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome) -> None:
+    """Play the chunks `todo` of `spec` on a Dask cluster into `out` (see the module docstring).
+
+    scheduler: 'local:N', 'tcp://HOST:PORT', a Cluster from `connect` or a
+    distributed.Client. finished(first, n) records a chunk in the manifest;
+    events hears of the progress; Ctrl-C sets outcome.interrupted and
+    returns. Called by simkit.runner.run, which holds the directory's lock.
+    """
+    if not isinstance(scheduler, str):
+        _play(_as_cluster(scheduler), out, spec, identity, todo, finished, events, outcome)
+        return
+    try:
+        cluster = open_cluster(scheduler)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        return
+    try:
+        _play(cluster, out, spec, identity, todo, finished, events, outcome)
+    finally:
+        cluster.close()
+        _remove_stray_temporaries(Path(out))  # a worker killed by the closing cluster may leave one
+
+
+def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome) -> None:
+    from distributed import as_completed
+
+    from simkit.runner import noting_compile
+
+    client = cluster.client
+    out = Path(out).resolve()
+    rid = ds.run_id(identity)
+    token = secrets.token_hex(6)  # this call: its stop flag, its progress topic, its task keys
+    topic = f"simkit-progress-{token}"
+    sizes = dict(todo)
+    progress = _Progress(sizes)
+    pending: dict = {}  # key -> future, not yet recorded
+    chunk_of: dict = {}  # key -> (first, n)
+    totals = {"play": 0.0, "write": 0.0, "bytes": 0}
+    listening = False
+    start = time.perf_counter()
+    try:
+        _wait_for_workers(cluster)
+        check_workers(client, out, rid)
+        noting_compile(events, _run_everywhere, client, _warm_up, spec.rules, spec.lineup, spec.seed, identity)
+        client.subscribe_topic(topic, progress.heard)
+        listening = True
+        keys = [f"simkit-chunk-{rid}-{first:012d}-{n}-{token}" for first, n in todo]
+        futures = client.map(
+            play_chunk, [f for f, _ in todo], [n for _, n in todo], key=keys, retries=RETRIES, pure=True,
+            out=str(out), rules=spec.rules, lineup=spec.lineup, seed=spec.seed, identity=identity,
+            versions=_compared_versions(ds.versions()), token=token, topic=topic,
+        )
+        for key, future, chunk in zip(keys, futures, todo):
+            pending[key] = future
+            chunk_of[key] = chunk
+        del futures
+        done = as_completed(list(pending.values()), with_results=True, raise_errors=False)
+        while not done.is_empty():
+            batch = done.next_batch(block=False)
+            for future, result in batch:
+                first, n = chunk_of[future.key]
+                info = _chunk_result(future, result, out, first, n)
+                del pending[future.key]
+                finished(first, n)
+                progress.done(first)
+                totals["play"] += info["play_seconds"]
+                totals["write"] += info["write_seconds"]
+                totals["bytes"] += info["bytes"]
+            games = progress.take()
+            if games:
+                events.advanced(games)
+            if not batch:
+                time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    finally:
+        if pending or outcome.interrupted:
+            _halt(client, token, list(pending.values()))
+            _record_parts_on_disk(out, [chunk_of[k] for k in pending], rid, finished)
+        if listening:
+            client.unsubscribe_topic(topic)
+        _remove_stray_temporaries(out)
+    wall = time.perf_counter() - start
+    if todo and not outcome.interrupted:
+        log.info("%d chunks on %s in %.1f s: %.1f s playing and %.1f s writing (%d bytes) on the workers",
+                 len(todo), cluster, wall, totals["play"], totals["write"], totals["bytes"])
+
+
+def _run_everywhere(client, fn, *args):
+    """client.run(fn, *args) on every worker; a failure as one ClusterError line."""
+    try:
+        return client.run(fn, *args)
+    except Exception as e:  # noqa: BLE001 - any worker-side failure, said in one line
+        raise ClusterError(f"a worker could not prepare simkit's kernels: {_one_line(e)}") from None
+
+
+def _wait_for_workers(cluster: Cluster) -> None:
+    try:
+        cluster.client.wait_for_workers(1, timeout=WORKER_SECONDS)
+    except TimeoutError:
+        raise ClusterError(f"the Dask scheduler {cluster} has had no worker for {WORKER_SECONDS} s; start some "
+                           f"with `dask worker {cluster} --nthreads 1`") from None
+
+
+def check_workers(client, out: Path, rid: str) -> None:
+    """Refuse, in one line, a cluster with a worker that cannot play this run the way this client would.
+
+    Every worker must import simkit, run the client's versions (simkit, its
+    kernel, numba, numpy, pyarrow, Python major.minor: the games and the part
+    files' bytes depend on them), and see and write `out`.
+    """
+    import simkit
+
+    mine = _compared_versions(ds.versions())
+    answers = client.run(_probe, str(out), rid, on_error="return")
+    problems = []
+    for address, answer in sorted(answers.items()):
+        if isinstance(answer, BaseException):
+            problems.append(_probe_failure(address, answer, simkit.__version__))
+            continue
+        where = f"worker {address} ({answer['host']}, pid {answer['pid']})"
+        theirs = answer["versions"]
+        differ = [f"{k} {theirs.get(k)} (client {v})" for k, v in mine.items() if theirs.get(k) != v]
+        if differ:
+            problems.append(WorkerMismatch(
+                f"{where} runs {', '.join(differ)}; every worker needs the client's simkit, kernel and "
+                f"libraries: install simkit {simkit.__version__} there ({INSTALL}, from the client's source)"))
+        elif not answer["sees_run"]:
+            problems.append(ClusterError(
+                f"{where} does not see the run in {out}: the output directory must be on a filesystem that "
+                "the client and every worker share, at the same path"))
+        elif not answer["writable"]:
+            problems.append(ClusterError(f"{where} cannot write to {out}"))
+    if problems:
+        first, more = problems[0], len(problems) - 1
+        raise type(first)(str(first) + (f" (and {more} more worker(s) refused)" if more else ""))
+
+
+def _probe_failure(address: str, error: BaseException, version: str) -> ClusterError:
+    text = _one_line(error)
+    if isinstance(error, ImportError) or "simkit" in text:
+        return WorkerMismatch(f"worker {address} cannot import simkit ({text}); install simkit {version} on every "
+                              f"worker ({INSTALL}, from the client's source)")
+    return ClusterError(f"worker {address} failed simkit's probe: {text}")
+
+
+def _chunk_result(future, result, out: Path, first: int, n: int) -> dict:
+    """The finished chunk's numbers, or the task's failure as one line."""
+    games = f"games [{first:,}, {first + n:,})"
+    if future.status == "finished":
+        if result.get("stopped"):
+            raise ClusterError(f"{games} were stopped by another client of this cluster")
+        if not (out / result["file"]).exists():
+            raise ClusterError(f"a worker wrote {out / result['file']} but the client does not see it: the output "
+                               "directory must be on a filesystem that the client and every worker share")
+        return result
+    if future.status == "error":
+        exc = result[1]
+        from distributed import KilledWorker
+
+        if isinstance(exc, ds.DatasetError | ClusterError) or type(exc).__name__ == "WriteError":
+            raise exc.with_traceback(None)
+        if isinstance(exc, KilledWorker):
+            raise ClusterError(f"{games} were lost with every worker that played them (each died: out of memory?); "
+                               "re-running the same command resumes the run") from None
+        raise ClusterError(f"a worker failed playing {games}: {type(exc).__name__}: {_one_line(exc)}; "
+                           "re-running the same command resumes the run") from None
+    raise ClusterError(f"the cluster dropped {games} ({future.status}); re-running the same command resumes the run")
+
+
+def _halt(client, token: str, futures: list) -> None:
+    """Stop every chunk of this call on every worker and wait (a while) until none is playing."""
+    try:
+        client.run(_stop, token, on_error="ignore")
+        client.cancel(futures)
+        deadline = time.monotonic() + STOP_SECONDS
+        while time.monotonic() < deadline:
+            if not sum(client.run(_active, token, on_error="ignore").values()):
+                break
+            time.sleep(POLL_SECONDS)
+        else:
+            log.warning("chunks of this run were still playing on the cluster %d s after it was stopped", STOP_SECONDS)
+    except Exception as e:  # noqa: BLE001 - the cluster is going away; what is on disk is whole anyway
+        log.warning("could not stop the run's chunks on the cluster: %s", _one_line(e))
+
+
+def _record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, finished) -> None:
+    """Record chunks whose part was renamed into place after the client stopped listening."""
+    for first, n in chunks:
+        path = out / ds.part_name(first)
+        try:
+            meta = ds.read_part_metadata(path) if path.exists() else None
+        except ds.DatasetError:
+            continue
+        if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:
+            finished(first, n)
+
+
+def _remove_stray_temporaries(out: Path) -> None:
+    """Temporary part files left by workers killed while writing (the caller holds the run's lock)."""
+    for stray in out.glob(PART_TMP_GLOB):
+        stray.unlink(missing_ok=True)
+
+
+class _Progress:
+    """Games played so far by the chunks of a run, from the workers' reports (any thread) and finished chunks.
+
+    A chunk counts at most its size, and never less than it did: a chunk
+    played again after its worker died moves the bar only past its old mark.
+    """
+
+    def __init__(self, sizes: dict[int, int]):
+        self.sizes, self.seen, self.total, self.told = sizes, {}, 0, 0
+        self.lock = threading.Lock()
+
+    def _set(self, first: int, games: int) -> None:
+        with self.lock:
+            old = self.seen.get(first, 0)
+            new = min(max(old, games), self.sizes.get(first, 0))
+            self.seen[first] = new
+            self.total += new - old
+
+    def heard(self, event) -> None:
+        """A worker's report (timestamp, [first, games]) (the client's event loop calls this)."""
+        try:
+            first, games = event[1]
+            self._set(int(first), int(games))
+        except (TypeError, ValueError, IndexError):
+            pass
+
+    def done(self, first: int) -> None:
+        self._set(first, self.sizes[first])
+
+    def take(self) -> int:
+        """Games played since the last call."""
+        with self.lock:
+            new, self.told = self.total - self.told, self.total
+            return new
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+def _compared_versions(versions: dict) -> dict:
+    """The versions a worker must share with the client (Python as major.minor)."""
+    v = dict(versions)
+    v["python"] = ".".join(v["python"].split(".")[:2])
+    return v
+
+
+# --- the workers' side --------------------------------------------------------
+
+_stopped: set[str] = set()  # tokens of calls stopped by their client (tiny; kept for the process's life)
+_playing: dict[str, list[np.ndarray]] = {}  # token -> stop flags of its chunks playing now
+_lock = threading.Lock()
+
+
+def _probe(out: str, rid: str) -> dict:
+    """What a worker is: its versions, and whether it sees the run being written in `out`."""
+    try:
+        manifest = json.loads((Path(out) / ds.MANIFEST).read_text(encoding="utf-8"))
+        sees_run = manifest.get("run_id") == rid
+    except (OSError, ValueError, AttributeError):
+        sees_run = False
+    return {"versions": _compared_versions(ds.versions()), "sees_run": sees_run,
+            "writable": os.access(out, os.W_OK), "host": socket.gethostname(), "pid": os.getpid()}
+
+
+async def _warm_up(rules, lineup, seed: int, identity: dict) -> None:
+    """Get a worker ready to play: the line-up's kernels and the Parquet writer, off its event loop."""
+    await asyncio.to_thread(_compile, rules, lineup, seed, identity)
+
+
+def _compile(rules, lineup, seed: int, identity: dict) -> None:
+    """Compile (or load from numba's cache) the kernels; write one row to memory.
+
+    A process's first Parquet write costs 0.5-2 s more than the next ones;
+    paying it here keeps it out of the first chunk.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from simkit.kernels.state import N_STATS
+    from simkit.play import set_threads, simulate
+
+    set_threads(1)
+    simulate(rules, lineup, seed, 0, 0)
+    table = ds.to_table(np.zeros((1, N_STATS), np.int64), 0, identity)
+    pq.write_table(table, pa.BufferOutputStream(), **ds.WRITE_OPTIONS)
+
+
+def _stop(token: str) -> None:
+    """Stop the chunks of call `token` on this worker: the playing ones after their game, the others at once."""
+    with _lock:
+        _stopped.add(token)
+        for flag in _playing.get(token, []):
+            flag[0] = 1
+
+
+def _active(token: str) -> int:
+    """Chunks of call `token` playing on this worker now."""
+    with _lock:
+        return len(_playing.get(token, []))
+
+
+@contextmanager
+def _registered(token: str, flag: np.ndarray) -> Iterator[bool]:
+    """Register a chunk's stop flag while it plays; yields whether the call was already stopped."""
+    with _lock:
+        if token in _stopped:
+            stopped = True
+        else:
+            stopped = False
+            _playing.setdefault(token, []).append(flag)
+    try:
+        yield stopped
+    finally:
+        with _lock:
+            flags = _playing.get(token, [])
+            if any(f is flag for f in flags):
+                flags[:] = [f for f in flags if f is not flag]
+                if not flags:
+                    del _playing[token]
+
+
+def _check_versions(expected: dict) -> None:
+    """Refuse to play on a worker whose versions differ from the client's (one that joined after the probe)."""
+    mine = _compared_versions(ds.versions())
+    differ = [f"{k} {mine.get(k)} (client {v})" for k, v in expected.items() if mine.get(k) != v]
+    if differ:
+        raise WorkerMismatch(f"worker on {socket.gethostname()} (pid {os.getpid()}) runs {', '.join(differ)}; "
+                             f"every worker needs the client's simkit, kernel and libraries ({INSTALL})")
+
+
+def _report(topic: str, first: int, games: int) -> None:
+    try:
+        from distributed import get_worker
+
+        get_worker().log_event(topic, [first, games])
+    except Exception:  # noqa: BLE001 - not on a worker, or it is closing: progress is only for the bar
+        pass
+
+
+def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identity: dict, versions: dict,
+               token: str, topic: str) -> dict:
+    """One Dask task: play games [first, first + n) on one thread and write their part file into `out`.
+
+    Returns a few numbers (never the games): {'first', 'games', 'file',
+    'bytes', 'play_seconds', 'write_seconds', 'worker'}, or {'first',
+    'stopped': True} when the client stopped the run (nothing written).
+    The part's bytes are those a local run writes for the same chunk.
+    """
+    from simkit.kernels.batch import n_blocks
+    from simkit.play import set_threads, simulate
+    from simkit.runner import _in_background
+
+    _check_versions(versions)
+    set_threads(1)
+    flag = np.zeros(1, np.int64)
+    with _registered(token, flag) as stopped:
+        if stopped:
+            return {"first": first, "stopped": True}
+        done = np.zeros(n_blocks(n, 1), np.int64)
+        t0 = time.perf_counter()
+        future = _in_background(simulate, rules, lineup, seed, first, n, flag, done)
+        while True:
+            try:
+                stats = future.result(timeout=PROGRESS_SECONDS)
+                break
+            except FutureTimeout:
+                _report(topic, first, int(done.sum()))
+        if int(done.sum()) < n:  # stopped mid-chunk: the rows are incomplete, write nothing
+            return {"first": first, "stopped": True}
+        t1 = time.perf_counter()
+        path = ds.write_part(Path(out), stats, first, identity)
+        t2 = time.perf_counter()
+    return {"first": first, "games": n, "file": path.name, "bytes": path.stat().st_size,
+            "play_seconds": t1 - t0, "write_seconds": t2 - t1, "worker": f"{socket.gethostname()}:{os.getpid()}"}
