@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 import simkit
 from cli import app
 from simkit.records import read_records
+from simkit import dataset as ds
 from tests import referee
 
 runner = CliRunner()
@@ -62,6 +63,23 @@ def test_play_is_reproducible(tmp_path):
         (["run", "--games", "10", "--out", "{tmp}/afile/x"], "cannot write"),
         (["report", "{tmp}"], "holds no simkit dataset"),
         (["report", "{tmp}/missing"], "is not a directory"),
+        # Line-ups are exact (issue 13): one policy per team, no repeated parameter, no empty name.
+        (["run", "--games", "10", "--policy", "greedy,random,lookahead", "--out", "{tmp}/x"],
+         "3 policies in 'greedy,random,lookahead' for 2 teams; the list gives one policy per team"),
+        (["run", "--games", "10", "--policy", "greedy:block4=800:block4=100", "--out", "{tmp}/x"],
+         "parameter block4 of 'greedy' is given twice"),
+        (["run", "--games", "10", "--policy", "greedy,,random", "--out", "{tmp}/x"], "empty policy"),
+        (["play", "-p", "4", "--policy", "greedy,random,random,random"], "4 policies in"),
+        # Hand sizes per seat.
+        (["run", "--games", "10", "--hand-size", "7,6,5", "--out", "{tmp}/x"],
+         "hand size list 7,6,5 has 3 sizes for 2 seats"),
+        (["run", "--games", "10", "-p", "8", "--hand-size", "13,14", "--out", "{tmp}/x"],
+         "deals 108 cards to 8 players; the deck holds 104"),
+        (["run", "--games", "10", "--hand-size", "7,", "--out", "{tmp}/x"], "hand size '7,' is empty"),
+        # Records are checked before any game is played.
+        (["play", "--games", "3", "--record", "{tmp}"], "it is a directory; give a file name"),
+        (["play", "--record", "{tmp}/afile"], "already exists; use --force to replace it"),
+        (["run", "--games", "10", "--scheduler", "lan:3", "--out", "{tmp}/x"], "scheduler"),
     ],
 )
 def test_bad_input_gets_one_line_error(tmp_path, args, message):
@@ -70,8 +88,9 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     err = result.stderr.strip()
-    assert err.startswith("error: ") and "\n" not in err and message in err
+    assert err.startswith("error: ") and "\n" not in err and message in err, err
     assert not (tmp_path / "x").exists()  # nothing written for a refused run
+    assert "game 0" not in result.stdout  # nothing played either
 
 
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
@@ -98,3 +117,63 @@ def test_run_then_report_formats(tmp_path):
     assert json.loads(as_json.stdout)
     for fmt in ("csv", "markdown", "rich"):
         assert invoke("report", str(out), "--format", fmt).exit_code == 0
+
+
+def test_a_run_without_out_is_named_after_its_configuration(tmp_path, monkeypatch):
+    """Issue 13: `simkit run -p 4` must not land in (and --overwrite must not replace) the default run's folder."""
+    monkeypatch.chdir(tmp_path)
+    assert invoke("run", "--games", "50", "--quiet").exit_code == 0
+    assert invoke("run", "-p", "4", "--games", "50", "--quiet").exit_code == 0
+    assert invoke("run", "--games", "50", "--policy", "greedy,random", "--swap-seats", "--seed", "7",
+                  "--hand-size", "6,7", "--quiet").exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [
+        "default-2p-random", "p2t2-greedy+random-h6,7-swap-s7", "p4t2-random"]
+    assert len(ds.read_games(tmp_path / "results" / "default-2p-random")) == 50
+
+
+def test_overwrite_says_what_it_replaced(tmp_path):
+    invoke("run", "--games", "60", "--out", str(tmp_path), "--quiet")
+    result = invoke("run", "--games", "40", "-p", "4", "--out", str(tmp_path), "--overwrite", "--quiet")
+    assert result.exit_code == 0
+    assert (f"replaced {tmp_path}: it held 60 games of 2 players, 2 teams, hand 7, 2 sequences to win, "
+            "policies random, seed 2026") in result.stderr
+
+
+def test_play_record_refuses_to_clobber_unless_forced_and_writes_per_seat_hand_sizes(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text("precious\n")
+    refused = runner.invoke(app, ["play", "--record", str(path)])
+    assert refused.exit_code == 1 and path.read_text() == "precious\n"
+    forced = invoke("play", "--record", str(path), "--force", "--hand-size", "6,7", "--games", "2", "--no-board")
+    assert forced.exit_code == 0
+    records = read_records(path)
+    assert [r["rules"]["hand_size"] for r in records] == [[6, 7], [6, 7]]
+    assert [len(h) for h in records[0]["hands"]] == [6, 7]
+    for r in records:
+        assert referee.check_record(r, strict_rules=False) == []
+
+
+def test_ctrl_c_during_play_keeps_the_finished_records(tmp_path):
+    """A real SIGINT while `simkit play --record` runs: the games already finished are kept, and it says so."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "many.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "simkit", "play", "--games", "100000", "--no-board", "--quiet",
+                             "--record", str(path)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    tmp = None
+    while tmp is None or tmp.stat().st_size < 200_000:  # some games are finished and written
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+        tmp = next(tmp_path.glob(".many.jsonl.*.tmp"), None)
+    os.kill(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    kept = read_records(path)
+    assert len(kept) > 1 and f"interrupted: kept the {len(kept)} finished game record(s) in {path}" in err
+    assert [r["game"] for r in kept] == list(range(len(kept)))
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))

@@ -1,0 +1,82 @@
+"""Compiling: only what a line-up plays, said on the terminal, cached under a stamp that cannot go stale."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from numba.core import caching
+
+from simkit.kernels import jit
+from simkit.kernels.batch import play_block
+from simkit.kernels.engine import play_game
+from simkit.play import simulate
+from simkit.policies import Lineup
+from simkit.rules import Rules
+
+FRESH_PROCESS = textwrap.dedent("""
+    import json, sys
+    from simkit.cli import app
+    for policy in sys.argv[1:]:
+        try:
+            app(["run", "--games", "200", "--policy", policy, "--out", f"{policy}-run"], standalone_mode=False)
+        except SystemExit:
+            pass
+        from simkit.kernels import evaluation, greedy, lookahead
+        print(json.dumps({"after": policy, "greedy": len(greedy.greedy_action.signatures),
+                          "lookahead": len(lookahead.lookahead_action.signatures),
+                          "evaluation": len(evaluation.win_chance.signatures)}), file=sys.stderr)
+""")
+
+
+def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_path):
+    """Empty numba cache: a random run compiles no greedy, lookahead or evaluation; a greedy run no lookahead.
+
+    While compiling, one line names the line-up and says it happens on the first run only.
+    """
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", FRESH_PROCESS, "random", "greedy"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    compiled = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    assert compiled == [{"after": "random", "greedy": 0, "lookahead": 0, "evaluation": 0},
+                        {"after": "greedy", "greedy": 1, "lookahead": 0, "evaluation": 0}]
+    notices = [line for line in result.stderr.splitlines() if line.startswith("compiling")]
+    assert notices[0].startswith("compiling the kernels for random (first run only, about ")
+    assert notices[1].startswith("compiling the kernels for greedy (first run only, about ")
+    again = subprocess.run([sys.executable, "-c", FRESH_PROCESS, "random"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert "compiling" not in again.stderr and "nothing to do" in again.stderr  # loaded from the cache
+
+
+def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
+    """kernels/jit.py's hook applies: the cache entries carry the hash of every kernel file."""
+    from simkit.kernels.greedy import greedy_action
+    from simkit.kernels.turn import play_turn
+
+    rules = Rules.make(2)
+    simulate(rules, Lineup.parse("random", rules), 1, 0, 3)
+    for dispatcher in (play_block, play_game, play_turn, greedy_action):
+        assert jit.is_stamped(dispatcher), dispatcher.py_func.__name__
+
+
+def test_a_numba_whose_cache_internals_moved_is_refused_loudly(monkeypatch):
+    """Without the hook an edited kernel could run stale machine code: refuse at import instead."""
+    class Moved:
+        pass
+
+    monkeypatch.setattr(caching, "CacheImpl", Moved, raising=False)
+    monkeypatch.setattr(caching, "_CacheImpl", Moved, raising=False)
+    with pytest.raises(ImportError, match=r"cannot stamp numba .* compile cache .* tested with numba >=0.59,<0.69"):
+        jit._install_stamp()
+
+
+def test_the_tested_numba_range_is_the_one_pyproject_allows():
+    from pathlib import Path
+
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert f'"numba{jit.TESTED_NUMBA}"' in pyproject
