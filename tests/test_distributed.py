@@ -1,0 +1,313 @@
+"""`simkit run --scheduler`: the same bytes on a Dask cluster, faults that lose nothing, clear refusals.
+
+One LocalCluster of two single-threaded worker processes serves the whole
+module (starting one takes seconds).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simkit import dataset as ds
+from simkit.policies import Lineup
+from simkit.rules import Rules
+from simkit.runner import RunEvents, RunSpec, run
+
+distributed = pytest.importorskip("distributed")
+
+from simkit.distributed import (  # noqa: E402 - after the skip: this module needs dask
+    ClusterError,
+    WorkerMismatch,
+    connect,
+    parse_scheduler,
+    play_chunk,
+)
+
+TWO = Rules.make(2)
+SLOW = "lookahead:rollouts=8"  # ~50 games/s on one thread: a chunk of 80 takes over a second
+MANY_CHUNKS = ("random", 200_000, 25_000)  # 8 chunks of ~0.25 s each on one worker
+
+
+def spec(policy="random", games=3000, chunk=1000, seed=11) -> RunSpec:
+    return RunSpec(TWO, Lineup.parse(policy, TWO), seed, games, chunk)
+
+
+def rows(directory) -> pd.DataFrame:
+    return ds.read_games(directory).reset_index(drop=True)
+
+
+def parts(directory) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.glob(ds.PART_GLOB))}
+
+
+def strays(directory) -> list[str]:
+    return sorted(p.name for p in directory.glob(".*.tmp"))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with connect("local:2") as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def local_runs(tmp_path_factory):
+    """Local runs (this process's threads) to compare with, made once per configuration."""
+    made = {}
+
+    def get(s: RunSpec):
+        key = (s.lineup.spec, s.games, s.chunking, s.seed)
+        if key not in made:
+            out = tmp_path_factory.mktemp("local")
+            assert run(out, s).complete
+            made[key] = out
+        return made[key]
+
+    return get
+
+
+class Recorder(RunEvents):
+    """The events a progress bar hears, with what was on disk each time it moved."""
+
+    def __init__(self, out=None):
+        self.out, self.advances, self.compiles = out, [], []
+
+    def compiled(self, seconds):
+        self.compiles.append(seconds)
+
+    def advanced(self, games):
+        done = sum(c["done"] for c in ds.read_manifest(self.out)["chunks"]) if self.out else None
+        self.advances.append((games, done))
+
+
+class InterruptAfter(RunEvents):
+    """Ctrl-C at the client once the bar has moved `games` games."""
+
+    def __init__(self, games):
+        self.games, self.seen = games, 0
+
+    def advanced(self, games):
+        self.seen += games
+        if self.seen >= self.games:
+            raise KeyboardInterrupt
+
+
+# --- refusals ------------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", ["local", "local:0", "local:x", "local:2:3", "tcp://host", "tcp://:8786",
+                                 "tcp://host:0", "tcp://host:99999", "http://host:8786", "host:8786", ""])
+def test_bad_scheduler_strings_are_refused_in_one_line_before_the_directory_is_touched(tmp_path, bad):
+    with pytest.raises(ValueError) as caught:
+        run(tmp_path / "out", spec(), scheduler=bad)
+    message = str(caught.value)
+    assert "\n" not in message and "'local:N'" in message and "'tcp://HOST:PORT'" in message
+    assert not (tmp_path / "out").exists()
+
+
+def test_good_scheduler_strings_are_understood():
+    assert parse_scheduler("local:3") == ("local", 3)
+    assert parse_scheduler("tcp://10.0.0.5:8786") == ("tcp", "tcp://10.0.0.5:8786")
+    assert parse_scheduler("tcp://node-7.cluster:8786") == ("tcp", "tcp://node-7.cluster:8786")
+
+
+def test_without_dask_the_scheduler_option_says_how_to_install_it(tmp_path, monkeypatch):
+    from cli import app
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now fails
+    result = CliRunner().invoke(app, ["run", "--games", "10", "--scheduler", "local:2", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "pip install 'simkit[distributed]'" in lines[0]
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("module, name, value, said", [
+    ("simkit", "__version__", "0.0.1", "simkit 0.0.1 (client "),
+    ("simkit.dataset", "SOURCES_HASH", "0" * 64, "kernel_sources 0000000000000000 (client "),
+])
+def test_a_worker_with_another_simkit_or_kernel_is_refused_before_any_game(tmp_path, cluster, module, name, value,
+                                                                           said):
+    worker = sorted(cluster.client.nthreads())[0]
+
+    def patch(v):
+        import importlib
+
+        m = importlib.import_module(module)
+        old = getattr(m, name)
+        setattr(m, name, v)
+        return old
+
+    old = cluster.client.run(patch, value, workers=[worker])[worker]
+    try:
+        events = Recorder()
+        with pytest.raises(WorkerMismatch) as caught:
+            run(tmp_path, spec(), scheduler=cluster, events=events)
+    finally:
+        cluster.client.run(patch, old, workers=[worker])
+    message = str(caught.value)
+    assert "\n" not in message and said in message and worker in message
+    assert not list(tmp_path.glob(ds.PART_GLOB)) and not events.advances and not events.compiles
+
+
+def test_a_worker_without_simkit_is_refused_before_any_game(tmp_path, cluster):
+    worker = sorted(cluster.client.nthreads())[-1]
+
+    def hide():  # as if simkit were not installed on this worker
+        import sys
+
+        sys.simkit_hidden = {k: m for k, m in sys.modules.items() if k == "simkit" or k.startswith("simkit.")}
+        for k in [*sys.simkit_hidden, "simkit"]:
+            sys.modules[k] = None
+
+    def restore():
+        import sys
+
+        for k in [k for k, m in sys.modules.items() if m is None and (k == "simkit" or k.startswith("simkit."))]:
+            del sys.modules[k]
+        sys.modules.update(sys.simkit_hidden)
+
+    cluster.client.run(hide, workers=[worker])
+    try:
+        with pytest.raises(WorkerMismatch, match="cannot import simkit") as caught:
+            run(tmp_path, spec(), scheduler=cluster)
+    finally:
+        cluster.client.run(restore, workers=[worker])
+    assert "\n" not in str(caught.value) and "pip install 'simkit[distributed]'" in str(caught.value)
+    assert not list(tmp_path.glob(ds.PART_GLOB))
+
+
+def test_a_task_on_a_worker_of_another_version_plays_nothing(tmp_path):
+    """A worker that joins after the probe is refused by the task itself."""
+    s = spec()
+    versions = {**ds.versions(), "python": "3.11", "simkit": "0.0.1"}
+    with pytest.raises(WorkerMismatch, match="simkit"):
+        play_chunk(0, 10, out=str(tmp_path), rules=s.rules, lineup=s.lineup, seed=s.seed, identity=s.identity(),
+                   versions=versions, token="t", topic="p")
+    assert not list(tmp_path.iterdir())
+
+
+# --- the same bytes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("policy, games, chunk", [("random", 5000, 1000), ("greedy", 900, 200)])
+def test_same_rows_and_same_part_files_as_a_local_run(tmp_path, cluster, local_runs, policy, games, chunk):
+    s = spec(policy, games, chunk)
+    outcome = run(tmp_path, s, scheduler=cluster)
+    assert outcome.complete and outcome.chunks_written == len(s.chunks()) and outcome.games_played == games
+    local = local_runs(s)
+    pd.testing.assert_frame_equal(rows(tmp_path), rows(local))
+    assert parts(tmp_path) == parts(local)  # byte for byte
+    assert ds.read_manifest(tmp_path) == ds.read_manifest(local)
+    assert strays(tmp_path) == []
+
+
+def test_a_finished_cluster_run_plays_nothing(tmp_path, cluster):
+    s = spec("random", 2000, 1000)
+    run(tmp_path, s, scheduler=cluster)
+    before = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob(ds.PART_GLOB)}
+    again = run(tmp_path, s, scheduler=cluster)
+    assert again.complete and again.chunks_written == 0 and again.games_played == 0
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.glob(ds.PART_GLOB)} == before
+
+
+def test_the_progress_bar_follows_the_cluster(tmp_path, cluster):
+    """The bar moves while chunks complete (and while they play), to exactly the run's games."""
+    s = spec(*MANY_CHUNKS)
+    events = Recorder(tmp_path)
+    run(tmp_path, s, scheduler=cluster, events=events)
+    assert sum(g for g, _ in events.advances) == s.games
+    assert len(events.advances) >= 4
+    assert events.advances[0][1] < len(s.chunks())  # it moved before the last chunk was on disk
+
+
+def test_interrupted_at_the_client_then_resumed_gives_the_same_rows(tmp_path, cluster, local_runs):
+    s = spec(*MANY_CHUNKS)
+    first = run(tmp_path, s, scheduler=cluster, events=InterruptAfter(1))
+    assert first.interrupted and not first.complete
+    assert sum(len(v) for v in cluster.client.processing().values()) == 0  # nothing still plays into tmp_path
+    manifest = ds.read_manifest(tmp_path)
+    on_disk = {p.name for p in tmp_path.glob(ds.PART_GLOB)}
+    assert {c["file"] for c in manifest["chunks"] if c["done"]} == on_disk  # every whole part, and no other
+    assert strays(tmp_path) == []
+    again = run(tmp_path, s, scheduler=cluster)
+    assert again.complete and again.chunks_before == len(on_disk)
+    local = local_runs(s)
+    pd.testing.assert_frame_equal(rows(tmp_path), rows(local))
+    assert parts(tmp_path) == parts(local)
+
+
+# --- faults --------------------------------------------------------------------
+
+class KillAWorkerMidChunk(RunEvents):
+    """When the first games are reported (a chunk is half played), SIGKILL a worker playing a chunk."""
+
+    def __init__(self, client):
+        self.client, self.killed = client, None
+
+    def advanced(self, games):
+        if self.killed is None:
+            busy = [w for w, keys in self.client.processing().items() if keys]
+            worker = busy[0]
+            pid = self.client.run(os.getpid, workers=[worker])[worker]
+            os.kill(pid, signal.SIGKILL)
+            self.killed = (worker, pid)
+
+
+def test_a_worker_killed_mid_chunk_loses_nothing(tmp_path, cluster, local_runs):
+    s = spec(SLOW, 240, 80)
+    events = KillAWorkerMidChunk(cluster.client)
+    start = time.perf_counter()
+    outcome = run(tmp_path, s, scheduler=cluster, events=events)
+    seconds = time.perf_counter() - start
+    assert events.killed is not None
+    assert outcome.complete and outcome.chunks_written == 3, seconds
+    assert strays(tmp_path) == []
+    local = local_runs(s)
+    pd.testing.assert_frame_equal(rows(tmp_path), rows(local))
+    assert parts(tmp_path) == parts(local)
+    deadline = time.monotonic() + 60  # the nanny brings the worker back, for the tests after this one
+    while len(cluster.client.nthreads()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+class DropAStrayTemporary(RunEvents):
+    """What a worker killed while writing a part leaves: its temporary file, never the part."""
+
+    def __init__(self, out):
+        self.stray = out / f".{ds.part_name(0)}.99999-deadbeef.tmp"
+
+    def advanced(self, games):
+        if not self.stray.exists():
+            self.stray.write_bytes(b"half a parquet file")
+
+
+def test_stray_temporaries_of_killed_writers_are_removed_when_the_run_ends(tmp_path, cluster):
+    events = DropAStrayTemporary(tmp_path)
+    assert run(tmp_path, spec("greedy", 400, 200), scheduler=cluster, events=events).complete
+    assert strays(tmp_path) == [] and len(list(tmp_path.glob(ds.PART_GLOB))) == 2
+
+
+# --- the command line ----------------------------------------------------------------
+
+def test_simkit_run_on_a_local_cluster_end_to_end(tmp_path, local_runs):
+    from cli import app
+
+    out = tmp_path / "ds"
+    result = CliRunner().invoke(app, ["run", "--games", "200000", "--chunk-size", "25000", "--seed", "11",
+                                      "--scheduler", "local:2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "200,000 games" in result.output and "on the cluster local:2" in result.output
+    assert "Team win rates" in result.output or "win" in result.output  # the report follows
+    local = local_runs(spec(*MANY_CHUNKS))
+    assert parts(out) == parts(local)
+    assert strays(out) == []
+
+
+def test_cluster_errors_are_value_errors_for_the_command_line():
+    assert issubclass(ClusterError, ValueError) and issubclass(WorkerMismatch, ClusterError)
