@@ -234,6 +234,10 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise StudyError(f"{out} exists and is not a directory")
+    if isinstance(scheduler, str):  # a bad scheduler, or no Dask: refused before anything is written
+        from simkit.distributed import check_scheduler
+
+        check_scheduler(scheduler)
     runs: dict[str, Config] = {}  # one run per folder: a configuration may serve two rows (teams: 6p/2t)
     for c in study.configs:
         if runs.setdefault(c.name, c).rules != c.rules or runs[c.name].lineup != c.lineup:
@@ -244,15 +248,27 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
     events.started(study.games * len(runs), on_disk)
     watcher = StudyEvents(events)
     outcome = StudyOutcome(out)
-    for config in runs.values():
-        result = run(out / config.name, RunSpec(config.rules, config.lineup, study.seed, study.games),
-                     overwrite=overwrite, events=watcher, scheduler=scheduler)
-        outcome.games_played += result.games_played
-        if result.interrupted:
-            outcome.interrupted = True
-            return outcome
+    with _cluster(scheduler) as cluster:  # one cluster for every run of the study
+        for config in runs.values():
+            result = run(out / config.name, RunSpec(config.rules, config.lineup, study.seed, study.games),
+                         overwrite=overwrite, events=watcher, scheduler=cluster)
+            outcome.games_played += result.games_played
+            if result.interrupted:
+                outcome.interrupted = True
+                return outcome
     outcome.summary, outcome.extra = write_summary(study, out, command)
     return outcome
+
+
+def _cluster(scheduler):
+    """A context holding the study's Dask cluster open across its runs (simkit.distributed.opened)."""
+    if scheduler is None:
+        from contextlib import nullcontext
+
+        return nullcontext(None)
+    from simkit.distributed import opened
+
+    return opened(scheduler)
 
 
 # --- summarising ---------------------------------------------------------------

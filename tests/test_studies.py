@@ -247,3 +247,14 @@ def test_the_study_command_prints_its_key_table(tmp_path):
     assert "6 players in 3 teams" in result.stdout and "advantage" in result.stdout
     with pytest.raises(StudyError):
         hand_size(sizes=[])
+
+
+def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):
+    """--scheduler on a study: one cluster for every configuration, the same games as on this machine."""
+    pytest.importorskip("distributed")
+    study, out = done
+    outcome = run_study(Study(study.kind, study.configs, GAMES, 3), tmp_path, scheduler="local:2")
+    assert outcome.games_played == 3 * GAMES
+    for config in study.configs:
+        pd.testing.assert_frame_equal(ds.read_games(tmp_path / config.name), ds.read_games(out / config.name))
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(out / "summary.csv"))
