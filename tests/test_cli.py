@@ -112,11 +112,20 @@ def test_run_then_report_formats(tmp_path):
     assert "nothing to do" in again.stderr
     refused = runner.invoke(app, ["run", "--games", "400", "--players", "4", "--out", str(out), "--quiet"])
     assert refused.exit_code == 1 and "--overwrite" in refused.stderr
+    rows = ds.read_games(out)
+    wins = [int((rows["winner_team"] == t).sum()) for t in (0, 1)]
     as_json = invoke("report", str(out), "--format", "json")
     assert as_json.exit_code == 0
-    assert json.loads(as_json.stdout)
-    for fmt in ("csv", "markdown", "rich"):
-        assert invoke("report", str(out), "--format", fmt).exit_code == 0
+    (summary,) = json.loads(as_json.stdout)
+    assert summary["games"] == 400 and summary["complete"] and summary["config"]["seed"] == 1
+    assert [t["wins"] for t in summary["teams"]] == wins
+    as_csv = invoke("report", str(out), "--format", "csv").stdout.splitlines()
+    assert as_csv[0].endswith("section,metric,key,value,ci_low,ci_high,text")
+    assert any(line.endswith(f"teams,wins,0,{wins[0]},,,{wins[0]:,}") for line in as_csv)
+    as_md = invoke("report", str(out), "--format", "markdown").stdout
+    assert as_md.startswith("## players=2, teams=2") and "(n=400)" in as_md and "### Team win rates" in as_md
+    as_rich = invoke("report", str(out)).stdout
+    assert "Team win rates" in as_rich and f"{wins[0]:,}" in as_rich and "First-mover advantage" in as_rich
 
 
 def test_a_run_without_out_is_named_after_its_configuration(tmp_path, monkeypatch):
