@@ -452,7 +452,12 @@ def play(
             except KeyboardInterrupt:
                 raise typer.Exit(130) from None
             return
-        n, interrupted = write_records(record, games_played())
+        try:
+            n, interrupted = write_records(record, games_played())
+        except KeyboardInterrupt:
+            err_console.print(f"interrupted before the first game finished: nothing written to {record}",
+                              highlight=False)
+            raise typer.Exit(130) from None
         if interrupted:
             err_console.print(f"interrupted: kept the {n} finished game record(s) in {record}", highlight=False)
             raise typer.Exit(130)

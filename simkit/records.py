@@ -65,7 +65,8 @@ def write_records(path: Path, records: Iterable[dict]) -> tuple[int, bool]:
     """Write records as JSON Lines to `path`, whole or not at all: (how many, interrupted).
 
     Ctrl-C while the records are produced keeps the ones already finished:
-    the file is completed with them and `interrupted` is True.
+    the file is completed with them and `interrupted` is True (before the
+    first game finishes, no file is written and KeyboardInterrupt goes on).
     """
     n, interrupted = 0, False
     with reporting_write_errors(path, "re-run the command to write the records again"), \
@@ -75,6 +76,8 @@ def write_records(path: Path, records: Iterable[dict]) -> tuple[int, bool]:
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 n += 1
         except KeyboardInterrupt:
+            if n == 0:
+                raise  # no game finished: no file
             interrupted = True
     return n, interrupted
 

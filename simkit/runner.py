@@ -337,6 +337,12 @@ def run(
         ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
+        if todo and scheduler is None:
+            try:
+                warm_up(spec, events)  # compile (first run) or load the kernels, outside the timing
+            except KeyboardInterrupt:
+                outcome.interrupted = True
+                return outcome
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:
@@ -402,7 +408,6 @@ def _play_here(out, spec, identity, todo, finished, events, outcome) -> None:
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer",
                             initializer=_yield_to_kernel) as writer:
         try:
-            warm_up(spec, events)
             for first, n in todo:
                 stats = _play_watched(spec, first, n, events)
                 flush()
