@@ -29,9 +29,9 @@ app = typer.Typer(
 out_console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
-DEFAULT_STUDY_GAMES = 1_000_000
+DEFAULT_RUN_GAMES = 1_000_000
 DEFAULT_SEED = 2026
-DEFAULT_OUT = Path("results") / "default-2p-random"
+DEFAULT_RUN_OUT = Path("results") / "default-2p-random"
 
 
 @contextmanager
@@ -94,7 +94,7 @@ def _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip
 
 @app.command()
 def run(
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = DEFAULT_STUDY_GAMES,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = DEFAULT_RUN_GAMES,
     players: Players = 2,
     teams: Teams = None,
     policy: PolicyOpt = "random",
@@ -142,7 +142,7 @@ def default_out(spec) -> Path:
     from simkit.runner import run_folder_name
 
     name = run_folder_name(spec.rules, spec.lineup, spec.seed, DEFAULT_SEED)
-    return DEFAULT_OUT if name == "p2t2-random" else Path("results") / name
+    return DEFAULT_RUN_OUT if name == "p2t2-random" else Path("results") / name
 
 
 class _Bar:
