@@ -258,3 +258,12 @@ def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):
     for config in study.configs:
         pd.testing.assert_frame_equal(ds.read_games(tmp_path / config.name), ds.read_games(out / config.name))
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(out / "summary.csv"))
+
+
+def test_holm_adjusts_each_p_value_for_the_whole_family():
+    """Holm by hand on p-values where it differs from Bonferroni (and NaN stays out of the family)."""
+    from simkit.studies import holm
+
+    adjusted = holm(pd.Series([0.01, 0.04, 0.03, np.nan]))
+    assert adjusted.iloc[:3].tolist() == pytest.approx([0.03, 0.06, 0.06])
+    assert np.isnan(adjusted.iloc[3])
