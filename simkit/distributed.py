@@ -198,8 +198,11 @@ def open_cluster(scheduler: str) -> Cluster:
     distributed = _distributed()
     if kind == "local":
         with _terminal_interrupts_ignored():  # Ctrl-C is the client's to handle, not the workers'
-            local = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                             dashboard_address=":0")  # any free port: never a clash
+            local = distributed.LocalCluster(
+                n_workers=where, threads_per_worker=1, processes=True,
+                dashboard_address=":0",  # any free port: never a clash with another cluster
+                silence_logs=logging.ERROR,  # a failed chunk is said in one line by the client, not by Dask
+            )
         try:
             return Cluster(distributed.Client(local), f"local:{where}", local)
         except BaseException:

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simkit import dataset as ds
+from simkit.atomic import WriteError
 from simkit.policies import Lineup
 from simkit.rules import Rules
 from simkit.runner import RunEvents, RunSpec, run
@@ -274,6 +275,42 @@ def test_a_worker_killed_mid_chunk_loses_nothing(tmp_path, cluster, local_runs):
     deadline = time.monotonic() + 60  # the nanny brings the worker back, for the tests after this one
     while len(cluster.client.nthreads()) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
+
+
+def test_a_full_disk_on_the_workers_is_one_plain_error_and_the_run_resumes(tmp_path, cluster):
+    """A task's failure comes back as the worker's own message (after Dask's retries); nothing partial stays."""
+
+    def disk(full):
+        import errno
+        import os
+
+        import pyarrow.parquet as pq
+
+        if full:
+            real = pq.simkit_real_write_table = pq.write_table
+
+            def no_space(table, where, **kwargs):
+                if not isinstance(where, (str, os.PathLike)):  # the warm-up's write to memory
+                    return real(table, where, **kwargs)
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+            pq.write_table = no_space
+        else:
+            pq.write_table = pq.simkit_real_write_table
+
+    s = spec("greedy", 400, 200)
+    cluster.client.run(disk, True)
+    try:
+        with pytest.raises(WriteError) as caught:
+            run(tmp_path, s, scheduler=cluster)
+    finally:
+        cluster.client.run(disk, False)
+    message = str(caught.value)
+    assert "\n" not in message and "the disk is full" in message and "nothing partial was kept" in message
+    assert not any(c["done"] for c in ds.read_manifest(tmp_path)["chunks"])
+    assert strays(tmp_path) == [] and not list(tmp_path.glob(ds.PART_GLOB))
+    assert sum(len(v) for v in cluster.client.processing().values()) == 0
+    assert run(tmp_path, s, scheduler=cluster).complete
 
 
 class DropAStrayTemporary(RunEvents):
