@@ -112,8 +112,10 @@ def check_scheduler(scheduler) -> None:
     if isinstance(scheduler, Cluster):
         return
     if isinstance(scheduler, str):
-        parse_scheduler(scheduler)
+        kind, where = parse_scheduler(scheduler)
         _distributed()
+        if kind == "tcp":
+            _check_reachable(where)
         return
     try:
         import distributed
@@ -123,6 +125,16 @@ def check_scheduler(scheduler) -> None:
         return
     raise ValueError(f"scheduler must be {ALLOWED}, or a cluster from simkit.distributed.connect; "
                      f"got a {type(scheduler).__name__}")
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a tcp://HOST:PORT where nothing listens (Dask itself retries for CONNECT_SECONDS)."""
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({e.strerror or _one_line(e)}); start one "
+                           f"with `dask scheduler` and workers with `dask worker {address} --nthreads 1`") from None
 
 
 # --- a cluster, open for many runs ------------------------------------------

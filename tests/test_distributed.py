@@ -118,6 +118,17 @@ def test_good_scheduler_strings_are_understood():
     assert parse_scheduler("tcp://node-7.cluster:8786") == ("tcp", "tcp://node-7.cluster:8786")
 
 
+def test_a_scheduler_nobody_listens_on_is_refused_at_once(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free once closed
+    with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} .*dask scheduler"):
+        run(tmp_path / "out", spec(), scheduler=f"tcp://127.0.0.1:{port}")
+    assert not (tmp_path / "out").exists()
+
+
 def test_without_dask_the_scheduler_option_says_how_to_install_it(tmp_path, monkeypatch):
     from cli import app
 
