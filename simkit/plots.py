@@ -27,6 +27,15 @@ def _errors(value: pd.Series, low: pd.Series, high: pd.Series, scale: float = 10
     return np.vstack([(value - low).to_numpy(), (high - value).to_numpy()]) * scale
 
 
+def _finish(fig: Figure, axes, grid: str = "both") -> Figure:
+    """The common last touches: a light grid, a small legend on every axes, a tight layout."""
+    for ax in axes:
+        ax.grid(axis=grid, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
 def _decided_share(summary: pd.DataFrame) -> tuple[pd.Series, pd.Series, pd.Series]:
     """Team 0's share of the decided games with its interval: fair share + advantage."""
     fair = 1 / summary["teams"]
@@ -59,11 +68,8 @@ def first_player(summary: pd.DataFrame) -> Figure:
         ax.set_xlabel(f"table ({teams} teams)")
         ax.set_ylabel("team 0's share of decided games (%)")
         ax.set_title(f"{teams} teams")
-        ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8)
     fig.suptitle("The first player's team: its share of the games with a winner, against its fair share")
-    fig.tight_layout()
-    return fig
+    return _finish(fig, axes[0], "y")
 
 
 def hand_size(summary: pd.DataFrame) -> Figure:
@@ -91,11 +97,7 @@ def hand_size(summary: pd.DataFrame) -> Figure:
     right.set_title("Game length")
     right.set_xlabel("cards in every hand")
     right.set_ylabel("mean game length (turns)")
-    for ax in (left, right):
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, (left, right))
 
 
 def shifts(frame: pd.DataFrame) -> Figure:
@@ -111,10 +113,7 @@ def shifts(frame: pd.DataFrame) -> Figure:
     ax.set_yticks(y, [f"{r.label} ({r.hand_size})" for r in frame.itertuples()], fontsize=8)
     ax.set_xlabel("change in team 0's win rate (percentage points)")
     ax.set_title("Cards short and cards more: the shift from the even game")
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, (ax,), "x")
 
 
 def teams(summary: pd.DataFrame) -> Figure:
@@ -141,11 +140,7 @@ def teams(summary: pd.DataFrame) -> Figure:
     left.set_title("First player's team against its fair share")
     right.set_xlabel("games ending in a stalemate (%)")
     right.set_title("Stalemates")
-    for ax in (left, right):
-        ax.grid(axis="x", alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, (left, right), "x")
 
 
 def skill(ratings: pd.DataFrame) -> Figure:
@@ -158,10 +153,7 @@ def skill(ratings: pd.DataFrame) -> Figure:
     ax.set_yticks(range(len(r)), r["policy"], fontsize=8)
     ax.set_xlabel("rating (Elo points: +400 = 10 to 1 odds)")
     ax.set_title("Strength of each line-up, from a round robin with seats swapped")
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, (ax,), "x")
 
 
 def study_figures(kind: str, summary: pd.DataFrame, extra: dict[str, pd.DataFrame]) -> dict[str, Figure]:
