@@ -27,12 +27,27 @@ def _errors(value: pd.Series, low: pd.Series, high: pd.Series, scale: float = 10
     return np.vstack([(value - low).to_numpy(), (high - value).to_numpy()]) * scale
 
 
-def _finish(fig: Figure, axes, grid: str = "both") -> Figure:
-    """The common last touches: a light grid, a small legend on every axes, a tight layout."""
+def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False) -> Figure:
+    """The common last touches: a light grid, small legends, a tight layout.
+
+    legend_below: one legend for the figure, under the plots (where the
+    points fill the axes and a legend inside would hide some), else one per axes.
+    """
     for ax in axes:
         ax.grid(axis=grid, alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.tight_layout()
+        if not legend_below:
+            ax.legend(fontsize=8)
+    if legend_below:
+        handles, labels = {}, []
+        for ax in axes:
+            for h, label in zip(*ax.get_legend_handles_labels()):
+                if label not in handles:
+                    handles[label] = h
+                    labels.append(label)
+        fig.legend([handles[k] for k in labels], labels, loc="lower center", ncol=len(labels), fontsize=8)
+        fig.tight_layout(rect=(0, 0.07, 1, 1))
+    else:
+        fig.tight_layout()
     return fig
 
 
@@ -69,7 +84,7 @@ def first_player(summary: pd.DataFrame) -> Figure:
         ax.set_ylabel("team 0's share of decided games (%)")
         ax.set_title(f"{teams} teams")
     fig.suptitle("The first player's team: its share of the games with a winner, against its fair share")
-    return _finish(fig, axes[0], "y")
+    return _finish(fig, axes[0], "y", legend_below=True)
 
 
 def hand_size(summary: pd.DataFrame) -> Figure:
@@ -117,7 +132,7 @@ def shifts(frame: pd.DataFrame) -> Figure:
 
 
 def teams(summary: pd.DataFrame) -> Figure:
-    """Per variant: team 0's share of the decided games against its fair share, and the stalemate rate."""
+    """Per variant: team 0's advantage over its fair share (two and three teams on one scale), and stalemates."""
     labels = list(dict.fromkeys(summary["label"]))
     lineups = list(dict.fromkeys(summary["policies"]))
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
@@ -125,22 +140,20 @@ def teams(summary: pd.DataFrame) -> Figure:
     for j, lineup in enumerate(lineups):
         rows = summary[summary["policies"] == lineup]
         y = len(labels) - 1 - np.array([labels.index(v) for v in rows["label"]]) + (j - (len(lineups) - 1) / 2) * height
-        share, low, high = _decided_share(rows)
         marker = MARKERS[j % len(MARKERS)]
-        left.errorbar(100 * share, y, xerr=_errors(share, low, high), fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
+        left.errorbar(100 * rows["advantage"], y, xerr=_errors(rows["advantage"], rows["advantage_low"],
+                                                               rows["advantage_high"]),
+                      fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
         right.errorbar(100 * rows["drawishness"], y, xerr=_errors(rows["drawishness"], rows["drawishness_low"],
                                                                   rows["drawishness_high"]),
                        fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
-    for i, label in enumerate(labels):
-        t = int(summary[summary["label"] == label]["teams"].iloc[0])
-        yy = len(labels) - 1 - i
-        left.vlines(100 / t, yy - 0.42, yy + 0.42, **FAIR, label="fair share (1 / teams)" if i == 0 else None)
+    left.axvline(0, **FAIR, label="fair share (no advantage)")
     left.set_yticks(range(len(labels))[::-1], labels, fontsize=8)
-    left.set_xlabel("team 0's share of decided games (%)")
-    left.set_title("First player's team against its fair share")
+    left.set_xlabel("team 0's share of decided games minus 1/teams (percentage points)")
+    left.set_title("First player's team: advantage over its fair share")
     right.set_xlabel("games ending in a stalemate (%)")
     right.set_title("Stalemates")
-    return _finish(fig, (left, right), "x")
+    return _finish(fig, (left, right), "x", legend_below=True)
 
 
 def skill(ratings: pd.DataFrame) -> Figure:

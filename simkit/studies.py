@@ -162,7 +162,8 @@ def teams_study(policies: Sequence[str] | None = None) -> list[Config]:
         for q in (1, 2, 3):
             rules = Rules.make(players, 2, sequences_to_win=q)
             for lineup in _lineups(policies, rules):
-                configs.append(Config(rules, lineup, "sequences", f"{players} players, {q} sequence(s) to win"))
+                configs.append(Config(rules, lineup, "sequences",
+                                      f"{players} players, {q} sequence{'s' if q > 1 else ''} to win"))
     return configs
 
 

@@ -204,7 +204,7 @@ def test_teams_study_has_splits_and_sequence_counts():
     labels = [c.label for c in teams_study(["random"])]
     assert labels[:4] == ["6 players in 2 teams", "6 players in 3 teams", "12 players in 2 teams",
                           "12 players in 3 teams"]
-    assert "2 players, 3 sequence(s) to win" in labels and "6 players, 1 sequence(s) to win" in labels
+    assert "2 players, 3 sequences to win" in labels and "6 players, 1 sequence to win" in labels
 
 
 def test_readme_metric_table_is_the_registry():
