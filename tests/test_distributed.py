@@ -27,6 +27,7 @@ from simkit.distributed import (  # noqa: E402 - after the skip: this module nee
     ClusterError,
     WorkerMismatch,
     connect,
+    opened,
     parse_scheduler,
     play_chunk,
 )
@@ -252,6 +253,20 @@ def test_interrupted_at_the_client_then_resumed_gives_the_same_rows(tmp_path, cl
     local = local_runs(s)
     pd.testing.assert_frame_equal(rows(tmp_path), rows(local))
     assert parts(tmp_path) == parts(local)
+
+
+def test_one_cluster_serves_many_runs_and_a_client_will_do(tmp_path, cluster, local_runs):
+    """What a study does: open the cluster once (opened), then run configuration after configuration."""
+    with opened(None) as none:
+        assert none is None
+    with opened(cluster) as same:
+        assert same is cluster
+    with opened(cluster.client) as wrapped:  # a distributed.Client of the caller's own
+        s = spec("greedy", 400, 200)
+        assert run(tmp_path / "a", s, scheduler=wrapped).complete
+        assert run(tmp_path / "b", s, scheduler=cluster.client).complete
+    assert cluster.workers == 2  # left open for the caller
+    assert parts(tmp_path / "a") == parts(tmp_path / "b") == parts(local_runs(s))
 
 
 # --- faults --------------------------------------------------------------------
