@@ -44,16 +44,43 @@ def place_score(tb, cfg, st, team, cell, params, powers):
 
     is_strong: the move makes a four or a sequence, or blocks a four (the
     condition for spending a two-eyed Jack). powers[i] = growth**i, i = 0..5.
+    Two and three teams have their own loops (the other teams' counts read
+    directly); both add the same terms in the same order.
     """
     score = 0.0
     strong = False
-    teams = cfg[CFG_TEAMS]
+    if cfg[CFG_TEAMS] == 2:
+        opp = 1 - team
+        for i in range(tb.cell_nlines[cell]):
+            k = tb.cell_lines[cell, i]
+            own = st.in_line[team, k]
+            theirs = st.in_line[opp, k]
+            corners = tb.line_corners[k]
+            if theirs == 0:
+                n = own + corners + 1
+                if n == 5:
+                    if may_declare(tb, st, team, k):
+                        score += params[P_COMPLETE]
+                        strong = True
+                else:
+                    score += params[P_BUILD] * powers[n]
+                    if n == 4:
+                        strong = True
+            elif own == 0:
+                m = theirs + corners
+                score += params[P_BLOCK] * powers[m]
+                if m >= 4:
+                    score += params[P_BLOCK4]
+                    strong = True
+        return score, strong
+    u1, u2 = other_teams(team)
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
         own = st.in_line[team, k]
+        a = st.in_line[u1, k]
+        b = st.in_line[u2, k]
         corners = tb.line_corners[k]
-        theirs = chips_in_line(st, k) - own
-        if theirs == 0:
+        if a + b == 0:
             n = own + corners + 1
             if n == 5:
                 if may_declare(tb, st, team, k):
@@ -64,13 +91,20 @@ def place_score(tb, cfg, st, team, cell, params, powers):
                 if n == 4:
                     strong = True
         elif own == 0:
-            if sole_opponent(tb, st, team, teams, k, theirs) >= 0:
-                m = theirs + corners
+            if (a == 0) | (b == 0):  # the line's chips all belong to one opponent
+                m = a + b + corners
                 score += params[P_BLOCK] * powers[m]
                 if m >= 4:
                     score += params[P_BLOCK4]
                     strong = True
     return score, strong
+
+
+@inline_kernel
+def other_teams(team):
+    """The two other teams of a three-team game, in turn order after `team`."""
+    u1 = team + 1 if team < 2 else 0
+    return u1, 3 - team - u1
 
 
 @inline_kernel
@@ -80,31 +114,23 @@ def chips_in_line(st, k):
 
 
 @inline_kernel
-def sole_opponent(tb, st, team, teams, k, theirs):
-    """The opponent team owning all `theirs` (> 0) chips on line k, or -1 if several do."""
-    if teams == 2:
-        return 1 - team  # the only opponent
-    for u in range(teams):
-        if u != team:
-            if st.in_line[u, k] == theirs:
-                return u
-    return -1
-
-
-@inline_kernel
 def remove_score(tb, st, cell, params):
-    """Score of removing the chip on `cell`: break4 per open four it breaks."""
+    """(score, fours) of removing the chip on `cell`: the open fours of its owner it
+    breaks, and break4 for each."""
     owner = 0
     while not has(st.chips[owner], cell):
         owner += 1
-    score = 0.0
+    fours = 0
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
         chips = st.in_line[owner, k]
         if chips + tb.line_corners[k] == 4:
             if chips_in_line(st, k) == chips:
-                score += params[P_BREAK4]  # four of the owner's and one empty cell
-    return score
+                fours += 1  # four of the owner's and one empty cell
+    score = 0.0
+    for _ in range(fours):
+        score += params[P_BREAK4]
+    return score, fours
 
 
 @inline_kernel
@@ -116,28 +142,49 @@ def jack_cells(tb, cfg, st, team):
     opponent's four; a one-eyed Jack only on a chip of an opponent's open
     four. Every cell where a Jack move is careful lies on such a line, so
     scoring only these cells (a superset) loses no careful move.
+
+    One pass over the 192 lines without branches: each line's test is a
+    mask (all ones or zero) ANDed with its cells.
     """
     zero = np.uint64(0)
-    place_lo, place_hi, remove_lo, remove_hi = zero, zero, zero, zero
-    teams = cfg[CFG_TEAMS]
+    place_lo, place_hi = zero, zero
+    if cfg[CFG_TEAMS] == 2:
+        opp = 1 - team
+        four_lo, four_hi = zero, zero
+        for k in range(tb.line_lo.shape[0]):
+            own = np.int64(st.in_line[team, k])
+            theirs = np.int64(st.in_line[opp, k])
+            corners = tb.line_corners[k]
+            mine = (theirs == 0) & (own + corners >= 3)
+            blocks = (own == 0) & (theirs + corners >= 4)
+            place = zero - np.uint64(mine | blocks)
+            four = zero - np.uint64((own == 0) & (theirs + corners == 4))
+            place_lo |= tb.line_lo[k] & place
+            place_hi |= tb.line_hi[k] & place
+            four_lo |= tb.line_lo[k] & four
+            four_hi |= tb.line_hi[k] & four
+        return place_lo, place_hi, four_lo & st.chips[opp, 0], four_hi & st.chips[opp, 1]
+    u1, u2 = other_teams(team)
+    lo1, hi1, lo2, hi2 = zero, zero, zero, zero  # lines of an open four of u1, of u2
     for k in range(tb.line_lo.shape[0]):
-        own = st.in_line[team, k]
+        own = np.int64(st.in_line[team, k])
+        a = np.int64(st.in_line[u1, k])
+        b = np.int64(st.in_line[u2, k])
         corners = tb.line_corners[k]
-        theirs = chips_in_line(st, k) - own
-        if theirs == 0:
-            if own + corners >= 3:
-                place_lo |= tb.line_lo[k]
-                place_hi |= tb.line_hi[k]
-        elif own == 0:
-            if theirs + corners >= 4:
-                u = sole_opponent(tb, st, team, teams, k, theirs)
-                if u >= 0:
-                    place_lo |= tb.line_lo[k]
-                    place_hi |= tb.line_hi[k]
-                    if theirs + corners == 4:
-                        remove_lo |= tb.line_lo[k] & st.chips[u, 0]
-                        remove_hi |= tb.line_hi[k] & st.chips[u, 1]
-    return place_lo, place_hi, remove_lo, remove_hi
+        only1 = (own == 0) & (b == 0)  # every chip on the line is u1's (or none)
+        only2 = (own == 0) & (a == 0)
+        mine = (a + b == 0) & (own + corners >= 3)
+        place = zero - np.uint64(mine | (only1 & (a + corners >= 4)) | (only2 & (b + corners >= 4)))
+        four1 = zero - np.uint64(only1 & (a + corners == 4))
+        four2 = zero - np.uint64(only2 & (b + corners == 4))
+        place_lo |= tb.line_lo[k] & place
+        place_hi |= tb.line_hi[k] & place
+        lo1 |= tb.line_lo[k] & four1
+        hi1 |= tb.line_hi[k] & four1
+        lo2 |= tb.line_lo[k] & four2
+        hi2 |= tb.line_hi[k] & four2
+    return (place_lo, place_hi, (lo1 & st.chips[u1, 0]) | (lo2 & st.chips[u2, 0]),
+            (hi1 & st.chips[u1, 1]) | (hi2 & st.chips[u2, 1]))
 
 
 @inline_kernel
@@ -154,8 +201,8 @@ def score_cells(tb, cfg, st, team, params, powers, code, lo, hi, careless_too, a
             cell = word * 64 + lowest_bit(bits)
             bits &= bits - np.uint64(1)
             if kind == ONE_EYED:
-                score = remove_score(tb, st, cell, params)
-                careful = score > 0.0
+                score, fours = remove_score(tb, st, cell, params)
+                careful = fours > 0  # the care rule, whatever break4 is
                 score -= params[P_JACK_COST]
             else:
                 score, careful = place_score(tb, cfg, st, team, cell, params, powers)

@@ -34,10 +34,8 @@ Conventions (the kernel's, reconciled with its docstring):
   (corners included) and the fifth empty.
 - A Jack move costs ``jack_cost``. Care rule: a two-eyed Jack move is careful
   only when strong; a one-eyed Jack move only when it breaks at least one open
-  four. That is a fact of the position, not of the weights; the kernel
-  instead asks for a positive break4 score, which differs when
-  ``break4 <= 0`` (``care_by_score=True`` reproduces the kernel's reading).
-  Ordinary cards are always careful. The list holds every careful move; when
+  four. That is a fact of the position, not of the weights (whatever
+  break4 is, even 0 or less). Ordinary cards are always careful. The list holds every careful move; when
   there is none, it holds every Jack move instead, each ``CARELESS`` lower.
 - Legal cells (RULES.md, "A turn"): an ordinary card, its empty cells; a
   two-eyed Jack, every empty non-corner cell; a one-eyed Jack, every chip of
@@ -190,12 +188,12 @@ class View:
                 fours += 1
         return fours
 
-    def scored(self, code: int, cell: int, w: dict, care_by_score: bool = False) -> tuple[float, bool]:
+    def scored(self, code: int, cell: int, w: dict) -> tuple[float, bool]:
         """(score, careful) of one legal action (no CARELESS added)."""
         if code in ONE_EYED:
             fours = self.open_fours_broken(cell)
             score = w["break4"] * fours
-            careful = score > 0.0 if care_by_score else fours > 0
+            careful = fours > 0
             return score - w["jack_cost"], careful
         score, strong = self.place_score(cell, w)
         if code in TWO_EYED:
@@ -210,29 +208,24 @@ def weights(values) -> dict:
     return dict(zip(WEIGHT_NAMES, (float(v) for v in values)))
 
 
-def all_jack_moves(view: View, w: dict, care_by_score: bool = False) -> dict[tuple[int, int], tuple[float, bool]]:
+def all_jack_moves(view: View, w: dict) -> dict[tuple[int, int], tuple[float, bool]]:
     """(code, cell) -> (score, careful) of every legal Jack move of the seat, on every cell."""
     out = {}
     for code in view.hand:
         if code in ONE_EYED or code in TWO_EYED:
             for cell in view.legal_cells(code):
-                out[code, cell] = view.scored(code, cell, w, care_by_score)
+                out[code, cell] = view.scored(code, cell, w)
     return out
 
 
-def score_actions(view: View, w, care_by_score: bool = False) -> dict[tuple[int, int], float]:
-    """(code, cell) -> score of greedy's listed actions (see the module doc).
-
-    care_by_score: judge a one-eyed Jack careful by its break4 score being
-    positive rather than by its breaking an open four (the two agree when
-    break4 > 0).
-    """
+def score_actions(view: View, w) -> dict[tuple[int, int], float]:
+    """(code, cell) -> score of greedy's listed actions (see the module doc)."""
     w = weights(w)
     careful: dict[tuple[int, int], float] = {}
     careless: dict[tuple[int, int], float] = {}
     for code in view.hand:
         for cell in view.legal_cells(code):
-            score, ok = view.scored(code, cell, w, care_by_score)
+            score, ok = view.scored(code, cell, w)
             if ok:
                 careful[code, cell] = score
             else:

@@ -73,12 +73,11 @@ def name(code: int) -> str:
     return "A23456789TJQK"[code % 13] + "SHDC"[code // 13]
 
 
-def check_seat(st, cfg, teams: int, chip_limit: bool, seat: int, w: dict,
-               care_by_score: bool = False) -> dict[tuple[int, int], float]:
+def check_seat(st, cfg, teams: int, chip_limit: bool, seat: int, w: dict) -> dict[tuple[int, int], float]:
     """Assert the kernel's list and pick agree with the plain scorer; return the plain list."""
     team = seat % teams
     view = gn.View.of(st, seat, team, teams, chip_limit)
-    expected = gn.score_actions(view, w, care_by_score)
+    expected = gn.score_actions(view, w)
     got = kernel_list(st, cfg, seat, team, w)
     pairs = [p for p, _ in got]
     where = f"seat {seat} (team {team}), hand {[name(c) for c in view.hand]}"
@@ -304,9 +303,6 @@ def test_chip_limit(players, teams, counts, full_team):
     assert limited > 0 or full_team < 0
 
 
-@pytest.mark.xfail(strict=True, reason="kernel: a one-eyed Jack is careful only when its break4 "
-                   "score is > 0, so with break4 <= 0 no removal is ever careful (the docstring's "
-                   "care rule does not depend on the weights)")
 def test_care_rule_does_not_depend_on_break4():
     """break4 = 0: removing a chip of an open four is still a careful one-eyed Jack move
     (it is listed without CARELESS, at -jack_cost)."""
@@ -317,13 +313,13 @@ def test_care_rule_does_not_depend_on_break4():
 
 
 @pytest.mark.parametrize("players, teams", [(2, 2), (6, 3)])
-def test_break4_zero_matches_the_kernels_reading(players, teams):
-    """With break4 = 0 (and < 0) the kernel's care rule is 'break4 score > 0'; the plain
-    scorer reproduces it with care_by_score (see the xfail test above)."""
+def test_break4_zero_or_negative_keeps_the_care_rule(players, teams):
+    """With break4 = 0 (and < 0) a one-eyed Jack is still careful exactly when it breaks an
+    open four: the kernel's lists are the plain scorer's."""
     cfg = cfg_for(players, teams)
     for w in ({**DEFAULT, "break4": 0.0}, {**DEFAULT, "break4": -50.0, "jack_cost": 0.0}):
         for seed in range(4):
             st = _threat_position(players, teams, 4000 + seed, TURNS[seed % len(TURNS)])
             for seat in range(players):
                 set_hand(st, seat, ["JS", "JH", "JD"][: 1 + (seat + seed) % 3])
-                check_seat(st, cfg, teams, False, seat, w, care_by_score=True)
+                check_seat(st, cfg, teams, False, seat, w)
