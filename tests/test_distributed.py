@@ -278,12 +278,13 @@ class KillAWorkerMidChunk(RunEvents):
         self.client, self.killed = client, None
 
     def advanced(self, games):
-        if self.killed is None:
-            busy = [w for w, keys in self.client.processing().items() if keys]
-            worker = busy[0]
-            pid = self.client.run(os.getpid, workers=[worker])[worker]
+        if self.killed is not None:
+            return
+        busy = [w for w, keys in self.client.processing().items() if keys]
+        if busy:
+            pid = self.client.run(os.getpid, workers=[busy[0]])[busy[0]]
             os.kill(pid, signal.SIGKILL)
-            self.killed = (worker, pid)
+            self.killed = (busy[0], pid)
 
 
 def test_a_worker_killed_mid_chunk_loses_nothing(tmp_path, cluster, local_runs):
