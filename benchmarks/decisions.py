@@ -1,6 +1,7 @@
 """How well a lookahead variant chooses, measured on fixed positions in seconds, not hours.
 
     python benchmarks/decisions.py lookahead lookahead:horizon=0:playout=1:margin=1
+    python benchmarks/decisions.py --players 3 lookahead lookahead:value_move=0.2   # other tables
 
 A match of 10,000 games takes minutes per variant and still has a 95% interval
 of +-1 point; this measures the decisions themselves. Positions: 480 greedy
@@ -20,6 +21,13 @@ on the 4-action shortlist is charged nothing (it would show as a bad match
 result instead). Caveat: the truth is itself an estimate (its standard
 error per action is about 0.005), which inflates the printed oracle (the
 best action by the truth) but not the variants' gains.
+
+`--players`/`--teams` take the positions and the truth from games of another
+table (in them the seat to move plays for team seat % teams; the truth's
+rollouts play the lookahead's own weights for that team and the default greedy
+for the others). The truth is cached per table in benchmarks/.decisions-truth.npz,
+keyed on the positions and the greedy weights: delete it after changing how
+turns or rollouts are played.
 """
 
 from __future__ import annotations
@@ -36,10 +44,12 @@ from numba import njit
 from simkit.cards import tables
 from simkit.kernels.engine import play_game
 from simkit.kernels.greedy import N_GREEDY_PARAMS, score_actions
-from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, lookahead_action, rollout_value, shortlist
+from simkit.kernels.lookahead import (
+    N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, lookahead_action, rollout_value, shortlist,
+)
 from simkit.kernels.moves import swap_dead
 from simkit.kernels.policies import GREEDY, UpToGreedy, choose_dead
-from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, END_TURN_CAP, S_END, new_state
+from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, END_TURN_CAP, S_END, new_state
 from simkit.policies import N_PARAMS, Lineup
 from simkit.rules import Rules
 
@@ -57,7 +67,7 @@ def position(tb, cfg, ids, seat_params, st, sim, game, turns):
     if st.stats[S_END] != END_TURN_CAP:
         return -1
     seat = turns % cfg[CFG_PLAYERS]
-    dead = choose_dead(ids[seat], seat_params[seat], tb, cfg, st, seat, seat)
+    dead = choose_dead(ids[seat], seat_params[seat], tb, cfg, st, seat, seat % cfg[CFG_TEAMS])
     if dead >= 0:
         swap_dead(st, seat, dead)
     return seat
@@ -66,7 +76,7 @@ def position(tb, cfg, ids, seat_params, st, sim, game, turns):
 @njit
 def listed(tb, cfg, st, seat, gparams, out):
     """The SHORTLIST best actions by greedy score into out; how many there are."""
-    n = score_actions(tb, cfg, st, seat, seat, gparams, st.scratch, st.fscores)
+    n = score_actions(tb, cfg, st, seat, seat % cfg[CFG_TEAMS], gparams, st.scratch, st.fscores)
     k = shortlist(st.scratch, st.fscores, n, SHORTLIST)
     out[:k] = st.scratch[:k]
     return k
@@ -84,7 +94,8 @@ def truth_of(tb, cfg, ids, seat_params, params, game, turns, rollouts, st, sim, 
     for i in range(k):
         total = 0.0
         for r in range(rollouts):
-            total += rollout_value(tb, cfg, st, sim, seat, seat, actions[i], params, np.uint64(424242), r)
+            total += rollout_value(tb, cfg, st, sim, seat, seat % cfg[CFG_TEAMS], actions[i], params,
+                                   np.uint64(424242), r)
         q[i] = total / rollouts
 
 
@@ -97,7 +108,7 @@ def choices_of(tb, cfg, ids, seat_params, params, game, turns, st, sim, actions,
             break
         k = listed(tb, cfg, st, seat, seat_params[seat], actions)
         st.rng[0] = np.uint64(1000 + 7919 * rep)
-        code, cell = lookahead_action(tb, cfg, st, sim, seat, seat, params)
+        code, cell = lookahead_action(tb, cfg, st, sim, seat, seat % cfg[CFG_TEAMS], params)
         for i in range(k):
             if actions[i] == code * 128 + cell:
                 out[rep] = i
@@ -132,8 +143,13 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=480)
     parser.add_argument("--truth", type=int, default=4000, help="rollouts per action for the truth")
     parser.add_argument("--repeats", type=int, default=8)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     args = parser.parse_args()
-    rules = Rules.make(2)
+    try:
+        rules = Rules.make(args.players, args.teams)
+    except ValueError as e:
+        parser.error(str(e))
     tb, cfg = tables(), rules.cfg()
     reference = Lineup.parse("lookahead:horizon=0:playout=0", rules).params()[0, 0]
     # Positions come from self-play of greedy with the lookahead's own weights.
@@ -142,13 +158,15 @@ def main() -> None:
     seat_params[:, :N_GREEDY_PARAMS] = reference[P_GREEDY:P_OPPONENT]
     games = np.arange(args.positions, dtype=np.int64) + 5000
     turns = np.random.default_rng(1).integers(2, 45, args.positions).astype(np.int64)
-    key = f"engine-{args.positions}-{args.truth}-{reference.tobytes().hex()}"
-    if CACHE.exists() and str(np.load(CACHE)["key"]) == key:
-        q = np.load(CACHE)["q"]
+    key = f"engine-{args.positions}-{args.truth}-{reference[P_GREEDY:N_LOOKAHEAD_PARAMS].tobytes().hex()}"
+    table = "" if rules.players == 2 else f"-p{rules.players}t{rules.teams}"  # one entry per table
+    cached = dict(np.load(CACHE)) if CACHE.exists() else {}
+    if str(cached.get(f"key{table}")) == key:
+        q = cached[f"q{table}"]
     else:
         t = time.perf_counter()
         q = truth(tb, cfg, ids, seat_params, reference, games, turns, args.truth)
-        np.savez(CACHE, q=q, key=key)
+        np.savez(CACHE, **{**cached, f"q{table}": q, f"key{table}": key})
         print(f"truth: {args.truth} greedy rollouts per action, {time.perf_counter() - t:.0f} s")
     valued = ~np.isnan(q[:, 1])
     oracle = np.nanmax(q[valued], axis=1) - q[valued, 0]

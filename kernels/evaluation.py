@@ -3,78 +3,121 @@
 The lookahead policy stops its rollouts after a few plies and scores the
 position reached with this estimate instead of playing on to the end.
 
-A team's *features* (``team_features``), counted over the 192 lines of five:
+A team's *features* (``features``), counted over the 192 lines of five; a
+line *belongs* to a team when every chip on it is the team's (an empty line
+belongs to every team), and *covered* counts its chips and corners:
 
 0. sequences it has completed;
-1. open fours: lines with four of its cells covered (chips and corners), no
-   opponent chip, the fifth cell empty;
+1. open fours: its lines with four cells covered, the fifth empty;
 2. open fours whose empty cell's card is in one of the team's hands;
-3. open threes (three covered, no opponent chip);
+3. open threes (three covered);
 4. open twos;
 5. two-eyed Jacks in the team's hands;
 6. one-eyed Jacks in the team's hands;
 7. open threes with the card of at least one of their two empty cells in hand;
 8. open fours the team can complete now: the card in hand, or a two-eyed Jack;
 9. sequences times (8 > 0): one sequence and a four to complete;
-10. distinct empty cells that would complete an open four.
+10. distinct empty cells that would complete an open four;
+11. open ones (one cell covered: a chip, or a corner on an empty line).
 
 Team ``t``'s score is ``z_t = sum_k w_k * f_k(t)``, plus ``w_move`` for the
 team whose seat moves next; its chance to win is ``exp(z_t) / sum_u exp(z_u)``
 (with two teams, the logistic of the score difference). The weights are a
-row ``(w_move, w_0, ..., w_10)``, fitted by logistic regression on greedy
-self-play (``benchmarks/fit_value.py``); defaults in ``simkit.policies``.
+row ``(w_move, w_0, ..., w_11)``, fitted by logistic regression on greedy
+games of each table shape (``benchmarks/fit_value.py``); defaults per table
+in ``simkit.policies``.
 """
 
 import numpy as np
 
-from .greedy import chips_in_line
 from .jit import inline_kernel, kernel
 from .state import CFG_PLAYERS, CFG_TEAMS, lowest_bit, popcount
 from .tables import ONE_EYED, TWO_EYED
 
-N_FEATURES = 11
+N_FEATURES = 12
 N_VALUE_WEIGHTS = 1 + N_FEATURES  # w_move, then one weight per feature
+(F_SEQUENCES, F_FOURS, F_HELD_FOURS, F_THREES, F_TWOS, F_TWO_EYED, F_ONE_EYED, F_HELD_THREES,
+ F_COMPLETABLE, F_SEQUENCE_AND_FOUR, F_FOUR_CELLS, F_ONES) = range(N_FEATURES)
 
 
 @kernel
-def team_features(tb, cfg, st, team, out):
-    """Write the team's N_FEATURES features (see the module doc) into out[:N_FEATURES]."""
-    for i in range(N_FEATURES):
-        out[i] = 0.0
+def features(tb, cfg, st, out):
+    """Every team's N_FEATURES features (see the module doc), in one pass over the lines.
+
+    Team t's are written to out[t * N_FEATURES:(t + 1) * N_FEATURES], for t < teams.
+    """
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
-    held = np.uint64(0)
-    for seat in range(team, players, teams):
-        held |= st.held[seat]
-        out[5] += copies(st, seat, st.held[seat] & tb.kind_codes[TWO_EYED])
-        out[6] += copies(st, seat, st.held[seat] & tb.kind_codes[ONE_EYED])
-    out[0] = st.nseq[team]
-    completing_lo, completing_hi = np.uint64(0), np.uint64(0)
+    for i in range(teams * N_FEATURES):
+        out[i] = 0.0
+    zero = np.uint64(0)
+    held0, held1, held2 = zero, zero, zero  # the card codes in each team's hands
+    for seat in range(players):
+        t = seat % teams
+        h = st.held[seat]
+        if t == 0:
+            held0 |= h
+        elif t == 1:
+            held1 |= h
+        else:
+            held2 |= h
+        out[t * N_FEATURES + F_TWO_EYED] += copies(st, seat, h & tb.kind_codes[TWO_EYED])
+        out[t * N_FEATURES + F_ONE_EYED] += copies(st, seat, h & tb.kind_codes[ONE_EYED])
+    for t in range(teams):
+        out[t * N_FEATURES + F_SEQUENCES] = st.nseq[t]
+    lo0, hi0, lo1, hi1, lo2, hi2 = zero, zero, zero, zero, zero, zero  # cells completing a four
     for k in range(tb.line_lo.shape[0]):
-        own = st.in_line[team, k]
-        if chips_in_line(st, k) != own:
-            continue  # an opponent's chip: the line is no use to this team
-        covered = own + tb.line_corners[k]
-        if covered == 2:
-            out[4] += 1.0
+        a = np.int64(st.in_line[0, k])
+        b = np.int64(st.in_line[1, k])
+        c = np.int64(st.in_line[2, k])
+        total = a + b + c
+        corners = tb.line_corners[k]
+        if total == 0:  # an empty line belongs to every team
+            if corners == 1:
+                for t in range(teams):
+                    out[t * N_FEATURES + F_ONES] += 1.0
+            continue
+        if a == total:
+            owner, held = 0, held0
+        elif b == total:
+            owner, held = 1, held1
+        elif c == total:
+            owner, held = 2, held2
+        else:
+            continue  # chips of two teams: no use to either
+        f = owner * N_FEATURES
+        covered = total + corners
+        if covered == 1:
+            out[f + F_ONES] += 1.0
+        elif covered == 2:
+            out[f + F_TWOS] += 1.0
         elif covered == 3 or covered == 4:
             lo = tb.line_lo[k] & ~st.occupied[0] & ~tb.corners[0]
             hi = tb.line_hi[k] & ~st.occupied[1] & ~tb.corners[1]
             in_hand = cards_held(tb, held, lo, hi)
             if covered == 3:
-                out[3] += 1.0
+                out[f + F_THREES] += 1.0
                 if in_hand > 0:
-                    out[7] += 1.0
+                    out[f + F_HELD_THREES] += 1.0
             else:
-                out[1] += 1.0
-                completing_lo |= lo
-                completing_hi |= hi
+                out[f + F_FOURS] += 1.0
+                if owner == 0:
+                    lo0, hi0 = lo0 | lo, hi0 | hi
+                elif owner == 1:
+                    lo1, hi1 = lo1 | lo, hi1 | hi
+                else:
+                    lo2, hi2 = lo2 | lo, hi2 | hi
                 if in_hand > 0:
-                    out[2] += 1.0
-                    out[8] += 1.0
-                elif out[5] > 0:  # a two-eyed Jack completes it
-                    out[8] += 1.0
-    out[9] = out[0] * min(out[8], 1.0)
-    out[10] = popcount(completing_lo) + popcount(completing_hi)
+                    out[f + F_HELD_FOURS] += 1.0
+                    out[f + F_COMPLETABLE] += 1.0
+                elif out[f + F_TWO_EYED] > 0:  # a two-eyed Jack completes it
+                    out[f + F_COMPLETABLE] += 1.0
+    for t in range(teams):
+        f = t * N_FEATURES
+        out[f + F_SEQUENCE_AND_FOUR] = out[f + F_SEQUENCES] * min(out[f + F_COMPLETABLE], 1.0)
+    out[F_FOUR_CELLS] = popcount(lo0) + popcount(hi0)
+    out[N_FEATURES + F_FOUR_CELLS] = popcount(lo1) + popcount(hi1)
+    if teams == 3:
+        out[2 * N_FEATURES + F_FOUR_CELLS] = popcount(lo2) + popcount(hi2)
 
 
 @inline_kernel
@@ -105,25 +148,27 @@ def cards_held(tb, held, lo, hi):
 def win_chance(tb, cfg, st, mover, team, weights):
     """Estimated chance (0..1) that `team` wins; `mover` is the seat to move next.
 
-    weights: (N_VALUE_WEIGHTS,) float64. Uses st.fscratch[40:51] as work space.
-    Computed as 1 / sum_u exp(z_u - z_team), which cannot overflow for the team ahead.
+    weights: (N_VALUE_WEIGHTS,) float64. Uses st.fscores[:3 * N_FEATURES] as work
+    space (the scores of greedy's listed actions, free between turns). Computed as
+    1 / sum_u exp(z_u - z_team), which cannot overflow for the team ahead.
     """
-    features = st.fscratch[40:40 + N_FEATURES]
+    feats = st.fscores
+    features(tb, cfg, st, feats)
     teams = cfg[CFG_TEAMS]
     mover_team = mover % teams
-    own = team_score(tb, cfg, st, team, mover_team, weights, features)
+    own = team_score(feats, team, mover_team, weights)
     total = 1.0
     for u in range(teams):
         if u != team:
-            total += np.exp(team_score(tb, cfg, st, u, mover_team, weights, features) - own)
+            total += np.exp(team_score(feats, u, mover_team, weights) - own)
     return 1.0 / total
 
 
 @inline_kernel
-def team_score(tb, cfg, st, team, mover_team, weights, features):
-    """z_team: the weighted features, plus the mover's weight for the team to move."""
-    team_features(tb, cfg, st, team, features)
+def team_score(feats, team, mover_team, weights):
+    """z_team: the team's weighted features, plus the mover's weight for the team to move."""
     z = weights[0] if team == mover_team else 0.0
+    f = team * N_FEATURES
     for i in range(N_FEATURES):
-        z += weights[1 + i] * features[i]
+        z += weights[1 + i] * feats[f + i]
     return z

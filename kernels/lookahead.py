@@ -1,14 +1,14 @@
-"""The lookahead policy: greedy's shortlist, judged by rollouts from each action.
+"""The lookahead policy: greedy's shortlist, judged by short rollouts, raced.
 
 For each of the ``shortlist`` best actions by the policy's own greedy
-weights, ``rollouts`` games are played on from the position after the
-action. In them every seat plays greedy (``playout`` 0; ``playout`` 1:
-random): the policy's own team with its own greedy weights, the other teams
-with the ``opponent_*`` weights, its model of how they play. Before each
-rollout the cards the seat cannot see (every other hand and the draw pile)
-are dealt again at random from the cards it has not seen: 104 minus its own
-hand minus the discards (determinisation), so the decision depends only on
-what the seat sees.
+weights, games are played on from the position after the action. In them
+every seat plays greedy (``playout`` 0; ``playout`` 1: random): the
+policy's own team with its own greedy weights, the other teams with the
+``opponent_*`` weights, its model of how they play. Before each rollout the
+cards the seat cannot see (every other hand and the draw pile) are dealt
+again at random from the cards it has not seen: 104 minus its own hand minus
+the discards (determinisation), so the decision depends only on what the
+seat sees.
 
 A rollout stops after ``horizon`` plies (0: at the end of the game) and is
 worth the estimated chance to win of the position it reached
@@ -16,47 +16,57 @@ worth the estimated chance to win of the position it reached
 sooner is worth 1 (win), 1/2 (draw) or 0 (loss). Stopping early trades a
 little bias for much less noise (benchmarks/matches.md).
 
-Every candidate is played on the same ``rollouts`` deals (common random
-numbers), and is compared with the greedy choice deal by deal: the policy
-leaves the greedy choice only for the candidate with the largest mean gain,
-and only when that gain exceeds ``margin`` standard errors of the paired
-differences, so rollout noise rarely makes it play worse than greedy would.
-The real game's generator is advanced once per decision.
+Every candidate is played on the same deals (common random numbers) and
+compared with the greedy choice (the first candidate) deal by deal. The
+candidates are *raced*: after every BATCH deals, a challenger whose mean
+gain over the greedy choice is below ``race`` standard errors of the paired
+differences (mean + race * se <= 0) is dropped; the race ends when no
+challenger is left or after ``rollouts`` deals (``race`` 0: no dropping,
+every candidate gets ``rollouts`` deals). The policy then leaves the greedy
+choice only for the remaining challenger with the largest mean gain, and
+only when that gain exceeds ``margin`` standard errors, so rollout noise
+rarely makes it play worse than greedy would. A greedy choice that wins the
+game at once is played without rollouts. The real game's generator is
+advanced once per decision.
 
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
-the N_VALUE_WEIGHTS value weights, the policy's own N_GREEDY_PARAMS greedy
-weights, then the opponents' N_GREEDY_PARAMS greedy weights.
+race, the N_VALUE_WEIGHTS value weights, the policy's own N_GREEDY_PARAMS
+greedy weights, then the opponents' N_GREEDY_PARAMS greedy weights.
 """
 
 import numpy as np
 
 from .evaluation import N_VALUE_WEIGHTS, win_chance
 from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .moves import add_to_hand
 from .policies import GREEDY, RANDOM, UpToGreedy
-from .rng import next_u64, seed_stream, shuffle
+from .rng import below, next_u64, seed_stream, shuffle
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from .state import (
-    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS,
+    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, lowest_bit,
 )
 from .tables import N_CODES
 
-P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_HORIZON, P_VALUE = 0, 1, 2, 3, 4, 5
+P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_HORIZON, P_RACE, P_VALUE = range(7)
 P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
 P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
+BATCH = 16  # deals between two looks at the race
 N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 
 
 @kernel
-def determinise(st, sim, seat):
+def determinise(st, sim, seat, draws):
     """Copy into `sim` what `seat` sees of `st`, and deal the unseen cards afresh.
 
     Reads of st: the board (with its dead cards), the discards, the seat's own hand, the sizes of
     the other hands and of the draw pile. Nothing else (RULES.md, Information).
-    Uses and advances sim.rng.
+    Uses and advances sim.rng. draws: how many cards the game played on `sim` may draw at
+    most (-1: any number); only the other hands and that many cards of the pile are shuffled
+    into place (a uniformly random prefix, Fisher-Yates from the front), the rest is left
+    in order, never to be drawn.
     """
     for t in range(MAX_TEAMS):
         sim.chips[t, 0] = st.chips[t, 0]
@@ -90,16 +100,27 @@ def determinise(st, sim, seat):
         for _ in range(count[code]):
             sim.pile[n] = code
             n += 1
-    shuffle(sim.rng, sim.pile, n)
+    needed = draws
+    for s in range(st.hand_n.shape[0]):
+        if s != seat:
+            needed += st.hand_n[s]
+    if draws < 0 or needed >= n:
+        shuffle(sim.rng, sim.pile, n)
+    else:
+        for i in range(needed):
+            j = i + below(sim.rng, n - i)
+            sim.pile[i], sim.pile[j] = sim.pile[j], sim.pile[i]
     # Deal the other hands from the front; the rest is the draw pile.
     sim.ctr[PILE_POS] = 0
     sim.ctr[PILE_N] = n
     for s in range(st.hand_n.shape[0]):
         if s != seat:
+            held = sim.held[s]  # empty the hand: the codes held are those counted
+            while held != np.uint64(0):
+                sim.count[s, lowest_bit(held)] = 0
+                held &= held - np.uint64(1)
             sim.hand_n[s] = 0
             sim.held[s] = 0
-            for code in range(N_CODES):
-                sim.count[s, code] = 0
             for _ in range(st.hand_n[s]):
                 add_to_hand(sim, s, sim.pile[sim.ctr[PILE_POS]])
                 sim.ctr[PILE_POS] += 1
@@ -156,7 +177,7 @@ def shortlist(actions, scores, n, k):
 
 @kernel
 def lookahead_action(tb, cfg, st, sim, seat, team, params):
-    """The shortlisted (card, cell) with the best mean rollout result; (-1, -1) to pass."""
+    """The raced shortlist's choice (see the module doc) as (card, cell); (-1, -1) to pass."""
     gparams = params[P_GREEDY:P_OPPONENT]
     actions, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
@@ -166,38 +187,77 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
     rollouts = int(params[P_ROLLOUTS])
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128
-    # Candidate i's result minus the greedy choice's on the same deal r:
-    # sums and sums of squares in st.fscratch[8 + 2i], [9 + 2i].
-    acc = st.fscratch
-    for i in range(2 * short):
-        acc[8 + i] = 0.0
     base = next_u64(st.rng)
-    for r in range(rollouts):
-        first = 0.0
-        for i in range(short):
-            value = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base, r)
-            if i == 0:
-                first = value
-            else:
-                d = value - first
-                acc[8 + 2 * i] += d
-                acc[9 + 2 * i] += d * d
-    # Leave greedy's choice only for a candidate clearly better on the same deals.
+    if wins_at_once(tb, cfg, st, sim, seat, team, actions[0], params, base):
+        return actions[0] // 128, actions[0] % 128
+    # Challenger i's result minus the greedy choice's on the same deal r: sums and
+    # sums of squares in st.fscratch[8 + 2i], [9 + 2i]; st.scratch[MAX_SHORTLIST + i]
+    # is 1 while i is in the race. (st.scratch past the shortlist is free now.)
+    acc, racing = st.fscratch, st.scratch[MAX_SHORTLIST:MAX_SHORTLIST + short]
+    for i in range(short):
+        acc[8 + 2 * i] = 0.0
+        acc[9 + 2 * i] = 0.0
+        racing[i] = 1
+    left = short - 1
+    race = params[P_RACE]
+    r = 0
+    while r < rollouts and left > 0:
+        end = min(r + BATCH, rollouts)
+        while r < end:
+            first = rollout_value(tb, cfg, st, sim, seat, team, actions[0], params, base, r)
+            for i in range(1, short):
+                if racing[i] == 1:
+                    d = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first
+                    acc[8 + 2 * i] += d
+                    acc[9 + 2 * i] += d * d
+            r += 1
+        if race > 0.0:
+            for i in range(1, short):
+                if racing[i] == 1:
+                    mean, se = paired_mean(acc, i, r)
+                    if mean + race * se <= 0.0:
+                        racing[i] = 0
+                        left -= 1
+    # Leave greedy's choice only for a challenger clearly better on the same deals.
     chosen, chosen_gain = 0, 0.0
     for i in range(1, short):
-        mean = acc[8 + 2 * i] / rollouts
-        var = (acc[9 + 2 * i] - mean * mean * rollouts) / max(rollouts - 1, 1)
-        se = np.sqrt(max(var, 0.0) / rollouts)
-        if mean > params[P_MARGIN] * se and mean > chosen_gain:
-            chosen, chosen_gain = i, mean
+        if racing[i] == 1:
+            mean, se = paired_mean(acc, i, r)
+            if mean > params[P_MARGIN] * se and mean > chosen_gain:
+                chosen, chosen_gain = i, mean
     return actions[chosen] // 128, actions[chosen] % 128
+
+
+@inline_kernel
+def paired_mean(acc, i, r):
+    """Mean and standard error of challenger i's r paired differences (sums in acc)."""
+    mean = acc[8 + 2 * i] / r
+    var = (acc[9 + 2 * i] - mean * mean * r) / max(r - 1, 1)
+    return mean, np.sqrt(max(var, 0.0) / r)
+
+
+@inline_kernel
+def draws_needed(params):
+    """The most cards a rollout can draw: one after the action, then a dead card's
+    replacement and a draw per ply (-1: no limit, for rollouts to the end)."""
+    horizon = int(params[P_HORIZON])
+    return -1 if horizon == 0 else 1 + 2 * horizon
+
+
+@kernel
+def wins_at_once(tb, cfg, st, sim, seat, team, action, params, base):
+    """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
+    seed_stream(sim.rng, base, 0)
+    determinise(st, sim, seat, 1)
+    return play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team,
+                     action) == WON
 
 
 @kernel
 def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
     """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out."""
     seed_stream(sim.rng, base, r)
-    determinise(st, sim, seat)
+    determinise(st, sim, seat, draws_needed(params))
     if play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
     return rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,

@@ -9,6 +9,7 @@ Seat ``s`` plays for team ``s % teams``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from simkit.kernels import policies as kp
 from simkit.rules import Rules
 
-N_PARAMS = 32  # width of the kernel's per-seat parameter rows
+N_PARAMS = 48  # width of the kernel's per-seat parameter rows
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,14 @@ class PolicyKind:
     doc: str = ""
     # Allowed values of some parameters: name -> (lowest, highest, whole numbers only).
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
+    # Defaults that depend on the table: Rules -> {name: value} (overriding `params`).
+    table_defaults: Callable[[Rules], dict[str, float]] | None = None
+
+    def defaults(self, rules: Rules | None = None) -> dict[str, float]:
+        """Every parameter's default at the table `rules` (None: a two-player table)."""
+        if self.table_defaults is None:
+            return dict(self.params)
+        return {**self.params, **self.table_defaults(rules if rules is not None else Rules.make(2))}
 
 
 POLICIES: dict[str, PolicyKind] = {
@@ -43,29 +52,50 @@ POLICIES: dict[str, PolicyKind] = {
     ),
 }
 # The lookahead's position value (kernels/evaluation.py): the weight of being the
-# team to move, then one weight per feature. Fitted by benchmarks/fit_value.py
-# (20,000 greedy games, seed 777); order matters, the kernel reads them by position.
-VALUE_WEIGHTS = {
-    "value_move": 0.140, "value_sequences": 1.019, "value_fours": 0.106, "value_held_fours": 0.188,
-    "value_threes": 0.055, "value_twos": 0.028, "value_two_eyed": 0.375, "value_one_eyed": 0.337,
-    "value_held_threes": 0.175, "value_completable_fours": 0.197, "value_sequence_and_four": 0.279,
-    "value_four_cells": 0.178,
+# team to move, then one weight per feature; order matters, the kernel reads them
+# by position. One set per table shape (value_table), fitted by
+# benchmarks/fit_value.py on greedy games of that shape.
+VALUE_NAMES = (
+    "value_move", "value_sequences", "value_fours", "value_held_fours", "value_threes", "value_twos",
+    "value_two_eyed", "value_one_eyed", "value_held_threes", "value_completable_fours",
+    "value_sequence_and_four", "value_four_cells", "value_ones",
+)
+VALUE_WEIGHTS: dict[str, dict[str, float]] = {
+    table: dict(zip(VALUE_NAMES, weights)) for table, weights in {
+        # python benchmarks/fit_value.py [--players P --teams T]: 40,000 games each, seed 777
+        "2 teams": (0.165, 1.055, 0.068, 0.142, 0.054, 0.035, 0.647, 0.314, 0.192, 0.201, 0.301, 0.159, 0.013),
+        "2 teams, partners": (0.190, 1.143, 0.011, 0.167, 0.040, 0.036, 0.603, 0.278, 0.187, 0.229, 0.192, 0.194,
+                              0.013),  # fitted with 4 players
+        "3 teams": (0.159, 0.000, 0.006, 0.909, 0.091, 0.040, 0.584, 0.273, 0.334, 1.210, 0.000, 0.516, 0.013),
+        "3 teams, partners": (0.162, 0.000, -0.094, 0.708, 0.047, 0.041, 0.580, 0.189, 0.316, 0.980, 0.000, 0.420,
+                              0.012),  # fitted with 6 players
+    }.items()
 }
+
+
+def value_table(rules: Rules) -> str:
+    """The table shape whose value weights the lookahead uses: teams, and partners or not."""
+    return f"{rules.teams} teams" + (", partners" if rules.players > rules.teams else "")
+
+
 # The lookahead plays (shortlist and its own rollout moves) with greedy weights
-# that beat the default greedy 53.0% of 100,000 games (benchmarks/matches.md),
+# that beat the default greedy 57.9% of 100,000 games (benchmarks/matches.md),
 # and models the other teams in its rollouts as the default greedy.
-LOOKAHEAD_OWN_WEIGHTS = {**POLICIES["greedy"].params, "growth": 2.5, "block4": 50.0, "jack_cost": 60.0}
+LOOKAHEAD_OWN_WEIGHTS = {**POLICIES["greedy"].params, "build": 0.7, "growth": 2.0, "block": 0.6, "block4": 10.0,
+                         "jack_cost": 100.0}
 POLICIES["lookahead"] = PolicyKind(
     "lookahead",
     kp.LOOKAHEAD,
-    # Greedy playouts cut after 8 plies and scored by the value weights: measured
-    # stronger and as fast as random playouts to the end (benchmarks/matches.md).
-    {"rollouts": 128.0, "shortlist": 4.0, "margin": 0.5, "playout": 0.0, "horizon": 8.0,
-     **VALUE_WEIGHTS, **LOOKAHEAD_OWN_WEIGHTS,
+    # Greedy playouts cut after `horizon` plies and scored by the value weights of the
+    # table; the candidates raced. Measured in benchmarks/matches.md (issue 11): as
+    # strong with 32 to 128 deals, and 64 leaves room for the hard decisions.
+    {"rollouts": 64.0, "shortlist": 4.0, "margin": 0.5, "playout": 0.0, "horizon": 4.0, "race": 1.0,
+     **VALUE_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
      **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
     "greedy's shortlist judged by short greedy rollouts on re-dealt hidden cards, scored by a fitted value",
     {"rollouts": (0, 100_000, True), "shortlist": (1, 16, True), "margin": (0, math.inf, False),
-     "playout": (0, 1, True), "horizon": (0, 10_000, True)},
+     "playout": (0, 1, True), "horizon": (0, 10_000, True), "race": (0, math.inf, False)},
+    lambda rules: VALUE_WEIGHTS[value_table(rules)],
 )
 
 
@@ -79,13 +109,14 @@ class Policy:
 
     kind: PolicyKind
     values: tuple[float, ...]
+    defaults: tuple[float, ...]  # at the table the policy was parsed for
 
     @property
     def spec(self) -> str:
-        """Canonical text form: the name, then every parameter that differs from its default."""
+        """Canonical text form: the name, then every parameter that differs from its table's default."""
         extra = [
             f"{k}={_fmt(v)}"
-            for (k, d), v in zip(self.kind.params.items(), self.values)
+            for k, v, d in zip(self.kind.params, self.values, self.defaults)
             if v != d
         ]
         return ":".join([self.kind.name, *extra])
@@ -95,13 +126,15 @@ class Policy:
         return {"name": self.kind.name, "params": dict(zip(self.kind.params, self.values))}
 
     @classmethod
-    def parse(cls, text: str) -> Policy:
-        """Parse ``NAME[:KEY=VALUE...]``."""
+    def parse(cls, text: str, rules: Rules | None = None) -> Policy:
+        """Parse ``NAME[:KEY=VALUE...]`` for the table `rules` (None: a two-player table),
+        whose defaults fill the parameters not given."""
         name, *assignments = text.strip().split(":")
         kind = POLICIES.get(name.strip().lower())
         if kind is None:
             raise PolicyError(f"unknown policy {name.strip()!r}; known: {', '.join(POLICIES)}")
-        values = dict(kind.params)
+        defaults = kind.defaults(rules)
+        values = dict(defaults)
         given: set[str] = set()
         for a in assignments:
             key, sep, raw = a.partition("=")
@@ -119,7 +152,7 @@ class Policy:
             if not math.isfinite(values[key]):
                 raise PolicyError(f"parameter {key} of {kind.name!r} must be finite, got {raw!r}")
             _check_limits(kind, key, values[key])
-        return cls(kind, tuple(values.values()))
+        return cls(kind, tuple(values.values()), tuple(defaults.values()))
 
 
 def _check_limits(kind: PolicyKind, key: str, value: float) -> None:
@@ -164,7 +197,7 @@ class Lineup:
                 f"{len(parts)} policies in {spec!r} for {rules.teams} teams; the list gives one policy "
                 f"per team (team t plays seats t, t+{rules.teams}, ...)"
             )
-        listed = [Policy.parse(p) for p in parts]
+        listed = [Policy.parse(p, rules) for p in parts]
         per_team = tuple(listed[t % len(listed)] for t in range(rules.teams))
         return cls(per_team, rules.players, bool(swap_seats))
 

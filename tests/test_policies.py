@@ -49,6 +49,7 @@ def test_policy_parameters_parse_and_print_canonically():
     ("lookahead:playout=2", "playout of 'lookahead' must be a whole number from 0 to 1"),
     ("lookahead:horizon=1e9", "horizon of 'lookahead' must be a whole number from 0 to 10000"),
     ("lookahead:margin=-0.5", "margin of 'lookahead' must be at least 0, got -0.5"),
+    ("lookahead:race=-1", "race of 'lookahead' must be at least 0, got -1"),
     ("greedy:growth=nan", "growth of 'greedy' must be finite"),
 ])
 def test_bad_policy_specs_are_refused(spec, message):
@@ -128,19 +129,74 @@ def test_greedy_weights_change_its_play():
 def test_parameter_rows_fit_the_kernel():
     """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
     from simkit.kernels.evaluation import N_VALUE_WEIGHTS
-    from simkit.kernels.lookahead import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_VALUE
-    from simkit.policies import N_PARAMS, POLICIES, VALUE_WEIGHTS
+    from simkit.kernels.lookahead import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
+    from simkit.policies import N_PARAMS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS
 
     assert all(len(kind.params) <= N_PARAMS for kind in POLICIES.values())
     names = list(POLICIES["lookahead"].params)
     assert len(names) == N_LOOKAHEAD_PARAMS
-    assert names[P_VALUE:P_GREEDY] == list(VALUE_WEIGHTS) and len(VALUE_WEIGHTS) == N_VALUE_WEIGHTS
+    assert names[P_RACE] == "race"
+    assert names[P_VALUE:P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
+    assert all(list(row) == list(VALUE_NAMES) for row in VALUE_WEIGHTS.values())
     assert names[P_GREEDY:P_OPPONENT] == list(POLICIES["greedy"].params)
     assert names[P_OPPONENT:] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
 
 
+@pytest.mark.parametrize("players, teams, table", [
+    (2, 2, "2 teams"), (4, 2, "2 teams, partners"), (12, 2, "2 teams, partners"),
+    (3, 3, "3 teams"), (6, 3, "3 teams, partners"), (9, 3, "3 teams, partners"),
+])
+def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
+    """The value weights default to the table's; the canonical spec leaves them out, the
+    resolved parameters (a run's identity) show them, and a value given explicitly wins."""
+    from simkit.kernels.lookahead import P_GREEDY, P_VALUE
+    from simkit.policies import VALUE_WEIGHTS, value_table
+
+    rules = Rules.make(players, teams)
+    assert value_table(rules) == table
+    lineup = Lineup.parse("lookahead,greedy", rules)
+    assert lineup.names[0] == "lookahead"
+    assert list(lineup.params()[0, 0, P_VALUE:P_GREEDY]) == list(VALUE_WEIGHTS[table].values())
+    assert {k: v for k, v in lineup.resolved()[0]["params"].items() if k.startswith("value_")} \
+        == VALUE_WEIGHTS[table]
+    given = Lineup.parse("lookahead:value_move=0.5:value_ones=0", rules)
+    assert given.names[0] == "lookahead:value_move=0.5:value_ones=0"
+    row = given.params()[0, 0]
+    assert row[P_VALUE] == 0.5 and row[P_GREEDY - 1] == 0.0
+    assert list(row[P_VALUE + 1:P_GREEDY - 1]) == list(VALUE_WEIGHTS[table].values())[1:-1]
+
+
+def test_another_tables_value_is_printed():
+    """Given the two-player value at a three-team table, the spec names every weight that
+    differs from the three-team defaults, and parses back to the same parameters."""
+    from simkit.policies import VALUE_WEIGHTS
+
+    three = Rules.make(3)
+    two_team_value = ":".join(f"{k}={v!r}" for k, v in VALUE_WEIGHTS["2 teams"].items())
+    lineup = Lineup.parse(f"lookahead:{two_team_value}", three)
+    differ = [k for k, v in VALUE_WEIGHTS["2 teams"].items() if v != VALUE_WEIGHTS["3 teams"][k]]
+    assert differ and all(f"{k}=" in lineup.names[0] for k in differ)
+    assert np.array_equal(Lineup.parse(lineup.names[0], three).params(), lineup.params())
+    assert Lineup.parse(f"lookahead:{two_team_value}", TWO).names[0] == "lookahead"
+
+
+def test_racing_only_drops_challengers_that_could_not_be_chosen_at_its_last_look():
+    """With no more rollouts than one batch, the race looks once, after the last deal: the
+    games are those of race=0. With more, racing changes some choices (it is used)."""
+    from simkit.kernels.lookahead import BATCH
+
+    def moves(spec):
+        lineup = Lineup.parse(spec + ",greedy", TWO)
+        return [game_record(TWO, lineup, 12, game)["turns"] for game in range(4)]
+
+    few = f"lookahead:rollouts={BATCH}:shortlist=3"
+    assert moves(few + ":race=0") == moves(few + ":race=2")
+    many = "lookahead:rollouts=64:shortlist=3"
+    assert moves(many + ":race=0") != moves(many + ":race=0.25")
+
+
 @pytest.mark.parametrize("change", ["horizon=2", "horizon=0", "opponent_block4=0", "value_sequences=0",
-                                    "jack_cost=20"])
+                                    "value_ones=0.5", "jack_cost=20"])
 def test_lookahead_parameters_change_its_play(change):
     """Each group of the lookahead's parameters is used: changing one changes the games."""
     base = simulate(TWO, Lineup.parse(FAST_LOOKAHEAD + ",greedy", TWO), 6, 0, 20)

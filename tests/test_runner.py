@@ -140,7 +140,8 @@ def test_progress_is_reported_game_by_game_within_a_chunk(tmp_path):
 
     events = Count()
     rules = Rules.make(2)
-    run(tmp_path, RunSpec(rules, Lineup.parse("lookahead:rollouts=8", rules), 1, 40, 40), events=events)
+    slow = Lineup.parse("lookahead:rollouts=64:race=0:horizon=8", rules)  # 40 games take a second or two
+    run(tmp_path, RunSpec(rules, slow, 1, 40, 40), events=events)
     assert sum(events.steps) == 40
     assert len(events.steps) > 1, "a 40-game lookahead chunk reported only at its end"
 
