@@ -33,7 +33,7 @@ from simkit.distributed import (  # noqa: E402 - after the skip: this module nee
 )
 
 TWO = Rules.make(2)
-SLOW = "lookahead:rollouts=8"  # ~50 games/s on one thread: a chunk of 80 takes over a second
+SLOW = "lookahead:rollouts=32"  # 40-60 games/s on one thread: a chunk of 100 takes about 2 s
 MANY_CHUNKS = ("random", 200_000, 25_000)  # 8 chunks of ~0.25 s each on one worker
 
 
@@ -272,28 +272,30 @@ def test_one_cluster_serves_many_runs_and_a_client_will_do(tmp_path, cluster, lo
 # --- faults --------------------------------------------------------------------
 
 class KillAWorkerMidChunk(RunEvents):
-    """When the first games are reported (a chunk is half played), SIGKILL a worker playing a chunk."""
+    """Once the bar has moved past the chunks on disk (a chunk is being played), SIGKILL a busy worker."""
 
-    def __init__(self, client):
-        self.client, self.killed = client, None
+    def __init__(self, client, out):
+        self.client, self.out, self.seen, self.killed = client, out, 0, None
 
     def advanced(self, games):
-        if self.killed is not None:
+        self.seen += games
+        on_disk = sum(c["games"] for c in ds.read_manifest(self.out)["chunks"] if c["done"])
+        if self.killed is not None or self.seen <= on_disk:
             return
         busy = [w for w, keys in self.client.processing().items() if keys]
         if busy:
             pid = self.client.run(os.getpid, workers=[busy[0]])[busy[0]]
             os.kill(pid, signal.SIGKILL)
-            self.killed = (busy[0], pid)
+            self.killed = (busy[0], pid, self.seen)
 
 
 def test_a_worker_killed_mid_chunk_loses_nothing(tmp_path, cluster, local_runs):
-    s = spec(SLOW, 240, 80)
-    events = KillAWorkerMidChunk(cluster.client)
+    s = spec(SLOW, 300, 100)
+    events = KillAWorkerMidChunk(cluster.client, tmp_path)
     start = time.perf_counter()
     outcome = run(tmp_path, s, scheduler=cluster, events=events)
     seconds = time.perf_counter() - start
-    assert events.killed is not None
+    assert events.killed is not None and events.killed[2] < 300  # killed while games were left to play
     assert outcome.complete and outcome.chunks_written == 3, seconds
     assert strays(tmp_path) == []
     local = local_runs(s)
