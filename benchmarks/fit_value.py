@@ -16,7 +16,8 @@ the maximum likelihood (multinomial logistic regression) of
 
 (with two teams, the logistic of the score difference). Drawn games are left
 out. Prints the log-loss and the share of winners predicted on a held-out
-fifth of the games (against a coin: log(teams)), and the weights in the order
+fifth of the games (against a coin: log(teams); at other tables than two
+teams, also for the two-player value, the gain of a value per table), and the weights in the order
 of ``simkit.policies.VALUE_NAMES``, as the table's row for
 ``simkit.policies.VALUE_WEIGHTS`` (whose rows are this script's output with
 its default arguments for each table shape, rounded to three decimals).
@@ -41,7 +42,7 @@ from simkit.kernels.jit import COMPILE_OPTIONS
 from simkit.kernels.policies import GREEDY, UpToGreedy
 from simkit.kernels.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
 from simkit.kernels.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
-from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, value_table
+from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, value_table
 from simkit.rules import Rules
 
 MAX_PLIES = 400  # greedy games last about 52 plies (2 players); longer ones are cut here
@@ -140,6 +141,14 @@ def fit(rules: Rules, games: int, seed: int) -> tuple[np.ndarray, str]:
         f"held-out log-loss {log_loss(w, x_test, y_test)[0]:.4f} (a coin: {np.log(rules.teams):.4f}); "
         f"winner predicted {np.mean(predicted):.3f} (a coin: {1 / rules.teams:.3f})"
     )
+    if value_table(rules) != "2 teams":  # the gain over reusing the two-player value at this table
+        w2 = np.array(list(VALUE_WEIGHTS["2 teams"].values()))
+        predicted2 = np.argmax(x_test @ w2, axis=1) == y_test
+        report += (
+            f"\nthe two-player value on the same held-out games: log-loss {log_loss(w2, x_test, y_test)[0]:.4f}; "
+            f"winner predicted {np.mean(predicted2):.3f}"
+        )
+    return w, report
     return w, report
 
 

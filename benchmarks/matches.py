@@ -18,10 +18,9 @@ import argparse
 import time
 from pathlib import Path
 
-import numba
 from scipy.stats import binomtest
 
-from simkit.play import simulate
+from simkit.play import get_threads, simulate
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -70,7 +69,7 @@ def main() -> None:
     pairs = args.pair or [("greedy", "random"), ("lookahead", "greedy")]
     header = [
         f"{rules.players}-player games, {rules.teams} teams (A's fair share {1 / rules.teams:.1%}), "
-        f"seed {args.seed}, {numba.get_num_threads()} threads, {time.strftime('%Y-%m-%d')}:",
+        f"seed {args.seed}, {get_threads()} threads, {time.strftime('%Y-%m-%d')}:",
         "",
         "| policy A | policy B | games | A wins | draws | A's score | 95% CI | games/s |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
