@@ -76,6 +76,9 @@ def write_records(path: Path, records: Iterable[dict]) -> tuple[int, bool]:
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 n += 1
         except KeyboardInterrupt:
+            # Ctrl-C can land between the write and the count: count what the file holds.
+            f.flush()
+            n = tmp.read_text(encoding="utf-8").count("\n")
             if n == 0:
                 raise  # no game finished: no file
             interrupted = True
