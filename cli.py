@@ -150,8 +150,9 @@ class _Bar:
 
     def __init__(self, bar, lineup: str, scheduler: str | None, description: str = "playing"):
         self.bar, self.lineup, self.scheduler = bar, lineup, scheduler
-        self.task = bar.add_task(description, total=None, rate="", start=False)
-        self.t0 = time.perf_counter()
+        # hidden until the games start: while the kernels compile, the notice line speaks alone
+        self.task = bar.add_task(description, total=None, rate="", start=False, visible=False)
+        self.t0: float | None = None
         self.played = 0
 
     def started(self, total: int, already: int) -> None:
@@ -168,13 +169,19 @@ class _Bar:
     def compiled(self, seconds: float) -> None:
         err_console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
 
-    def advanced(self, games: int) -> None:
-        if not self.played:
-            self.bar.start_task(self.task)
+    def playing(self) -> None:
+        if self.t0 is None:  # the first run of a study: the rate counts from here
             self.t0 = time.perf_counter()
+            self.bar.start_task(self.task)
+        self.bar.update(self.task, visible=True)
+
+    def advanced(self, games: int) -> None:
+        if self.t0 is None:  # a watcher that never heard playing(): count from the first games
+            self.playing()
         self.played += games
-        rate = self.played / max(time.perf_counter() - self.t0, 1e-9)
-        self.bar.update(self.task, advance=games, rate=f"{rate:,.0f}/s")
+        seconds = time.perf_counter() - self.t0
+        rate = f"{self.played / seconds:,.0f}/s" if seconds >= 0.5 else ""  # too early to tell
+        self.bar.update(self.task, advance=games, rate=rate)
 
 
 class _Quiet:
@@ -194,6 +201,9 @@ class _Quiet:
                               f"{compile_estimate(self.lineup)} s) ...", highlight=False)
 
     def compiled(self, seconds: float) -> None:
+        pass
+
+    def playing(self) -> None:
         pass
 
     def advanced(self, games: int) -> None:

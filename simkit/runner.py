@@ -159,6 +159,9 @@ class RunEvents:
     def compiled(self, seconds: float) -> None:
         """The kernels are ready, after `seconds`."""
 
+    def playing(self) -> None:
+        """The kernels are ready: the games start now."""
+
     def advanced(self, games: int) -> None:
         """`games` more games were played."""
 
@@ -343,6 +346,8 @@ def run(
             except KeyboardInterrupt:
                 outcome.interrupted = True
                 return outcome
+        if todo:
+            events.playing()
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:

@@ -201,6 +201,9 @@ class StudyEvents(RunEvents):
     def compiled(self, seconds: float) -> None:
         self.watcher.compiled(seconds)
 
+    def playing(self) -> None:
+        self.watcher.playing()
+
     def advanced(self, games: int) -> None:
         self.watcher.advanced(games)
 

@@ -186,3 +186,24 @@ def test_ctrl_c_during_play_keeps_the_finished_records(tmp_path):
     assert len(kept) > 1 and f"interrupted: kept the {len(kept)} finished game record(s) in {path}" in err
     assert [r["game"] for r in kept] == list(range(len(kept)))
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_the_progress_bar_waits_for_the_games_and_its_rate_for_half_a_second():
+    """Issue 10: while the kernels compile only the notice line shows (no bar at 0/?), and the
+    first games of a chunk, reported together, do not show as billions of games per second."""
+    from rich.progress import Progress
+
+    from simkit.cli import _Bar
+
+    bar = Progress()
+    watcher = _Bar(bar, "random", None)
+    task = bar.tasks[0]
+    watcher.started(1000, 0)
+    assert not task.visible
+    watcher.playing()
+    assert task.visible
+    watcher.advanced(600)
+    assert task.fields["rate"] == "" and task.completed == 600
+    watcher.t0 -= 2.0  # two seconds later
+    watcher.advanced(400)
+    assert task.fields["rate"].endswith("/s") and 400 <= float(task.fields["rate"][:-2].replace(",", "")) <= 500
