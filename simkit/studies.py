@@ -595,6 +595,8 @@ def summary_markdown(study: Study, summary: pd.DataFrame, extra: dict[str, pd.Da
             "rating [95% CI]": [f"{v:+.0f} [{lo:+.0f}, {hi:+.0f}]" for v, lo, hi in
                                 zip(r["rating"], r["rating_low"], r["rating_high"])],
         })))
+        parts.append("Each rating's interval is against random, the anchor, whose few wins make it wide; "
+                     "two line-ups are compared by their pair's score above, not by overlapping intervals.\n")
         parts.append(skill_sentence(extra["pairs"], r) + "\n")
     for name in figures:
         parts.append(f"![{name}]({name})\n")
