@@ -26,8 +26,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 # soft_wrap: a message is one line, never cut at rich's 80 columns when piped.
-out_console = Console(soft_wrap=True)
-err_console = Console(stderr=True, soft_wrap=True)
+# markup off: a path or a spec with brackets ("simkit[distributed]") prints as it is
+out_console = Console(soft_wrap=True, markup=False)
+err_console = Console(stderr=True, soft_wrap=True, markup=False)
 
 DEFAULT_RUN_GAMES = 1_000_000
 DEFAULT_SEED = 2026
@@ -81,7 +82,7 @@ ChipLimit = Annotated[bool, typer.Option("--chip-limit/--no-chip-limit", help="E
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors: no progress bar, no report.")]
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
-    "single-threaded workers on this machine (needs pip install 'simkit[distributed]').")]
+    "single-threaded workers on this machine (needs pip install 'simkit\\[distributed]').")]
 
 
 def _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats=False):

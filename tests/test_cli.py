@@ -207,3 +207,12 @@ def test_the_progress_bar_waits_for_the_games_and_its_rate_for_half_a_second():
     watcher.t0 -= 2.0  # two seconds later
     watcher.advanced(400)
     assert task.fields["rate"].endswith("/s") and 400 <= float(task.fields["rate"][:-2].replace(",", "")) <= 500
+
+
+@pytest.mark.parametrize("command", ["run", "study"])
+def test_the_help_names_the_extra_to_install(command):
+    """Rich markup swallowed '[distributed]': the help said "needs pip install 'simkit'"."""
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.output.replace("│", " ").split())  # the help's box, wrapped lines joined
+    assert "pip install 'simkit[distributed]'" in text
