@@ -149,8 +149,8 @@ def default_out(spec) -> Path:
 class _Bar:
     """The runner's events shown on the terminal: one line while compiling, then a progress bar."""
 
-    def __init__(self, bar, lineup: str, scheduler: str | None, description: str = "playing"):
-        self.bar, self.lineup, self.scheduler = bar, lineup, scheduler
+    def __init__(self, bar, scheduler: str | None, description: str = "playing"):
+        self.bar, self.scheduler = bar, scheduler
         # hidden until the games start: while the kernels compile, the notice line speaks alone
         self.task = bar.add_task(description, total=None, rate="", start=False, visible=False)
         self.t0: float | None = None
@@ -159,12 +159,12 @@ class _Bar:
     def started(self, total: int, already: int) -> None:
         self.bar.update(self.task, total=total, completed=already)
 
-    def compiling(self) -> None:
+    def compiling(self, lineup: str) -> None:
         from simkit.runner import compile_estimate
 
         where = " on each worker" if self.scheduler else ""
         err_console.print(
-            f"compiling the kernels for {self.lineup}{where} (first run only, about {compile_estimate(self.lineup)} s) ...",
+            f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s) ...",
             highlight=False)
 
     def compiled(self, seconds: float) -> None:
@@ -188,18 +188,18 @@ class _Bar:
 class _Quiet:
     """Events that print nothing but the compile notice (on a terminal, not with --quiet)."""
 
-    def __init__(self, lineup: str, notice: bool):
-        self.lineup, self.notice = lineup, notice
+    def __init__(self, notice: bool):
+        self.notice = notice
 
     def started(self, total: int, already: int) -> None:
         pass
 
-    def compiling(self) -> None:
+    def compiling(self, lineup: str) -> None:
         if self.notice:
             from simkit.runner import compile_estimate
 
-            err_console.print(f"compiling the kernels for {self.lineup} (first run only, about "
-                              f"{compile_estimate(self.lineup)} s) ...", highlight=False)
+            err_console.print(f"compiling the kernels for {lineup} (first run only, about "
+                              f"{compile_estimate(lineup)} s) ...", highlight=False)
 
     def compiled(self, seconds: float) -> None:
         pass
@@ -214,9 +214,8 @@ class _Quiet:
 def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    lineup = spec.lineup.spec
     if quiet or not sys.stderr.isatty():
-        return run_games(out, spec, overwrite, events=_Quiet(lineup, notice=not quiet), scheduler=scheduler)
+        return run_games(out, spec, overwrite, events=_Quiet(notice=not quiet), scheduler=scheduler)
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -225,7 +224,7 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err_console, transient=True) as bar:
-        return run_games(out, spec, overwrite, events=_Bar(bar, lineup, scheduler), scheduler=scheduler)
+        return run_games(out, spec, overwrite, events=_Bar(bar, scheduler), scheduler=scheduler)
 
 
 def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None) -> None:
@@ -343,13 +342,12 @@ def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1:]] if "study" in sys.argv else None
-    lineups = ", ".join(dict.fromkeys(c.lineup.spec for c in the_study.configs))
     if quiet or not sys.stderr.isatty():
-        return run_study(the_study, out, _Quiet(lineups, notice=not quiet), scheduler, command, overwrite)
+        return run_study(the_study, out, _Quiet(notice=not quiet), scheduler, command, overwrite)
     columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games  {task.fields[rate]:>10}"), TimeRemainingColumn())
     with Progress(*columns, console=err_console, transient=True) as bar:
-        return run_study(the_study, out, _Bar(bar, lineups, scheduler, f"study {the_study.kind}"), scheduler,
+        return run_study(the_study, out, _Bar(bar, scheduler, f"study {the_study.kind}"), scheduler,
                          command, overwrite)
 
 
@@ -442,12 +440,12 @@ def play(
         check_games(seed, first_game, games)
         if record is not None:
             check_writable(record, force)
-        events = _Quiet(lineup.spec, notice=not quiet)
+        events = _Quiet(notice=not quiet)
 
         def games_played():
             for g in range(first_game, first_game + games):
                 if g == first_game:  # the first game compiles the kernels on a first run
-                    rec = noting_compile(events, game_record, rules, lineup, seed, g)
+                    rec = noting_compile(events, lineup.spec, game_record, rules, lineup, seed, g)
                 else:
                     rec = game_record(rules, lineup, seed, g)
                 if not quiet:

@@ -298,7 +298,7 @@ def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome
     try:
         _wait_for_workers(cluster)
         check_workers(client, out, rid)
-        noting_compile(events, _run_everywhere, client, _warm_up, spec.rules, spec.lineup, spec.seed, identity)
+        noting_compile(events, spec.lineup.spec, _run_everywhere, client, _warm_up, spec.rules, spec.lineup, spec.seed, identity)
         client.subscribe_topic(topic, progress.heard)
         listening = True
         keys = [f"simkit-chunk-{rid}-{first:012d}-{n}-{token}" for first, n in todo]

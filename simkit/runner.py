@@ -49,7 +49,7 @@ def default_chunk_size(lineup: Lineup) -> int:
 
 # Rough first-compile time of each policy set on a 2-core machine (measured:
 # benchmarks/results.md), for the notice printed while the kernels compile.
-COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 60}
+COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 80}  # measured: 15-17, 23-26, 78-85 s
 
 
 def compile_estimate(lineup_spec: str) -> int:
@@ -153,8 +153,8 @@ class RunEvents:
     def started(self, total: int, already: int) -> None:
         """The run will play `total` games, `already` of them are on disk."""
 
-    def compiling(self) -> None:
-        """The kernels of this line-up are being compiled (first run only)."""
+    def compiling(self, lineup: str) -> None:
+        """The kernels of `lineup` (its spec) are being compiled (first run only)."""
 
     def compiled(self, seconds: float) -> None:
         """The kernels are ready, after `seconds`."""
@@ -425,14 +425,14 @@ def _play_here(out, spec, identity, todo, finished, events, outcome) -> None:
 
 def warm_up(spec: RunSpec, events: RunEvents) -> None:
     """Compile (or load from numba's cache) the line-up's kernels before the first game."""
-    noting_compile(events, simulate, spec.rules, spec.lineup, spec.seed, 0, 0)
+    noting_compile(events, spec.lineup.spec, simulate, spec.rules, spec.lineup, spec.seed, 0, 0)
 
 
-def noting_compile(events: RunEvents, fn, *args):
+def noting_compile(events: RunEvents, lineup: str, fn, *args):
     """fn(*args), telling events when it takes long enough to be a compile, not a cache load.
 
     A cached kernel loads in well under a second; after a second of waiting
-    events.compiling() is called (from a timer thread), and
+    events.compiling(lineup) is called (from a timer thread), and
     events.compiled(seconds) at the end. fn runs in the calling thread: numba
     compiles about 30% slower in a thread of its own (glibc's malloc there
     maps and unmaps about four times as many pages: 22 s against 16 s for the
@@ -444,7 +444,7 @@ def noting_compile(events: RunEvents, fn, *args):
 
     def tell() -> None:
         told.set()
-        events.compiling()
+        events.compiling(lineup)
 
     timer = threading.Timer(1.0, tell)
     timer.daemon = True

@@ -37,9 +37,9 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from simkit import dataset as ds
 from simkit.kernels.state import DECK_SIZE
-from simkit.metrics import METRICS, Estimate, measure, team_wins, wilson
+from simkit.metrics import measure, team_wins, wilson
 from simkit.policies import Lineup
-from simkit.rules import HAND_SIZE, LEGAL_TEAMS, MAX_HAND_SIZE, Rules, RulesError
+from simkit.rules import HAND_SIZE, LEGAL_TEAMS, MAX_HAND_SIZE, Rules
 from simkit.runner import RunEvents, RunSpec, run, run_folder_name
 
 STUDY_FORMAT = "simkit.study/1"
@@ -195,8 +195,8 @@ class StudyEvents(RunEvents):
     def started(self, total: int, already: int) -> None:
         pass  # the study said once how many games it has in all
 
-    def compiling(self) -> None:
-        self.watcher.compiling()
+    def compiling(self, lineup: str) -> None:
+        self.watcher.compiling(lineup)
 
     def compiled(self, seconds: float) -> None:
         self.watcher.compiled(seconds)

@@ -196,7 +196,7 @@ def test_the_progress_bar_waits_for_the_games_and_its_rate_for_half_a_second():
     from simkit.cli import _Bar
 
     bar = Progress()
-    watcher = _Bar(bar, "random", None)
+    watcher = _Bar(bar, None)
     task = bar.tasks[0]
     watcher.started(1000, 0)
     assert not task.visible
