@@ -382,8 +382,9 @@ def _yield_to_kernel() -> None:
 def _in_background(fn, *args) -> Future:
     """Run fn(*args) in a daemon thread (numba's kernels release the GIL); its future.
 
-    A daemon thread does not keep the process alive: Ctrl-C during a compile
-    ends the run at once instead of waiting for the compiler.
+    A daemon thread does not keep the process alive: Ctrl-C ends the run
+    after the game in flight instead of waiting for the chunk. (Compiles run
+    in the calling thread: see noting_compile.)
     """
     future: Future = Future()
 
