@@ -370,6 +370,8 @@ def _first_mover(winner: np.ndarray, teams: int, notes: list[str]) -> dict[str, 
         "win_rate_ci_high": hi,
         "fair_share": fair,
         "advantage": rate - fair,
+        "advantage_ci_low": lo - fair,
+        "advantage_ci_high": hi - fair,
         "p_value": p_value,
     }
 

@@ -187,6 +187,9 @@ def test_first_mover_advantage() -> None:
     assert fm["fair_share"] == 0.5
     assert fm["advantage"] == pytest.approx(fm["win_rate"] - 0.5)
     assert fm["win_rate_ci_low"] <= 0.55 <= fm["win_rate_ci_high"]
+    # the advantage carries its interval: the win rate's, shifted by the fair share
+    assert fm["advantage_ci_low"] == pytest.approx(fm["win_rate_ci_low"] - 0.5)
+    assert fm["advantage_ci_high"] == pytest.approx(fm["win_rate_ci_high"] - 0.5)
     expected = stats.binomtest(wins0, int(decided.sum()), p=0.5).pvalue
     assert fm["p_value"] == pytest.approx(expected)
     assert fm["p_value"] < 1e-6
