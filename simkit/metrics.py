@@ -7,7 +7,7 @@ an ``Estimate``: the value, its 95% interval and the number of games behind
 it. The study summaries, the README's metric table and the tests all read
 this registry, so adding a metric touches one place.
 
-Intervals: proportions use the Wilson score interval (statsmodels); the mean
+Intervals: proportions use the Wilson score interval (scipy); the mean
 length a t-interval; balance the range of gaps allowed by simultaneous
 (Goodman) intervals of the teams' win rates; the spread of the length a
 bootstrap of the games (percentile interval, ``BOOTSTRAP`` resamples from a
@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
-from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint
 
 CONFIDENCE = 0.95
 BOOTSTRAP = 2000  # resamples for the bootstrap intervals
@@ -50,11 +49,27 @@ class Metric:
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:
-    """(k / n, low, high): a proportion with its 95% Wilson interval; NaN for n = 0."""
-    if n == 0:
+    """(k / n, low, high): a proportion with its 95% Wilson interval; NaN for n = 0.
+
+    The one proportion interval of simkit: the reports and the studies use it.
+    """
+    if n <= 0:
         return (np.nan,) * 3
-    low, high = proportion_confint(k, n, alpha=1 - CONFIDENCE, method="wilson")
-    return k / n, 0.0 if k == 0 else float(low), 1.0 if k == n else float(high)
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return k / n, float(ci.low), float(ci.high)
+
+
+def mean_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """(mean, low, high) of the values x with the t-interval of the mean; low and high NaN for
+    fewer than two values, both the mean when every value is equal."""
+    n = len(x)
+    if n < 2:
+        return (float(x.mean()) if n else np.nan), np.nan, np.nan
+    mean, sem = float(x.mean()), float(stats.sem(x))
+    if sem == 0:
+        return mean, mean, mean
+    low, high = stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sem)
+    return mean, float(low), float(high)
 
 
 def _teams(df: pd.DataFrame) -> int:
@@ -107,6 +122,9 @@ def balance(df: pd.DataFrame) -> Estimate:
     rates = counts[:-1] / n
     if counts[-1] == 0:
         counts = counts[:-1]  # no draws: the intervals need no empty category
+    # imported here: statsmodels adds 0.1 s to every `simkit run`'s report, which needs only wilson
+    from statsmodels.stats.proportion import multinomial_proportions_confint
+
     bounds = multinomial_proportions_confint(counts, alpha=1 - CONFIDENCE, method="goodman")[: len(rates)]
     low, high = bounds[:, 0], bounds[:, 1]
     widest = high.max() - low.min()
@@ -124,14 +142,7 @@ def _share(mask_of: Callable[[pd.DataFrame], pd.Series]) -> Callable[[pd.DataFra
 def duration(df: pd.DataFrame) -> Estimate:
     """Mean game length in turns, with its t-interval."""
     turns = df["turns"].to_numpy(np.float64)
-    n = len(turns)
-    if n < 2:
-        return Estimate(float(turns.mean()) if n else np.nan, np.nan, np.nan, n)
-    mean, sem = float(turns.mean()), float(stats.sem(turns))
-    if sem == 0:
-        return Estimate(mean, mean, mean, n)
-    low, high = stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sem)
-    return Estimate(mean, float(low), float(high), n)
+    return Estimate(*mean_interval(turns), len(turns))
 
 
 def duration_spread(df: pd.DataFrame) -> Estimate:

@@ -48,11 +48,10 @@ from rich.table import Table
 from rich.text import Text
 from scipy import stats
 
+from simkit.metrics import mean_interval, wilson
+
 CONFIG_COLUMNS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns", "chip_limit", "policies", "seed"]
 """Columns that identify a configuration; games are grouped by those present."""
-
-CONFIDENCE = 0.95
-"""Confidence level of every interval in a summary."""
 
 OUTCOMES = ("win", "stalemate", "turn_cap")
 """Rows of the outcome table: exclusive, they add up to all games (a draw is stalemate + turn_cap)."""
@@ -156,18 +155,9 @@ class Summary:
 # --------------------------------------------------------------------------- statistics
 
 
-def wilson_interval(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+def wilson_interval(k: int, n: int) -> tuple[float, float]:
     """Wilson score interval of k successes in n trials (NaN, NaN when n == 0)."""
-    if n <= 0:
-        return _NAN, _NAN
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
-    return float(ci.low), float(ci.high)
-
-
-def _proportion(k: int, n: int) -> tuple[float, float, float]:
-    """(rate, ci_low, ci_high) of k out of n; all NaN when n == 0."""
-    lo, hi = wilson_interval(k, n)
-    return (k / n if n > 0 else _NAN), lo, hi
+    return wilson(k, n)[1:]
 
 
 def _plain(value: Any) -> Any:
@@ -205,7 +195,7 @@ def _team_table(winner: np.ndarray, teams: int) -> pd.DataFrame:
     rows = []
     for t in range(teams):
         k = int(np.count_nonzero(winner == t))
-        rate, lo, hi = _proportion(k, n)
+        rate, lo, hi = wilson(k, n)
         rows.append({"team": t, "wins": k, "win_rate": rate, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows, columns=["team", "wins", "win_rate", "ci_low", "ci_high"])
 
@@ -246,7 +236,7 @@ def _outcome_table(df: pd.DataFrame, winner: np.ndarray) -> pd.DataFrame:
         if k is None:
             rows.append({"outcome": name, "count": None, "rate": _NAN, "ci_low": _NAN, "ci_high": _NAN})
             continue
-        rate, lo, hi = _proportion(k, n)
+        rate, lo, hi = wilson(k, n)
         rows.append({"outcome": name, "count": k, "rate": rate, "ci_low": lo, "ci_high": hi})
     table = pd.DataFrame(rows, columns=["outcome", "count", "rate", "ci_low", "ci_high"])
     return table.astype({"count": "Int64"})
@@ -255,7 +245,7 @@ def _outcome_table(df: pd.DataFrame, winner: np.ndarray) -> pd.DataFrame:
 def _draw(winner: np.ndarray) -> dict[str, float]:
     """Games without a winner (stalemate + turn cap): count, rate and interval."""
     k = int(np.count_nonzero(winner < 0))
-    rate, lo, hi = _proportion(k, len(winner))
+    rate, lo, hi = wilson(k, len(winner))
     return {"count": k, "rate": rate, "rate_ci_low": lo, "rate_ci_high": hi}
 
 
@@ -267,16 +257,11 @@ def _length(turns: np.ndarray, notes: list[str]) -> dict[str, float]:
         notes.append("length: no games")
         return dict.fromkeys(keys, _NAN)
     x = turns.astype(np.float64)
-    mean = float(x.mean())
+    mean, lo, hi = mean_interval(x)
     if n >= 2:
         std = float(x.std(ddof=1))
-        sem = float(stats.sem(x))
-        if sem > 0:
-            lo, hi = (float(v) for v in stats.t.interval(CONFIDENCE, n - 1, loc=mean, scale=sem))
-        else:
-            lo = hi = mean
     else:
-        std = lo = hi = _NAN
+        std = _NAN
         notes.append("length: one game, so no standard deviation or t-interval")
     out = {"mean": mean, "mean_ci_low": lo, "mean_ci_high": hi, "std": std, "median": float(np.median(x))}
     for p in PERCENTILES:
@@ -302,13 +287,13 @@ def _first_sequence(df: pd.DataFrame, winner: np.ndarray, notes: list[str]) -> d
         )
     has = fst >= 0
     k = int(has.sum())
-    share, slo, shi = _proportion(k, n)
+    share, slo, shi = wilson(k, n)
     converted = int(np.count_nonzero(has & (winner == fst))) if "first_sequence_team" in df else None
     if converted is None:
         conv, clo, chi = _NAN, _NAN, _NAN
         notes.append("first_sequence: no first_sequence_team column, conversion unknown")
     else:
-        conv, clo, chi = _proportion(converted, k)
+        conv, clo, chi = wilson(converted, k)
         if k == 0:
             notes.append("first_sequence: no game had a sequence, conversion rate undefined")
     if "first_sequence_turn" in df and k > 0:
@@ -354,7 +339,7 @@ def _first_mover(winner: np.ndarray, teams: int, notes: list[str]) -> dict[str, 
     fair = 1.0 / teams if teams > 0 else _NAN
     decided = int(np.count_nonzero(winner >= 0))
     wins = int(np.count_nonzero(winner == 0))
-    rate, lo, hi = _proportion(wins, decided)
+    rate, lo, hi = wilson(wins, decided)
     p_value = _NAN
     if decided == 0:
         notes.append("first_mover: no decided games, first-mover advantage undefined")
