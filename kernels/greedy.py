@@ -45,7 +45,7 @@ def place_score(tb, cfg, st, team, cell, params, powers):
     is_strong: the move makes a four or a sequence, or blocks a four (the
     condition for spending a two-eyed Jack). powers[i] = growth**i, i = 0..5.
     Two and three teams have their own loops (the other teams' counts read
-    directly); both add the same terms in the same order.
+    directly); both add a line's term with the same functions, in the same order.
     """
     score = 0.0
     strong = False
@@ -57,21 +57,11 @@ def place_score(tb, cfg, st, team, cell, params, powers):
             theirs = st.in_line[opp, k]
             corners = tb.line_corners[k]
             if theirs == 0:
-                n = own + corners + 1
-                if n == 5:
-                    if may_declare(tb, st, team, k):
-                        score += params[P_COMPLETE]
-                        strong = True
-                else:
-                    score += params[P_BUILD] * powers[n]
-                    if n == 4:
-                        strong = True
+                score, made = add_open_line(score, tb, st, team, k, own + corners + 1, params, powers)
+                strong |= made
             elif own == 0:
-                m = theirs + corners
-                score += params[P_BLOCK] * powers[m]
-                if m >= 4:
-                    score += params[P_BLOCK4]
-                    strong = True
+                score, made = add_block(score, theirs + corners, params, powers)
+                strong |= made
         return score, strong
     u1, u2 = other_teams(team)
     for i in range(tb.cell_nlines[cell]):
@@ -81,23 +71,33 @@ def place_score(tb, cfg, st, team, cell, params, powers):
         b = st.in_line[u2, k]
         corners = tb.line_corners[k]
         if a + b == 0:
-            n = own + corners + 1
-            if n == 5:
-                if may_declare(tb, st, team, k):
-                    score += params[P_COMPLETE]
-                    strong = True
-            else:
-                score += params[P_BUILD] * powers[n]
-                if n == 4:
-                    strong = True
-        elif own == 0:
-            if (a == 0) | (b == 0):  # the line's chips all belong to one opponent
-                m = a + b + corners
-                score += params[P_BLOCK] * powers[m]
-                if m >= 4:
-                    score += params[P_BLOCK4]
-                    strong = True
+            score, made = add_open_line(score, tb, st, team, k, own + corners + 1, params, powers)
+            strong |= made
+        elif own == 0 and ((a == 0) | (b == 0)):  # the line's chips all belong to one opponent
+            score, made = add_block(score, a + b + corners, params, powers)
+            strong |= made
     return score, strong
+
+
+@inline_kernel
+def add_open_line(score, tb, st, team, k, n, params, powers):
+    """(score plus line k's term, is_strong) for a line open for `team`, n cells covered after the move:
+    complete when it makes a sequence that may be declared, else build * growth**n; strong from a four."""
+    if n == 5:
+        if may_declare(tb, st, team, k):
+            return score + params[P_COMPLETE], True
+        return score, False
+    return score + params[P_BUILD] * powers[n], n == 4
+
+
+@inline_kernel
+def add_block(score, m, params, powers):
+    """(score plus the term of blocking a line where one opponent covers m cells, is_strong):
+    block * growth**m, then block4 and strong for a four."""
+    score += params[P_BLOCK] * powers[m]
+    if m >= 4:
+        return score + params[P_BLOCK4], True
+    return score, False
 
 
 @inline_kernel
