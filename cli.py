@@ -146,6 +146,28 @@ def default_out(spec) -> Path:
     return DEFAULT_RUN_OUT if name == "p2t2-random" else Path("results") / name
 
 
+def _say_compiling(lineup: str, where: str = "") -> None:
+    """The one line printed while the kernels of `lineup` compile."""
+    from simkit.runner import compile_estimate
+
+    err_console.print(f"compiling the kernels for {lineup}{where} (first run only, about "
+                      f"{compile_estimate(lineup)} s) ...", highlight=False)
+
+
+def _progress():
+    """The progress bar of a run or a study: games done, games/s, time left (on stderr, gone at the end)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  {task.fields[rate]:>10}"),
+        TimeRemainingColumn(),
+    )
+    return Progress(*columns, console=err_console, transient=True)
+
+
 class _Bar:
     """The runner's events shown on the terminal: one line while compiling, then a progress bar."""
 
@@ -160,12 +182,7 @@ class _Bar:
         self.bar.update(self.task, total=total, completed=already)
 
     def compiling(self, lineup: str) -> None:
-        from simkit.runner import compile_estimate
-
-        where = " on each worker" if self.scheduler else ""
-        err_console.print(
-            f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s) ...",
-            highlight=False)
+        _say_compiling(lineup, " on each worker" if self.scheduler else "")
 
     def compiled(self, seconds: float) -> None:
         err_console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
@@ -196,10 +213,7 @@ class _Quiet:
 
     def compiling(self, lineup: str) -> None:
         if self.notice:
-            from simkit.runner import compile_estimate
-
-            err_console.print(f"compiling the kernels for {lineup} (first run only, about "
-                              f"{compile_estimate(lineup)} s) ...", highlight=False)
+            _say_compiling(lineup)
 
     def compiled(self, seconds: float) -> None:
         pass
@@ -212,18 +226,9 @@ class _Quiet:
 
 
 def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     if quiet or not sys.stderr.isatty():
         return run_games(out, spec, overwrite, events=_Quiet(notice=not quiet), scheduler=scheduler)
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games  {task.fields[rate]:>10}"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    with _progress() as bar:
         return run_games(out, spec, overwrite, events=_Bar(bar, scheduler), scheduler=scheduler)
 
 
@@ -339,14 +344,10 @@ def study(
 
 
 def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1:]] if "study" in sys.argv else None
     if quiet or not sys.stderr.isatty():
         return run_study(the_study, out, _Quiet(notice=not quiet), scheduler, command, overwrite)
-    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("games  {task.fields[rate]:>10}"), TimeRemainingColumn())
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    with _progress() as bar:
         return run_study(the_study, out, _Bar(bar, scheduler, f"study {the_study.kind}"), scheduler,
                          command, overwrite)
 
