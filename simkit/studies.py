@@ -278,8 +278,10 @@ def _cluster(scheduler):
 # --- summarising ---------------------------------------------------------------
 
 def config_rows(study: Study, out: Path) -> list[tuple[Config, pd.DataFrame]]:
-    """(configuration, its rows) of every configuration, read from its dataset."""
-    return [(c, ds.read_games(out / c.name)) for c in study.configs]
+    """(configuration, its rows) of every configuration, read from its dataset (once for a
+    dataset that serves two configurations, as 6 players in 2 teams does in the teams study)."""
+    games = {name: ds.read_games(out / name) for name in dict.fromkeys(c.name for c in study.configs)}
+    return [(c, games[c.name]) for c in study.configs]
 
 
 def summary_row(config: Config, df: pd.DataFrame) -> dict:
