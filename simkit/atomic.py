@@ -29,6 +29,16 @@ def replacing(path: Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
+def remove_temporaries(directory: Path, pattern: str = TMP_GLOB) -> None:
+    """Remove the temporaries matching `pattern` that writers killed mid-write left in `directory`.
+
+    Only for a directory no one else is writing (its lock held): a live
+    writer's temporary matches too.
+    """
+    for stale in Path(directory).glob(pattern):
+        stale.unlink(missing_ok=True)
+
+
 class WriteError(ValueError):
     """A file could not be written; the message says which, why, and what to do."""
 

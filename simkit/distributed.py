@@ -60,6 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit import dataset as ds
+from simkit.atomic import remove_temporaries
 
 log = logging.getLogger(__name__)
 
@@ -275,7 +276,7 @@ def play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outc
         _play(cluster, out, spec, identity, todo, finished, events, outcome)
     finally:
         cluster.close()
-        _remove_stray_temporaries(Path(out))  # a worker killed by the closing cluster may leave one
+        remove_temporaries(Path(out), PART_TMP_GLOB)  # a worker killed by the closing cluster may leave one
 
 
 def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome) -> None:
@@ -336,7 +337,7 @@ def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome
             _record_parts_on_disk(out, [chunk_of[k] for k in pending], rid, finished)
         if listening:
             client.unsubscribe_topic(topic)
-        _remove_stray_temporaries(out)
+        remove_temporaries(out, PART_TMP_GLOB)
     wall = time.perf_counter() - start
     if todo and not outcome.interrupted:
         log.info("%d chunks on %s in %.1f s: %.1f s playing and %.1f s writing (%d bytes) on the workers",
@@ -451,12 +452,6 @@ def _record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, fi
             continue
         if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:
             finished(first, n)
-
-
-def _remove_stray_temporaries(out: Path) -> None:
-    """Temporary part files left by workers killed while writing (the caller holds the run's lock)."""
-    for stray in out.glob(PART_TMP_GLOB):
-        stray.unlink(missing_ok=True)
 
 
 class _Progress:

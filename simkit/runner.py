@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit import dataset as ds
-from simkit.atomic import TMP_GLOB
+from simkit.atomic import remove_temporaries
 from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.play import check_games, get_threads, simulate
 from simkit.policies import Lineup
@@ -217,8 +217,7 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
     Keeps the chunking of an existing run of the same identity; refuses a
     directory holding another run (unless overwrite) or foreign files.
     """
-    for stale in out.glob(TMP_GLOB):
-        stale.unlink(missing_ok=True)  # left by a writer killed mid-write; never a finished part
+    remove_temporaries(out)  # left by a writer killed mid-write; never a finished part
     manifest = ds.read_manifest(out)
     if manifest is None:
         foreign = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME)
