@@ -7,17 +7,21 @@ exit code 1 (2 for malformed options), never a traceback.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 import time
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 
 import simkit
+from simkit import defaults
+from simkit.options import OPTIONS
 
 app = typer.Typer(
     help="Monte Carlo simulator for the board game Sequence: exactly reproducible games, fast.",
@@ -30,8 +34,6 @@ app = typer.Typer(
 out_console = Console(soft_wrap=True, markup=False)
 err_console = Console(stderr=True, soft_wrap=True, markup=False)
 
-DEFAULT_RUN_GAMES = 1_000_000
-DEFAULT_SEED = 2026
 DEFAULT_RUN_OUT = Path("results") / "default-2p-random"
 
 
@@ -44,7 +46,10 @@ def user_errors():
 
     try:
         yield
-    except (RulesError, PolicyError, DatasetError, ValueError, OSError) as e:
+    except RulesError as e:
+        err_console.print(f"error: {e.for_command_line()}", highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    except (PolicyError, DatasetError, ValueError, OSError) as e:
         err_console.print(f"error: {e}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
 
@@ -64,8 +69,6 @@ def main(
     """Monte Carlo simulator for the board game Sequence."""
 
 
-Players = Annotated[int, typer.Option("--players", "-p", help="Players: 2, 3, 4, 6, 8, 9, 10 or 12.")]
-Teams = Annotated[int | None, typer.Option("--teams", "-t", help="Teams (2 or 3); default: the only legal count, 2 for 6 and 12 players.")]
 PolicyOpt = Annotated[str, typer.Option(
     "--policy", help="One policy per team, NAME[:KEY=VALUE...][,NAME...]: 'greedy,random' gives team 0 greedy and "
     "team 1 random; a shorter list cycles over the teams, a longer one is refused.")]
@@ -73,47 +76,69 @@ SwapSeats = Annotated[bool, typer.Option(
     "--swap-seats", help="Rotate the line-up from game to game (two teams: swap seats every other game), "
     "so each policy takes every place at the table equally often.")]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed (0 .. 2**63-1).")]
-HandSize = Annotated[str | None, typer.Option(
-    "--hand-size", help="Cards per hand: one size, or a comma list per seat that cycles over the seats "
-    "(6,7 deals seat 0 six cards and seat 1 seven); default from the RULES.md table.")]
-SeqToWin = Annotated[int | None, typer.Option("--sequences-to-win", help="Sequences a team needs; default 2 (2 teams) or 1 (3 teams).")]
-MaxTurns = Annotated[int | None, typer.Option("--max-turns", help="Turn cap; a game reaching it is a draw (default 1000).")]
-ChipLimit = Annotated[bool, typer.Option("--chip-limit/--no-chip-limit", help="Enforce the 50/50/35 chip supply.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors: no progress bar, no report.")]
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
     "single-threaded workers on this machine (needs pip install 'simkit\\[distributed]').")]
 
 
-def _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats=False):
+def with_rule_options(command):
+    """Give `command` every rule option of simkit.options.OPTIONS as a command-line option.
+
+    `command` takes them as one keyword, ``rule_options``: name -> value for
+    the options given on the command line (the others are left out, so the
+    table's defaults apply). Declared once in OPTIONS: adding an option there
+    adds it to run, study and play.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    own = [p for p in signature.parameters.values() if p.name != "rule_options"]
+    added = []
+    for name, option in OPTIONS.items():
+        typ = {"int": int, "bool": bool, "sizes": str}[option.kind]
+        decls = [option.flags] + ([option.short] if option.short else [])
+        default = option.default_text or (("on" if option.default else "off") if option.kind == "bool"
+                                          else f"{option.default:,}")
+        info = typer.Option(None, *decls, help=f"{option.help} Default: {default}.", metavar=option.metavar,
+                            show_default=False, rich_help_panel="Rule options")
+        added.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=info, annotation=Optional[typ]))
+
+    @functools.wraps(command)
+    def with_options(**kwargs):
+        given = {k: kwargs.pop(k) for k in OPTIONS}
+        return command(**kwargs, rule_options={k: v for k, v in given.items() if v is not None})
+
+    del with_options.__wrapped__  # typer reads __signature__, not the wrapped function's
+    with_options.__signature__ = signature.replace(parameters=[*own, *added])
+    with_options.__annotations__ = {p.name: p.annotation for p in [*own, *added]}
+    return with_options
+
+
+def _config(rule_options: dict, policy: str, swap_seats: bool = False):
+    """(Rules, Lineup) from the command line's rule options and line-up."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
 
-    rules = Rules.make(players, teams, hand_size, sequences_to_win, max_turns, chip_limit)
+    rules = Rules.make(**rule_options)
     return rules, Lineup.parse(policy, rules, swap_seats)
 
 
 @app.command()
+@with_rule_options
 def run(
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = DEFAULT_RUN_GAMES,
-    players: Players = 2,
-    teams: Teams = None,
-    policy: PolicyOpt = "random",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = defaults.GAMES,
+    policy: PolicyOpt = defaults.POLICY,
     swap_seats: SwapSeats = False,
-    seed: Seed = DEFAULT_SEED,
+    seed: Seed = defaults.SEED,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Dataset directory; default: results/ and a name made of the configuration "
         "(the default configuration: results/default-2p-random).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     chunk_size: Annotated[int | None, typer.Option(
         "--chunk-size", help="Games per part file; default 100,000 (1,000 when a lookahead plays).")] = None,
-    hand_size: HandSize = None,
-    sequences_to_win: SeqToWin = None,
-    max_turns: MaxTurns = None,
-    chip_limit: ChipLimit = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run already in --out.")] = False,
     quiet: Quiet = False,
     scheduler: Scheduler = None,
+    rule_options: dict | None = None,
 ) -> None:
     """Play GAMES games into a Parquet dataset (resumable), then print its report.
 
@@ -126,7 +151,7 @@ def run(
     with user_errors():
         if games < 1:
             raise ValueError(f"--games must be at least 1, got {games}")
-        rules, lineup = _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats)
+        rules, lineup = _config(rule_options, policy, swap_seats)
         n_threads = set_threads(threads)
         spec = RunSpec(rules, lineup, seed, games, chunk_size)
         out = out if out is not None else default_out(spec)
@@ -142,7 +167,7 @@ def default_out(spec) -> Path:
     """results/default-2p-random for the default configuration, else results/<configuration>."""
     from simkit.runner import run_folder_name
 
-    name = run_folder_name(spec.rules, spec.lineup, spec.seed, DEFAULT_SEED)
+    name = run_folder_name(spec.rules, spec.lineup, spec.seed, defaults.SEED)
     return DEFAULT_RUN_OUT if name == "p2t2-random" else Path("results") / name
 
 
@@ -283,6 +308,7 @@ missing; more --games extends every configuration.
 
 
 @app.command(help=STUDY_HELP)
+@with_rule_options
 def study(
     name: Annotated[str, typer.Argument(help="first-player, hand-size, teams or skill.", show_default=False)],
     policy: Annotated[list[str] | None, typer.Option(
@@ -291,20 +317,19 @@ def study(
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per configuration (per pair for skill); default: enough for a 95% "
         "half-width of 0.5 points on team 0's win rate (38,415), 2,000 per pair for skill.")] = None,
-    seed: Seed = DEFAULT_SEED,
+    seed: Seed = defaults.SEED,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Study directory; default results/NAME.")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="hand-size: the table (default 2); skill: the table (default 2).")] = None,
-    teams: Teams = None,
-    hand_size: HandSize = None,
     sizes: Annotated[str | None, typer.Option(
         "--sizes", help="hand-size: the common sizes to sweep, 3..9 (default) or a list 3,5,7.")] = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a configuration's dataset that holds a different run.")] = False,
     quiet: Quiet = False,
     scheduler: Scheduler = None,
+    rule_options: dict | None = None,
 ) -> None:
+    """Rule options set the rules of every configuration, except those the study varies itself
+    (first-player: --players and --teams choose the tables)."""
     from simkit.play import set_threads
     from simkit.studies import (
         DEFAULT_GAMES, SKILL_GAMES, STUDIES, Study, StudyError, first_player, hand_size as hand_study, run_study,
@@ -314,23 +339,19 @@ def study(
     with user_errors():
         if name not in STUDIES:
             raise StudyError(f"unknown study {name!r}; known: {', '.join(STUDIES)}")
-        only = {"sizes": ("hand-size",), "players": ("hand-size", "skill"), "teams": ("hand-size",),
-                "hand_size": ("first-player",)}
-        for option, value in (("sizes", sizes), ("players", players), ("teams", teams), ("hand_size", hand_size)):
-            if value is not None and name not in only[option]:
-                raise StudyError(f"--{option.replace('_', '-')} applies to the {' and '.join(only[option])} "
-                                 f"stud{'ies' if len(only[option]) > 1 else 'y'}, not to {name}")
+        if sizes is not None and name != "hand-size":
+            raise StudyError(f"--sizes applies to the hand-size study, not to {name}")
         if games is not None and games < 1:
             raise StudyError(f"--games must be at least 1, got {games}")
         set_threads(threads)
         if name == "first-player":
-            configs = first_player(policy, hand_size)
+            configs = first_player(policy, rule_options)
         elif name == "hand-size":
-            configs = hand_study(players or 2, teams, _sizes(sizes) if sizes else range(3, 10), policy)
+            configs = hand_study(_sizes(sizes) if sizes else range(3, 10), policy, rule_options)
         elif name == "teams":
-            configs = teams_study(policy)
+            configs = teams_study(policy, rule_options)
         else:
-            configs = skill(policy, players or 2)
+            configs = skill(policy, rule_options)
         default_games = SKILL_GAMES if name == "skill" else DEFAULT_GAMES
         the_study = Study(name, configs, games or default_games, seed)
         out = out or Path("results") / name
@@ -410,22 +431,18 @@ def report(
 
 
 @app.command()
+@with_rule_options
 def play(
-    players: Players = 2,
-    teams: Teams = None,
-    policy: PolicyOpt = "random",
+    policy: PolicyOpt = defaults.POLICY,
     swap_seats: SwapSeats = False,
-    seed: Seed = 0,
+    seed: Seed = defaults.SEED,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1,
     first_game: Annotated[int, typer.Option("--first-game", min=0, help="Index of the first game.")] = 0,
     record: Annotated[Path | None, typer.Option("--record", help="Write the games as simkit.game/1 JSON Lines.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --record file.")] = False,
     board: Annotated[bool, typer.Option("--board/--no-board", help="Print each game's final board.")] = True,
-    hand_size: HandSize = None,
-    sequences_to_win: SeqToWin = None,
-    max_turns: MaxTurns = None,
-    chip_limit: ChipLimit = False,
     quiet: Quiet = False,
+    rule_options: dict | None = None,
 ) -> None:
     """Play games one by one: final board, one result line per game, optional records.
 
@@ -437,7 +454,7 @@ def play(
     from simkit.runner import noting_compile
 
     with user_errors():
-        rules, lineup = _config(players, teams, policy, hand_size, sequences_to_win, max_turns, chip_limit, swap_seats)
+        rules, lineup = _config(rule_options, policy, swap_seats)
         check_games(seed, first_game, games)
         if record is not None:
             check_writable(record, force)

@@ -69,7 +69,7 @@ def position(tb, cfg, ids, seat_params, st, sim, game, turns):
     seat = turns % cfg[CFG_PLAYERS]
     dead = choose_dead(ids[seat], seat_params[seat], tb, cfg, st, seat, seat % cfg[CFG_TEAMS])
     if dead >= 0:
-        swap_dead(st, seat, dead)
+        swap_dead(cfg, st, seat, dead)
     return seat
 
 

@@ -13,12 +13,12 @@ from .jit import kernel
 from .moves import draw
 from .rng import seed_stream, shuffle
 from .state import (
-    ACT_PASS, ACT_PLACE, ACT_REMOVE, CFG_HAND, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DECK_SIZE,
-    DISCARD_N, END_STALEMATE, END_TURN_CAP, END_WIN, L_ACTION, L_CARD, L_CELL, L_DEAD, L_DRAWN0,
-    L_NDRAWN, L_NSEQ, L_RESHUFFLE, L_SEAT, L_SEQ0, MAX_HAND, PILE_N, PILE_POS, S_CHIPS,
-    S_DEAD_SWAPS, S_END, S_FIRST_SEQ_TEAM, S_FIRST_SEQ_TURN, S_ONE_EYED, S_PASSES, S_RESHUFFLES,
-    S_SEQUENCES, S_TURNS, S_TWO_EYED, S_WINNER, T_CARD, T_CELL, T_DEAD, T_DRAWN, T_NEW_SEQUENCES,
-    T_REPLACEMENT, T_RESHUFFLES,
+    ACT_PASS, ACT_PLACE, ACT_REMOVE, CFG_HAND, CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS,
+    DECK_SIZE, DISCARD_N, END_STALEMATE, END_TURN_CAP, END_WIN, L_ACTION, L_CARD, L_CELL, L_DEAD,
+    L_DRAWN0, L_NDRAWN, L_NSEQ, L_RESHUFFLE, L_SEAT, L_SEQ0, MAX_HAND, PASS_RUN, PILE_N, PILE_POS,
+    S_CHIPS, S_DEAD_SWAPS, S_END, S_FIRST_SEQ_TEAM, S_FIRST_SEQ_TURN, S_ONE_EYED, S_PASSES,
+    S_RESHUFFLES, S_SEQUENCES, S_TURNS, S_TWO_EYED, S_WINNER, T_CARD, T_CELL, T_DEAD, T_DRAWN,
+    T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS,
 )
 from .tables import N_CODES, ONE_EYED, TWO_EYED
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
@@ -29,7 +29,8 @@ def reset(cfg, st, seed, game):
     """Seed the game's stream, shuffle the 104-card deck and deal the hands.
 
     Cards are dealt one at a time, seat 0 first, round after round; a seat
-    stops receiving once it holds its hand size (cfg[CFG_HAND + seat]).
+    stops receiving once it holds its hand size (cfg[CFG_HAND + seat]), one
+    card fewer for a seat that receives a late card (cfg[CFG_LATE + seat] > 0).
     """
     seed_stream(st.rng, seed, game)
     for i in range(DECK_SIZE):
@@ -38,6 +39,8 @@ def reset(cfg, st, seed, game):
     st.ctr[PILE_POS] = 0
     st.ctr[PILE_N] = DECK_SIZE
     st.ctr[DISCARD_N] = 0
+    st.ctr[TURNS] = 0
+    st.ctr[PASS_RUN] = 0
     st.hand_n[:] = 0
     st.held[:] = 0
     st.count[:, :] = 0
@@ -51,8 +54,11 @@ def reset(cfg, st, seed, game):
     st.stats[:] = 0
     for round_ in range(MAX_HAND):
         for seat in range(cfg[CFG_PLAYERS]):
-            if round_ < cfg[CFG_HAND + seat]:
-                draw(st, seat)
+            dealt = cfg[CFG_HAND + seat]
+            if cfg[CFG_LATE + seat] > 0:
+                dealt -= 1
+            if round_ < dealt:
+                draw(cfg, st, seat)
 
 
 @kernel
@@ -69,19 +75,21 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
     if logging:
         for seat in range(cfg[CFG_PLAYERS]):
             i = 0
-            for code in range(N_CODES):  # the dealt hand, sorted by code
+            for code in range(N_CODES):  # the dealt hand, sorted by code, then -1
                 for _ in range(st.count[seat, code]):
                     st.dealt[seat, i] = code
                     i += 1
+            st.dealt[seat, i:] = -1
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     s = st.stats
     s[S_WINNER] = -1
     s[S_FIRST_SEQ_TURN] = -1
     s[S_FIRST_SEQ_TEAM] = -1
     t = st.turn
-    turn, seat, team, passes_in_row = 0, 0, 0, 0
+    turn, seat, team = 0, 0, 0  # turn: turns played, as play_turn counts them in st.ctr[TURNS]
+    max_turns = cfg[CFG_MAX_TURNS]
     while True:
-        if turn == cfg[CFG_MAX_TURNS]:
+        if turn == max_turns:
             s[S_END] = END_TURN_CAP
             break
         before = st.nseq[team]
@@ -111,12 +119,9 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
             s[S_END] = END_WIN
             break
         if result == PASSED:
-            passes_in_row += 1
-            if passes_in_row == players:
+            if st.ctr[PASS_RUN] == players:
                 s[S_END] = END_STALEMATE
                 break
-        else:
-            passes_in_row = 0
         seat, team = next_seat(seat, team, players, teams)
 
     s[S_TURNS] = turn
@@ -143,13 +148,14 @@ def log_turn(tb, st, row, seat, team, before, result):
         row[L_NDRAWN] = 1
     if result == PASSED:
         row[L_ACTION] = ACT_PASS
-        return
-    row[L_CARD] = t[T_CARD]
-    row[L_CELL] = t[T_CELL]
-    row[L_ACTION] = ACT_REMOVE if tb.card_kind[t[T_CARD]] == ONE_EYED else ACT_PLACE
-    row[L_NSEQ] = t[T_NEW_SEQUENCES]
-    for j in range(t[T_NEW_SEQUENCES]):
-        row[L_SEQ0 + j] = st.seqs[team, before + j]
-    if t[T_DRAWN] >= 0:
-        row[L_DRAWN0 + row[L_NDRAWN]] = t[T_DRAWN]
-        row[L_NDRAWN] += 1
+    else:
+        row[L_CARD] = t[T_CARD]
+        row[L_CELL] = t[T_CELL]
+        row[L_ACTION] = ACT_REMOVE if tb.card_kind[t[T_CARD]] == ONE_EYED else ACT_PLACE
+        row[L_NSEQ] = t[T_NEW_SEQUENCES]
+        for j in range(t[T_NEW_SEQUENCES]):
+            row[L_SEQ0 + j] = st.seqs[team, before + j]
+    for card in (t[T_DRAWN], t[T_LATE]):  # the end-of-turn draw, then the late card
+        if card >= 0:
+            row[L_DRAWN0 + row[L_NDRAWN]] = card
+            row[L_NDRAWN] += 1

@@ -44,7 +44,8 @@ from .policies import GREEDY, RANDOM, UpToGreedy
 from .rng import below, next_u64, seed_stream, shuffle
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from .state import (
-    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, lowest_bit,
+    CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS,
+    TURNS, lowest_bit,
 )
 from .tables import N_CODES
 
@@ -62,7 +63,9 @@ def determinise(st, sim, seat, draws):
     """Copy into `sim` what `seat` sees of `st`, and deal the unseen cards afresh.
 
     Reads of st: the board (with its dead cards), the discards, the seat's own hand, the sizes of
-    the other hands and of the draw pile. Nothing else (RULES.md, Information).
+    the other hands and of the draw pile, the turns played and the passes in a row. Nothing else
+    (RULES.md, Information). The other hands keep their sizes, so a seat still owed its late card
+    holds a card short, and the pile keeps its size, so it runs out when the real one would.
     Uses and advances sim.rng. draws: how many cards the game played on `sim` may draw at
     most (-1: any number); only the other hands and that many cards of the pile are shuffled
     into place (a uniformly random prefix, Fisher-Yates from the front), the rest is left
@@ -90,6 +93,8 @@ def determinise(st, sim, seat, draws):
         sim.discard[i] = st.discard[i]
         count[st.discard[i]] -= 1
     sim.ctr[DISCARD_N] = st.ctr[DISCARD_N]
+    sim.ctr[TURNS] = st.ctr[TURNS]
+    sim.ctr[PASS_RUN] = st.ctr[PASS_RUN]
     for code in range(N_CODES):
         sim.count[seat, code] = st.count[seat, code]
         count[code] -= st.count[seat, code]
@@ -237,11 +242,18 @@ def paired_mean(acc, i, r):
 
 
 @inline_kernel
-def draws_needed(params):
+def draws_needed(cfg, params):
     """The most cards a rollout can draw: one after the action, then a dead card's
-    replacement and a draw per ply (-1: no limit, for rollouts to the end)."""
+    replacement and a draw per ply, and every late card still owed (-1: no limit,
+    for rollouts to the end)."""
     horizon = int(params[P_HORIZON])
-    return -1 if horizon == 0 else 1 + 2 * horizon
+    if horizon == 0:
+        return -1
+    late = 0
+    for seat in range(cfg[CFG_PLAYERS]):
+        if cfg[CFG_LATE + seat] > 0:
+            late += 1
+    return 1 + 2 * horizon + late
 
 
 @kernel
@@ -257,7 +269,7 @@ def wins_at_once(tb, cfg, st, sim, seat, team, action, params, base):
 def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
     """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out."""
     seed_stream(sim.rng, base, r)
-    determinise(st, sim, seat, draws_needed(params))
+    determinise(st, sim, seat, draws_needed(cfg, params))
     if play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
     return rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,

@@ -6,7 +6,7 @@ loop (``kernels.engine``) and the lookahead policy's rollouts.
 
 from .jit import inline_kernel, kernel
 from .rng import shuffle
-from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, code_bit, has, may_declare
+from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare
 from .tables import ONE_EYED
 
 
@@ -32,14 +32,18 @@ def take_from_hand(st, seat, code):
 
 
 @inline_kernel
-def draw(st, seat):
+def draw(cfg, st, seat):
     """Draw the front card of the pile into the seat's hand.
 
-    An empty pile is first replaced by the shuffled discards. Returns
-    (card, 1 if the discards were reshuffled else 0).
+    An empty pile is first replaced by the shuffled discards (reshuffle on).
+    Returns (card, 1 if the discards were reshuffled else 0); card -1 when no
+    card can be drawn (the pile is empty and reshuffle is off, or nothing has
+    been discarded to reshuffle).
     """
     reshuffled = 0
     if st.ctr[PILE_POS] == st.ctr[PILE_N]:
+        if not can_draw(cfg, st):
+            return -1, 0
         n = st.ctr[DISCARD_N]
         for i in range(n):
             st.pile[i] = st.discard[i]
@@ -118,10 +122,13 @@ def remove_chip(tb, st, cell):
 # --- whole moves -------------------------------------------------------------
 
 @kernel
-def swap_dead(st, seat, dead):
-    """Discard the dead card `dead`, draw its replacement; return (card, reshuffled)."""
+def swap_dead(cfg, st, seat, dead):
+    """Discard the dead card `dead`, draw its replacement; return (card, reshuffled).
+
+    Only when ``may_swap_dead``: a replacement can be drawn.
+    """
     take_from_hand(st, seat, dead)
-    return draw(st, seat)
+    return draw(cfg, st, seat)
 
 
 @inline_kernel

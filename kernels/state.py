@@ -25,19 +25,27 @@ MAX_NEW_SEQUENCES = 8  # two per direction through one cell
 CFG_PLAYERS, CFG_TEAMS, CFG_SEQUENCES_TO_WIN, CFG_MAX_TURNS = 0, 1, 2, 3
 CFG_CHIP_LIMIT = 4  # 0: unlimited chips; 1: supplies of CFG_SUPPLY..+2
 CFG_SUPPLY = 5  # three entries, team 0..2
-CFG_HAND = 8  # MAX_PLAYERS entries: the cards dealt to each seat, seat 0 first
-N_CFG = CFG_HAND + MAX_PLAYERS
+# RULES.md, "Rule variants": reshuffle (1: an empty pile is refilled from the shuffled
+# discards; 0: nothing is drawn) and dead_swap (1: a dead card may be swapped).
+CFG_RESHUFFLE, CFG_DEAD_SWAP = 8, 9
+CFG_HAND = 10  # MAX_PLAYERS entries: each seat's hand size, seat 0 first
+# MAX_PLAYERS entries: the seat's own turn (counted from 1) at whose end it draws its
+# late card, having been dealt one card short (late_card); 0: dealt in full.
+CFG_LATE = CFG_HAND + MAX_PLAYERS
+N_CFG = CFG_LATE + MAX_PLAYERS
 
 # What the last turn did, in State.turn (kernels.turn): the dead card swapped
 # (-1: none) and its replacement, the card played (-1: a pass) and its cell,
-# the sequences it completed, the card drawn at the end (-1: none) and how
-# many times the discards were reshuffled into a new pile.
-T_DEAD, T_REPLACEMENT, T_CARD, T_CELL, T_NEW_SEQUENCES, T_DRAWN, T_RESHUFFLES = range(7)
-N_TURN = 7
+# the sequences it completed, the card drawn at the end (-1: none), the late
+# card drawn after it (-1: none) and how many times the discards were
+# reshuffled into a new pile.
+T_DEAD, T_REPLACEMENT, T_CARD, T_CELL, T_NEW_SEQUENCES, T_DRAWN, T_LATE, T_RESHUFFLES = range(8)
+N_TURN = 8
 
-# Counters in State.ctr.
-PILE_POS, PILE_N, DISCARD_N = 0, 1, 2
-N_CTR = 3
+# Counters in State.ctr: the pile and discards, the turns played so far and the
+# passes in a row (kept by kernels.turn.play_turn).
+PILE_POS, PILE_N, DISCARD_N, TURNS, PASS_RUN = range(5)
+N_CTR = 5
 
 # Per-game statistics (docs/ENGINE.md, "Per-game statistics").
 STAT_NAMES = (
@@ -56,8 +64,8 @@ END_WIN, END_STALEMATE, END_TURN_CAP = 0, 1, 2
 END_NAMES = ("win", "stalemate", "turn_cap")
 
 # One row of the move log per turn (only filled when State.log has rows).
-(L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1,
- L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(11)
+(L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1, L_DRAWN2,
+ L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(12)
 LOG_WIDTH = L_SEQ0 + MAX_NEW_SEQUENCES
 ACT_PLACE, ACT_REMOVE, ACT_PASS = 0, 1, 2
 ACTION_NAMES = ("place", "remove", "pass")
@@ -81,7 +89,7 @@ class State(NamedTuple):
     seqs:     (3, 16) int64, each team's sequences as line numbers: seqs[t, :nseq[t]].
     nseq:     (3,) int64.
     on_board: (3,) int64, chips per team on the board.
-    ctr:      (N_CTR,) int64, pile and discard counters.
+    ctr:      (N_CTR,) int64, pile and discard counters, turns played, passes in a row.
     stats:    (N_STATS,) int64, this game's statistics.
     turn:     (N_TURN,) int64, what the last turn did (T_* indices).
     log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
@@ -214,6 +222,27 @@ def may_place(cfg, st, team):
     if cfg[CFG_CHIP_LIMIT] == 0:
         return True
     return st.on_board[team] < cfg[CFG_SUPPLY + team]
+
+
+@inline_kernel
+def can_draw(cfg, st):
+    """Whether a card can be drawn: the pile holds one, or the discards can be reshuffled into a new one."""
+    if st.ctr[PILE_POS] < st.ctr[PILE_N]:
+        return True
+    if cfg[CFG_RESHUFFLE] == 0:
+        return False
+    return st.ctr[DISCARD_N] > 0
+
+
+@inline_kernel
+def may_swap_dead(cfg, st):
+    """Whether the seat may swap a dead card this turn: dead_swap is on and a replacement
+    can be drawn (with reshuffle on the swapped card itself refills an empty pile)."""
+    if cfg[CFG_DEAD_SWAP] == 0:
+        return False
+    if cfg[CFG_RESHUFFLE] != 0:
+        return True
+    return st.ctr[PILE_POS] < st.ctr[PILE_N]
 
 
 @inline_kernel

@@ -12,8 +12,8 @@ from .jit import inline_kernel
 from .moves import draw, play_card, swap_dead
 from .policies import choose_action, choose_dead
 from .state import (
-    CFG_SEQUENCES_TO_WIN, T_CARD, T_CELL, T_DEAD, T_DRAWN, T_NEW_SEQUENCES, T_REPLACEMENT,
-    T_RESHUFFLES,
+    CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, PASS_RUN, T_CARD, T_CELL, T_DEAD,
+    T_DRAWN, T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, may_swap_dead,
 )
 
 PASSED, PLAYED, WON = 0, 1, 2
@@ -42,33 +42,59 @@ def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
     to play instead of asking the policy (the lookahead's candidate, whose
     dead card was already swapped).
 
-    1. The optional dead-card swap. 2. Play one card, or pass when no card
-    can be played: nothing is played, nothing drawn. 3. A team holding
-    enough sequences wins at once, drawing nothing. 4. Draw one card.
+    1. The optional dead-card swap (dead_swap on, and a replacement to draw).
+    2. Play one card, or pass when no card can be played: nothing is played,
+    nothing drawn. 3. A team holding enough sequences wins at once, drawing
+    nothing. 4. Draw one card (none when none can be drawn). 5. The late card
+    (late_card): at the end of the seat's own K-th turn, unless the game ends
+    with this turn. Counts the turn in st.ctr[TURNS] and the passes in a row
+    in st.ctr[PASS_RUN].
     """
     t = st.turn
     t[T_RESHUFFLES] = 0
     t[T_DEAD] = -1
     t[T_DRAWN] = -1
+    t[T_LATE] = -1
     t[T_NEW_SEQUENCES] = 0
     if action == ASK_POLICY:
-        dead = choose_dead(policy, params, tb, cfg, st, seat, team)
-        if dead >= 0:
-            t[T_DEAD] = dead
-            card, reshuffled = swap_dead(st, seat, dead)
-            t[T_REPLACEMENT] = card
-            t[T_RESHUFFLES] += reshuffled
+        if may_swap_dead(cfg, st):
+            dead = choose_dead(policy, params, tb, cfg, st, seat, team)
+            if dead >= 0:
+                t[T_DEAD] = dead
+                card, reshuffled = swap_dead(cfg, st, seat, dead)
+                t[T_REPLACEMENT] = card
+                t[T_RESHUFFLES] += reshuffled
         code, cell = choose_action(policies, policy, params, tb, cfg, st, sim, seat, team)
     else:
         code, cell = action // 128, action % 128
     t[T_CARD] = code
     t[T_CELL] = cell
+    st.ctr[TURNS] += 1
     if code < 0:
+        st.ctr[PASS_RUN] += 1
+        if st.ctr[PASS_RUN] < cfg[CFG_PLAYERS]:  # else the round of passes ends the game
+            late_card(cfg, st, seat)
         return PASSED
+    st.ctr[PASS_RUN] = 0
     t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell)
     if st.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
         return WON
-    card, reshuffled = draw(st, seat)
+    card, reshuffled = draw(cfg, st, seat)
     t[T_DRAWN] = card
     t[T_RESHUFFLES] += reshuffled
+    late_card(cfg, st, seat)
     return PLAYED
+
+
+@inline_kernel
+def late_card(cfg, st, seat):
+    """The late card (RULES.md, "Rule variants"): a seat dealt one card short draws it at
+    the end of its own K-th turn (passes included), unless the turn cap ends the game now."""
+    k = cfg[CFG_LATE + seat]
+    if k > 0:
+        turns = st.ctr[TURNS]
+        if (turns - 1) // cfg[CFG_PLAYERS] == k - 1:  # the seat's own turns: seat, seat + players, ...
+            if turns < cfg[CFG_MAX_TURNS]:
+                card, reshuffled = draw(cfg, st, seat)
+                st.turn[T_LATE] = card
+                st.turn[T_RESHUFFLES] += reshuffled

@@ -1,7 +1,7 @@
 """simkit for notebooks and scripts: games into a DataFrame, datasets read, reports as DataFrames.
 
     import simkit
-    games = simkit.simulate(players=2, policy="greedy,random", games=10_000, seed=0)
+    games = simkit.simulate(players=2, policy="greedy,random", games=10_000, seed=0, reshuffle=False)
     tables = simkit.summarise(games)          # {"teams": DataFrame, "outcomes": ..., ...}
     tables["teams"]
 
@@ -17,39 +17,48 @@ from pathlib import Path
 
 import pandas as pd
 
+from simkit import defaults
+
 SIMULATE_CHUNK = 100_000  # games converted to rows at a time
 
 
 def simulate(
-    players: int = 2,
-    teams: int | None = None,
-    policy: str = "random",
-    games: int = 10_000,
-    seed: int = 0,
-    hand_size: int | str | list[int] | None = None,
-    sequences_to_win: int | None = None,
-    max_turns: int | None = None,
-    chip_limit: bool = False,
+    policy: str = defaults.POLICY,
+    games: int = defaults.GAMES,
+    seed: int = defaults.SEED,
     swap_seats: bool = False,
     first_game: int = 0,
     threads: int | None = None,
+    **rule_options,
 ) -> pd.DataFrame:
     """Play games first_game .. first_game + games - 1 and return one row per game.
 
-    The options are those of ``simkit run`` (policy: one per team,
-    'greedy,random'; hand_size: one size or a list per seat). threads: kernel
-    threads, default all cores. The columns are the dataset's
-    (``simkit.dataset.SCHEMA``), in its order.
+    The options are those of ``simkit run``, with its defaults
+    (``simkit.defaults``): policy, one per team ('greedy,random'); every rule
+    option of ``simkit.options.OPTIONS`` by name (players=4, hand_size='6,7',
+    reshuffle=False, late_card=5, ...; left out: its default). threads:
+    kernel threads, default all cores. The columns are the dataset's
+    (``simkit.dataset.SCHEMA``), in its order. A bad argument raises
+    ValueError naming it (``games must be at least 1, got 0``).
     """
     from simkit import dataset as ds
+    from simkit.options import whole_number
     from simkit.play import check_games, get_threads, set_threads
     from simkit.play import simulate as play
     from simkit.policies import Lineup
     from simkit.rules import Rules
 
+    games, seed, first_game = (whole_number(v, k) for k, v in
+                               (("games", games), ("seed", seed), ("first_game", first_game)))
     if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    rules = Rules.make(players, teams, hand_size, sequences_to_win, max_turns, chip_limit)
+        raise ValueError(f"games must be at least 1, got {games:,}")
+    if not isinstance(swap_seats, bool):
+        raise ValueError(f"swap_seats must be true or false, got {swap_seats!r}")
+    if not isinstance(policy, str):
+        raise ValueError(f"policy must be a text such as 'greedy,random', got {policy!r}")
+    if threads is not None:
+        threads = whole_number(threads, "threads")
+    rules = Rules.make(**rule_options)
     lineup = Lineup.parse(policy, rules, swap_seats)
     check_games(seed, first_game, games)
     before = get_threads()
@@ -66,6 +75,21 @@ def simulate(
     import pyarrow as pa
 
     return pa.concat_tables(tables).to_pandas()
+
+
+def _signature_with_rule_options():
+    """simulate's signature lists every rule option as a keyword (for help() and editors)."""
+    import inspect
+
+    from simkit.options import OPTIONS
+
+    base = inspect.signature(simulate)
+    params = [p for p in base.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None) for name in OPTIONS]
+    return base.replace(parameters=params)
+
+
+simulate.__signature__ = _signature_with_rule_options()
 
 
 def read_games(directory: str | Path) -> pd.DataFrame:

@@ -38,6 +38,7 @@ import pyarrow.parquet as pq
 from simkit.atomic import replacing, reporting_write_errors
 from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
+from simkit.options import OPTIONS
 
 FORMAT = "simkit.dataset/2"
 OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
@@ -62,13 +63,10 @@ STAT_TYPES: dict[str, pa.DataType] = {
 assert tuple(STAT_TYPES) == STAT_NAMES
 
 STRING = pa.dictionary(pa.int8(), pa.string())
+OPTION_TYPES: dict[str, pa.DataType] = {name: option.column_type for name, option in OPTIONS.items()}
+"""A column per rule option (simkit.options.OPTIONS), in the table's order."""
 CONFIG_TYPES: dict[str, pa.DataType] = {
-    "players": pa.int8(),
-    "teams": pa.int8(),
-    "hand_size": STRING,  # "7", or one size per seat: "6,7"
-    "sequences_to_win": pa.int8(),
-    "max_turns": pa.int32(),
-    "chip_limit": pa.bool_(),
+    **OPTION_TYPES,
     "policies": STRING,  # per seat, seat 0 first; with swapped seats it alternates from game to game
     "seed": pa.int64(),
     "run_id": STRING,
@@ -87,7 +85,7 @@ SCHEMA = pa.schema(
 WRITE_OPTIONS = {
     "compression": "lz4",
     "write_statistics": False,
-    "use_dictionary": ["hand_size", "policies", "run_id", "end"],
+    "use_dictionary": [name for name, t in {**CONFIG_TYPES, **STAT_TYPES}.items() if t == STRING],
     "column_encoding": {"game": "DELTA_BINARY_PACKED"},
 }
 
@@ -156,14 +154,12 @@ def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
     n = stats.shape[0]
     rules = identity["rules"]
     games = np.arange(first_game, first_game + n, dtype=np.int64)
-    hand = rules["hand_size"]
-    constants = {**{k: rules[k] for k in ("players", "teams", "sequences_to_win", "max_turns", "chip_limit")},
-                 "seed": identity["seed"]}
+    constants = {**{k: OPTIONS[k].column_value(_tuple(rules[k])) for k in OPTIONS}, "seed": identity["seed"]}
     zeros = np.zeros(n, np.int8)
     columns: list[pa.Array] = []
     for name, typ in CONFIG_TYPES.items():
-        if name == "hand_size":
-            columns.append(_strings([",".join(map(str, hand)) if isinstance(hand, list) else str(hand)], zeros))
+        if typ == STRING and name in OPTIONS:
+            columns.append(_strings([constants[name]], zeros))
         elif name == "policies":
             seat_policies = identity["seat_policies"]
             columns.append(_strings(seat_policies, games % len(seat_policies)))
@@ -179,6 +175,11 @@ def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
         else:
             columns.append(pa.array(col.astype(typ.to_pandas_dtype()), typ))
     return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def _tuple(value):
+    """A list from JSON (a per-seat hand size) as the tuple Rules holds."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def part_metadata(identity: dict, first_game: int, games: int) -> dict:
@@ -281,8 +282,20 @@ def _read_part(path: Path, run: Run, columns: list[str] | None) -> pa.Table:
         hand = table.column("hand_size").cast(pa.string()).dictionary_encode().cast(STRING)
         table = table.set_column(table.schema.get_field_index("hand_size"), "hand_size", hand)
         table = table.append_column("run_id", _strings([run.run_id], np.zeros(n, np.int8)))
+    for name in OPTIONS:  # written before the option existed: the game was played at its default
+        if name not in table.column_names:
+            table = table.append_column(pa.field(name, OPTION_TYPES[name], nullable=False),
+                                        _constant(name, OPTIONS[name].default, len(table)))
     table = table.select([f for f in SCHEMA.names if f in table.column_names])
     return table if columns is None else table.select([c for c in columns if c in table.column_names])
+
+
+def _constant(name: str, value, n: int) -> pa.Array:
+    """A column of n copies of option `name`'s `value`."""
+    typ = OPTION_TYPES[name]
+    if typ == STRING:
+        return _strings([str(OPTIONS[name].column_value(value))], np.zeros(n, np.int8))
+    return pa.array(np.full(n, value, typ.to_pandas_dtype()), typ)
 
 
 def read_games(root: Path, columns: list[str] | None = None):

@@ -45,12 +45,12 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
     winner = int(stats[ks.S_WINNER])
     return {
         "format": FORMAT,
-        "rules": rules.as_dict(),
+        "rules": rules.record_rules(),
         "policies": lineup.names,
         "seed": seed,
         "game": game,
         "board": list(board_names()),
-        "hands": [[card_name(c) for c in st.dealt[s, :size]] for s, size in enumerate(rules.hand_sizes)],
+        "hands": [[card_name(c) for c in st.dealt[s] if c >= 0] for s in range(rules.players)],
         "turns": turns,
         "result": {
             "winner_team": None if winner < 0 else winner,

@@ -49,9 +49,11 @@ from rich.text import Text
 from scipy import stats
 
 from simkit.metrics import mean_interval, wilson
+from simkit.options import OPTIONS
 
-CONFIG_COLUMNS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns", "chip_limit", "policies", "seed"]
-"""Columns that identify a configuration; games are grouped by those present."""
+CONFIG_COLUMNS = [*OPTIONS, "policies", "seed"]
+"""Columns that identify a configuration (every rule option, the policies, the seed); games are grouped by
+those present."""
 
 OUTCOMES = ("win", "stalemate", "turn_cap")
 """Rows of the outcome table: exclusive, they add up to all games (a draw is stalemate + turn_cap)."""
@@ -149,7 +151,27 @@ class Summary:
         n = f"n={self.games:,}" if self.complete else f"n={self.games:,} of {self.expected_games:,}: incomplete"
         if not self.config:
             return f"all games ({n})"
-        return ", ".join(f"{k}={v}" for k, v in self.config.items()) + f" ({n})"
+        return ", ".join(f"{k}={v}" for k, v in title_config(self.config).items()) + f" ({n})"
+
+
+def title_config(config: dict[str, Any]) -> dict[str, Any]:
+    """What a title line shows of a configuration: the required rule options, every other one
+    not at its default (simkit.options.shown), then the rest (policies, seed, ...)."""
+    from simkit.options import is_default
+
+    values = {k: v for k, v in config.items() if k in OPTIONS}
+    if not all(k in values for k in ("players", "teams")):
+        return dict(config)
+    sizes = values.get("hand_size")
+    if isinstance(sizes, str) and "," in sizes:
+        values["hand_size"] = tuple(int(h) for h in sizes.split(","))
+    elif isinstance(sizes, str) and sizes.isdigit():
+        values["hand_size"] = int(sizes)
+    try:
+        hidden = {k for k, v in values.items() if not OPTIONS[k].required and is_default(k, v, values)}
+    except (KeyError, ValueError):  # an older or hand-made table: show everything
+        hidden = set()
+    return {k: v for k, v in config.items() if k not in hidden}
 
 
 # --------------------------------------------------------------------------- statistics
@@ -538,13 +560,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
 
 GLOSSARY: dict[str, str] = {
     # the title line of a configuration
-    "players": "Seats at the table. Seat s plays for team s % teams, and seat 0 moves first.",
-    "teams": "Number of teams. Team 0 holds seat 0, so it is the first mover's team.",
-    "hand_size": "Cards in each hand.",
-    "sequences_to_win": "Sequences a team needs to win.",
-    "max_turns": "The turn cap: a game still running after this many turns is stopped without a winner (turn_cap).",
-    "chip_limit": "True: each team has a limited chip supply (50 blue, 50 green, 35 red) and cannot place a chip "
-                  "without one; False: unlimited chips.",
+    **{name: option.help for name, option in OPTIONS.items()},
     "policies": "Who plays: the policy of each seat, comma-separated, seat 0 first (a shorter list cycles over "
                 "the teams). See Policies. With swap_seats, the line-up of the even games.",
     "seed": "The run's master seed: with the configuration it decides every game.",

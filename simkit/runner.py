@@ -61,20 +61,19 @@ def compile_estimate(lineup_spec: str) -> int:
 def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:
     """A directory name made of a run's configuration: 'p4t2-random', 'p2t2-greedy+random-swap-s7'.
 
-    Options at their defaults are left out; the seed when it is `default_seed`.
+    The table ('p4t2'), the line-up, then every rule option not at its
+    default (its tag in simkit.options.OPTIONS: 'h6,7', 'q3', 'cap30',
+    'chips', 'noreshuffle', 'late5'), 'swap', and the seed when it is not
+    `default_seed`.
     """
-    from simkit.rules import DEFAULT_MAX_TURNS, HAND_SIZE, SEQUENCES_TO_WIN
+    from simkit.options import OPTIONS, is_default
 
+    values = rules.values()
     specs = [p.spec.replace(":", "_") for p in lineup.per_team]
-    parts = [f"p{rules.players}t{rules.teams}", specs[0] if lineup.mixed is False else "+".join(specs)]
-    if rules.hand_size != HAND_SIZE[rules.players]:
-        parts.append(f"h{rules.hand_size_text}")
-    if rules.sequences_to_win != SEQUENCES_TO_WIN[rules.teams]:
-        parts.append(f"q{rules.sequences_to_win}")
-    if rules.max_turns != DEFAULT_MAX_TURNS:
-        parts.append(f"cap{rules.max_turns}")
-    if rules.chip_limit:
-        parts.append("chips")
+    parts = [OPTIONS["players"].tag(rules.players) + OPTIONS["teams"].tag(rules.teams),
+             specs[0] if lineup.mixed is False else "+".join(specs)]
+    parts += [OPTIONS[k].tag(v) for k, v in values.items()
+              if k not in ("players", "teams") and not is_default(k, v, values)]
     if lineup.swap_seats:
         parts.append("swap")
     if seed != default_seed:
@@ -112,14 +111,18 @@ class RunSpec:
 
 
 def describe(identity: dict) -> str:
-    """A run's configuration in a few words, from its identity."""
-    r = identity["rules"]
-    hand = r["hand_size"]
-    hand = ",".join(map(str, hand)) if isinstance(hand, list) else hand
+    """A run's configuration in a few words, from its identity (of this version or an older one)."""
+    from simkit.options import OPTIONS, shown
+
+    given = identity["rules"]
+    values: dict = {}
+    for name, option in OPTIONS.items():  # an option older versions lacked was at its default
+        value = given.get(name, option.default_for(values))
+        values[name] = tuple(value) if isinstance(value, list) else value
+    rules = ", ".join(OPTIONS[k].words(v) for k, v in shown(values).items())
     lineup = identity.get("lineup") or ",".join(identity.get("policies", []))
     swap = ", seats swapped" if identity.get("swap_seats") else ""
-    return (f"{r['players']} players, {r['teams']} teams, hand {hand}, {r['sequences_to_win']} sequences to win, "
-            f"policies {lineup}{swap}, seed {identity['seed']}")
+    return f"{rules}, policies {lineup}{swap}, seed {identity['seed']}"
 
 
 @dataclass

@@ -99,29 +99,54 @@ def _lineups(policies: Sequence[str] | None, rules: Rules, swap: bool = False) -
     return [Lineup.parse(p, rules, swap) for p in specs]
 
 
-def first_player(policies: Sequence[str] | None = None, hand_size: str | None = None,
+def _refuse(study: str, base: dict | None, varied: Sequence[str]) -> dict:
+    """The rule options given to a study (`base`), refusing those it varies itself."""
+    base = dict(base or {})
+    for name in varied:
+        if name in base:
+            from simkit.options import OPTIONS
+
+            raise StudyError(f"the {study} study sets {OPTIONS[name].flag} itself; leave it out")
+    return base
+
+
+def first_player(policies: Sequence[str] | None = None, base: dict | None = None,
                  tables: Sequence[tuple[int, int]] | None = None) -> list[Config]:
-    """Every legal table (players, teams) for every line-up."""
+    """Every legal table (players, teams) for every line-up; `base` (rule options) for each.
+
+    A `base` with players (and teams) keeps only the tables of that player (and team) count.
+    """
+    base = dict(base or {})
+    tables = list(tables or LEGAL_TABLES)
+    if "players" in base or "teams" in base:
+        tables = [(p, t) for p, t in tables if base.get("players", p) == p and base.get("teams", t) == t]
+        if not tables:
+            Rules.make(**base)  # says why the table is not legal
+            raise StudyError(f"no legal table has {base}")
+    base.pop("players", None)
+    base.pop("teams", None)
     configs = []
-    for players, teams in tables or LEGAL_TABLES:
-        rules = Rules.make(players, teams, hand_size)
+    for players, teams in tables:
+        rules = Rules.make(players, teams, **base)
         for lineup in _lineups(policies, rules):
             configs.append(Config(rules, lineup, "table", f"{players} players, {teams} teams"))
     return configs
 
 
-def hand_size(players: int = 2, teams: int | None = None, sizes: Sequence[int] = range(3, 10),
-              policies: Sequence[str] | None = None) -> list[Config]:
-    """A sweep of the common hand size, then the table penalty and compensation.
+def hand_size(sizes: Sequence[int] = range(3, 10), policies: Sequence[str] | None = None,
+              base: dict | None = None) -> list[Config]:
+    """A sweep of the common hand size, then the table penalty and compensation, at the table of `base`.
 
     Penalty: one seat (seat 0, seat 1), or a whole team, one card short of
     the table's size for the game. Compensation: every team after the first
     one card more. Each is compared with the even game at the table's size.
     """
+    options = _refuse("hand-size", base, ["hand_size"])
     sizes = sorted(set(sizes))
     if not sizes:
         raise StudyError("the hand-size sweep is empty; give sizes such as 3..9")
-    base = Rules.make(players, teams)
+    base = Rules.make(**options)
+    players, teams = base.players, base.teams
     normal = HAND_SIZE[players]
     for h in sizes:
         if not 1 <= h <= MAX_HAND_SIZE or h * players > DECK_SIZE:
@@ -144,37 +169,40 @@ def hand_size(players: int = 2, teams: int | None = None, sizes: Sequence[int] =
                      tuple(normal if s % base.teams == 0 else normal + 1 for s in seats)))
     configs = []
     for group, label, sizes_of_seats in variants:
-        rules = Rules.make(players, teams, sizes_of_seats)
+        rules = base.replace(hand_size=sizes_of_seats)
         for lineup in _lineups(policies, rules):
             configs.append(Config(rules, lineup, group, label))
     return configs
 
 
-def teams_study(policies: Sequence[str] | None = None) -> list[Config]:
+def teams_study(policies: Sequence[str] | None = None, base: dict | None = None) -> list[Config]:
     """6 and 12 players in two or three teams; two teams needing 1, 2 or 3 sequences (2 and 6 players)."""
+    base = _refuse("teams", base, ["players", "teams", "sequences_to_win"])
     configs = []
     for players in (6, 12):
         for teams in (2, 3):
-            rules = Rules.make(players, teams)
+            rules = Rules.make(players, teams, **base)
             for lineup in _lineups(policies, rules):
                 configs.append(Config(rules, lineup, "split", f"{players} players in {teams} teams"))
     for players in (2, 6):
         for q in (1, 2, 3):
-            rules = Rules.make(players, 2, sequences_to_win=q)
+            rules = Rules.make(players, 2, sequences_to_win=q, **base)
             for lineup in _lineups(policies, rules):
                 configs.append(Config(rules, lineup, "sequences",
                                       f"{players} players, {q} sequence{'s' if q > 1 else ''} to win"))
     return configs
 
 
-def skill(policies: Sequence[str] | None = None, players: int = 2) -> list[Config]:
-    """A round robin: every pair of line-ups on one table, seats swapped from game to game."""
+def skill(policies: Sequence[str] | None = None, base: dict | None = None) -> list[Config]:
+    """A round robin: every pair of line-ups on the table of `base`, seats swapped from game to game."""
     specs = list(policies or SKILL_POLICIES)
     if len(specs) < 2:
         raise StudyError("a skill study needs at least two --policy line-ups")
     if len(set(specs)) < len(specs):
         raise StudyError(f"a line-up is given twice in {', '.join(specs)}")
-    rules = Rules.make(players, 2)
+    rules = Rules.make(**(base or {}))
+    if rules.teams != 2:
+        raise StudyError(f"a skill study pits two line-ups against each other: a two-team table, not {rules.teams} teams")
     configs = []
     for i, a in enumerate(specs):
         for b in specs[i + 1:]:

@@ -154,8 +154,13 @@ def shuffle(rng: SplitMix64, lst: list) -> None:
 HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 
 
+# RULES.md, "Rule variants": the options and their defaults (the standard game).
+VARIANT_DEFAULTS = {"chip_limit": False, "reshuffle": True, "dead_swap": True, "late_card": 0}
+
+
 def default_rules(players: int, teams: int, chip_limit: bool = False, max_turns: int = 1000, **extra) -> dict:
-    """A rules dict with RULES.md's defaults for `players` in `teams` teams, keys in record order."""
+    """A record's rules dict for `players` in `teams` teams: RULES.md's table values, then the
+    options in `extra` that differ from their default (RULES.md, "Rule variants"), in record order."""
     out = {
         "players": players,
         "teams": teams,
@@ -165,7 +170,7 @@ def default_rules(players: int, teams: int, chip_limit: bool = False, max_turns:
         "chip_limit": chip_limit,
     }
     out.update(extra)
-    return out
+    return {k: v for k, v in out.items() if VARIANT_DEFAULTS.get(k, object()) != v}
 
 
 class Game:
@@ -180,6 +185,10 @@ class Game:
         self.to_win: int = rules["sequences_to_win"]
         self.max_turns: int = rules["max_turns"]
         self.chip_limit: bool = bool(rules.get("chip_limit", False))
+        # RULES.md, "Rule variants" (absent from a record: the standard game).
+        self.reshuffle: bool = bool(rules.get("reshuffle", True))
+        self.dead_swap: bool = bool(rules.get("dead_swap", True))
+        self.late_card: int = int(rules.get("late_card", 0))
         self.board = board
         self.cells = card_cells(board)
         self.chips: list[int] = [-1] * 100  # -1 empty, else team
@@ -244,17 +253,30 @@ class Game:
                     declared.append(seq)
         return declared
 
-    def draw(self, rng: SplitMix64) -> tuple[int, bool]:
-        """Draw the front card; reshuffle the discards first if the pile is empty."""
+    def draw(self, rng: SplitMix64) -> tuple[int | None, bool]:
+        """Draw the front card; reshuffle the discards first if the pile is empty.
+
+        (None, False) when no card can be drawn: the pile is empty and either
+        reshuffle is off or nothing has been discarded.
+        """
         reshuffled = False
         if not self.pile:
-            if not self.discards:
-                raise RuntimeError("draw with empty pile and empty discards")
+            if not self.reshuffle or not self.discards:
+                return None, False
             self.pile = self.discards
             self.discards = []
             shuffle(rng, self.pile)
             reshuffled = True
         return self.pile.pop(0), reshuffled
+
+    def may_swap(self) -> bool:
+        """A dead card may be swapped: dead_swap is on and a replacement can be drawn."""
+        return self.dead_swap and (bool(self.pile) or self.reshuffle)
+
+    def dealt_size(self, seat: int) -> int:
+        """Cards dealt to `seat`: its hand size, one fewer for team 0 with a late card."""
+        short = self.late_card >= 1 and seat % self.teams == 0
+        return self.hand_sizes[seat] - (1 if short else 0)
 
 
 def play_game(rules: dict, policies: list[str], seed: int, game: int,
@@ -277,7 +299,7 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
     g.pile = deck
     for round_ in range(max(g.hand_sizes)):
         for s in range(players):
-            if round_ < g.hand_sizes[s]:
+            if round_ < g.dealt_size(s):
                 g.hands[s].append(g.pile.pop(0))
     for hand in g.hands:
         hand.sort()
@@ -297,9 +319,9 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
         drawn: list[int] = []
         reshuffle = False
 
-        # Dead card.
+        # Dead card (only when it may be swapped for a replacement).
         dead: int | None = None
-        dead_codes = sorted(set(k for k in hand if g.is_dead(k)))
+        dead_codes = sorted(set(k for k in hand if g.is_dead(k))) if g.may_swap() else []
         if dead_codes:
             dead = dead_codes[rng.below(len(dead_codes))]
             hand.remove(dead)
@@ -310,10 +332,26 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
             hand.append(card)
             hand.sort()
 
+        def late_card(game_ends: bool) -> None:
+            """Team 0's late card: drawn at the end of the seat's own late_card-th turn, after
+            its normal draw, unless this turn ends the game (a win, the last pass of a round,
+            the turn cap)."""
+            nonlocal reshuffle
+            own_turn = len(turns) // players + 1
+            if g.late_card >= 1 and t == 0 and own_turn == g.late_card and not game_ends \
+                    and len(turns) + 1 < g.max_turns:
+                card, rs = g.draw(rng)
+                reshuffle = reshuffle or rs
+                if card is not None:
+                    drawn.append(card)
+                    hand.append(card)
+                    hand.sort()
+
         # Action.
         playable = sorted(set(k for k in hand if g.targets(k, t)))
         if not playable:
             passes += 1
+            late_card(game_ends=passes == players)
             turns.append({
                 "seat": s,
                 "dead": None if dead is None else card_str(dead),
@@ -348,9 +386,11 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
         if not won:
             new, rs = g.draw(rng)
             reshuffle = reshuffle or rs
-            drawn.append(new)
-            hand.append(new)
-            hand.sort()
+            if new is not None:
+                drawn.append(new)
+                hand.append(new)
+                hand.sort()
+            late_card(game_ends=False)
 
         turns.append({
             "seat": s,

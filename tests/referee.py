@@ -214,6 +214,18 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
     if not isinstance(chip_limit, bool):
         bad.append("rules.chip_limit is not a boolean")
         chip_limit = bool(chip_limit)
+    # RULES.md, "Rule variants": a record lists an option only when it differs from its default.
+    reshuffle_on = rules.get("reshuffle", True)
+    dead_swap_on = rules.get("dead_swap", True)
+    late_card = rules.get("late_card", 0)
+    for key, value in (("reshuffle", reshuffle_on), ("dead_swap", dead_swap_on)):
+        if not isinstance(value, bool):
+            bad.append(f"rules.{key} is not a boolean")
+    if not _is_int(late_card) or late_card < 0:
+        return bad + [f"rules.late_card must be a whole number >= 0, got {late_card!r}"]
+    known = set(RULE_KEYS) | {"chip_limit", "reshuffle", "dead_swap", "late_card"}
+    if set(rules) - known:
+        bad.append(f"rules has unknown options {sorted(set(rules) - known)}")
     if teams not in (2, 3) or players < teams or players % teams != 0:
         return bad + [f"illegal players/teams {players}/{teams}"]
     if min(sizes) < 1 or sum(sizes) > 104:
@@ -246,8 +258,10 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
     for s, hand in enumerate(hands):
         if not isinstance(hand, list) or not all(_is_card(x) for x in hand):
             return bad + [f"seat {s}: hand is not a list of cards"]
-        if len(hand) != sizes[s]:
-            bad.append(f"seat {s}: dealt {len(hand)} cards, expected {sizes[s]}")
+        # late_card: team 0's seats are dealt one card short.
+        expected = sizes[s] - (1 if late_card >= 1 and s % teams == 0 else 0)
+        if len(hand) != expected:
+            bad.append(f"seat {s}: dealt {len(hand)} cards, expected {expected}")
         codes = [SUIT_CHARS.index(x[1]) * 13 + RANK_CHARS.index(x[0]) for x in hand]
         if codes != sorted(codes):
             bad.append(f"seat {s}: hand not sorted by card code")
@@ -321,15 +335,19 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         reshuffled = False
 
         def draw_one(why: str) -> None:
-            """Take the next recorded draw, checking it was possible."""
+            """Take the next recorded draw, checking it was possible.
+
+            No card can be drawn when the pile is empty and reshuffle is off, or
+            nothing has been discarded: then the record must list none.
+            """
             nonlocal reshuffled
+            if table.pile_size() == 0 and (not reshuffle_on or not table.discards):
+                return
             if not draws_left:
                 bad.append(f"{where}: missing draw ({why})")
                 return
             card = draws_left.pop(0)
             if table.pile_size() == 0:
-                if not table.discards:
-                    bad.append(f"{where}: draw with empty pile and no discards")
                 table.pile = Counter(table.discards)
                 table.discards = []
                 reshuffled = True
@@ -338,12 +356,23 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             table.pile[card] -= 1
             hand.append(card)
 
+        def late(game_ends: bool) -> None:
+            """late_card: a seat of team 0 draws one more card at the end of its own K-th turn
+            (passes included), unless this turn ends the game."""
+            own_turn = i // players + 1
+            if late_card >= 1 and team == 0 and own_turn == late_card and not game_ends and i + 1 < max_turns:
+                draw_one("late card")
+
         # dead card
         dead = turn["dead"]
         if dead is not None:
             if not _is_card(dead):
                 bad.append(f"{where}: dead {dead!r} is not a card")
                 break
+            if not dead_swap_on:
+                bad.append(f"{where}: swapped dead card {dead} with dead_swap off")
+            elif not reshuffle_on and table.pile_size() == 0:
+                bad.append(f"{where}: swapped dead card {dead} with an empty pile and reshuffle off")
             if dead not in hand:
                 bad.append(f"{where}: dead card {dead} is not in seat {seat}'s hand")
             elif not table.dead(dead):
@@ -368,6 +397,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             passes_in_a_row += 1
             if passes_in_a_row == players:
                 ended = "stalemate"
+            late(game_ends=ended is not None)
         elif action in ("place", "remove"):
             if not _is_card(card) or not _is_int(cell) or not 0 <= cell < 100:
                 bad.append(f"{where}: card {card!r} / cell {cell!r} malformed")
@@ -410,6 +440,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
                 winner = team
             else:
                 draw_one("end of turn")
+                late(game_ends=False)
         else:
             bad.append(f"{where}: unknown action {action!r}")
             break

@@ -48,7 +48,10 @@ def test_bad_arguments_raise_value_error_in_the_cli_words(tmp_path, kwargs, cli_
     result = CliRunner().invoke(app, ["run", *cli_args, "--out", str(tmp_path / "x"), "--quiet"])
     assert result.exit_code in (1, 2)
     if result.exit_code == 1:  # typer itself checks some options (exit 2) before simkit sees them
-        assert result.stderr.strip() == f"error: {caught.value}"
+        # the same words, the argument named as each door names it: games (Python), --games (command line)
+        name = next(iter(kwargs)).replace("policy", "")
+        said = str(caught.value).replace(name, "--" + name.replace("_", "-"), 1) if name else str(caught.value)
+        assert result.stderr.strip() == f"error: {said}"
 
 
 def test_summarise_returns_the_report_tables_as_dataframes():

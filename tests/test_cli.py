@@ -49,11 +49,11 @@ def test_play_is_reproducible(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["play", "--players", "5"], "5 players is not a legal game; legal: 2 players"),
+        (["play", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5; legal: 2 players"),
         (["play", "--players", "4", "--teams", "3"], "cannot form 3 equal teams"),
         (["play", "--policy", "clever"], "unknown policy 'clever'; known: random"),
         (["play", "--policy", "random:depth=3"], "bad parameter"),
-        (["play", "--hand-size", "0"], "hand size 0 is not allowed"),
+        (["play", "--hand-size", "0"], "--hand-size 0 is not allowed"),
         (["play", "--record", "/nonexistent-dir/x.jsonl"], "is not a directory"),
         (["run", "--games", "0", "--out", "{tmp}/x"], "--games must be at least 1"),
         (["run", "--games", "-3", "--out", "{tmp}/x"], "--games must be at least 1"),
@@ -72,10 +72,10 @@ def test_play_is_reproducible(tmp_path):
         (["play", "-p", "4", "--policy", "greedy,random,random,random"], "4 policies in"),
         # Hand sizes per seat.
         (["run", "--games", "10", "--hand-size", "7,6,5", "--out", "{tmp}/x"],
-         "hand size list 7,6,5 has 3 sizes for 2 seats"),
+         "--hand-size list 7,6,5 has 3 sizes for 2 seats"),
         (["run", "--games", "10", "-p", "8", "--hand-size", "13,14", "--out", "{tmp}/x"],
          "deals 108 cards to 8 players; the deck holds 104"),
-        (["run", "--games", "10", "--hand-size", "7,", "--out", "{tmp}/x"], "hand size '7,' is empty"),
+        (["run", "--games", "10", "--hand-size", "7,", "--out", "{tmp}/x"], "--hand-size '7,' is empty"),
         # Records are checked before any game is played.
         (["play", "--games", "3", "--record", "{tmp}"], "it is a directory; give a file name"),
         (["play", "--record", "{tmp}/afile"], "already exists; use --force to replace it"),
@@ -145,7 +145,7 @@ def test_overwrite_says_what_it_replaced(tmp_path):
     result = invoke("run", "--games", "40", "-p", "4", "--out", str(tmp_path), "--overwrite", "--quiet")
     assert result.exit_code == 0
     assert (f"replaced {tmp_path}: it held 60 games of 2 players, 2 teams, hand 7, 2 sequences to win, "
-            "policies random, seed 2026") in result.stderr
+            "turn cap 1,000, policies random, seed 2026") in result.stderr
 
 
 def test_play_record_refuses_to_clobber_unless_forced_and_writes_per_seat_hand_sizes(tmp_path):

@@ -66,9 +66,41 @@ NON_STANDARD = [
     ("4p-cap25", dict(players=4, max_turns=25), 125, 30),
     ("12p2t-cap40-chips", dict(players=12, teams=2, max_turns=40, chip_limit=True), 126, 30),
 ]
-STANDARD_IDS = {rid for rid, *_ in STANDARD}
+# RULES.md, "Rule variants": each option alone at several tables, then in combination with the
+# others, per-seat hand sizes, the chip limit and turn caps.
+VARIANTS = [
+    ("2p-noreshuffle", dict(players=2, reshuffle=False), 140, 60),
+    ("3p-noreshuffle", dict(players=3, reshuffle=False), 141, 40),
+    ("4p-noreshuffle", dict(players=4, reshuffle=False), 142, 30),
+    ("12p3t-noreshuffle", dict(players=12, teams=3, reshuffle=False), 143, 20),
+    # 8 x 13 = 104: no draw pile at all after the deal, and no reshuffle to make one.
+    ("8p-hand13-noreshuffle", dict(players=8, hand_size=13, reshuffle=False), 144, 10),
+    ("2p-nodeadswap", dict(players=2, dead_swap=False), 145, 60),
+    ("6p3t-nodeadswap", dict(players=6, teams=3, dead_swap=False), 146, 30),
+    ("2p-late1", dict(players=2, late_card=1), 147, 50),
+    ("2p-late5", dict(players=2, late_card=5), 148, 50),
+    ("2p-late40", dict(players=2, late_card=40), 149, 30),
+    ("4p-late3", dict(players=4, late_card=3), 150, 30),
+    ("12p3t-late2", dict(players=12, teams=3, late_card=2), 151, 30),
+    ("9p3t-late1", dict(players=9, teams=3, late_card=1), 152, 20),
+    # Team 0 dealt no card at all: it passes until its late card comes.
+    ("2p-hand1-late3", dict(players=2, hand_size=1, late_card=3), 153, 30),
+    ("2p-late5-cap9", dict(players=2, late_card=5, max_turns=9), 154, 20),
+    ("2p-late5-cap10", dict(players=2, late_card=5, max_turns=10), 155, 20),
+    ("2p-noreshuffle-nodeadswap", dict(players=2, reshuffle=False, dead_swap=False), 156, 40),
+    ("2p-noreshuffle-late30", dict(players=2, reshuffle=False, late_card=30), 157, 30),
+    ("3p-all-chips", dict(players=3, reshuffle=False, dead_swap=False, late_card=4, chip_limit=True), 158, 20),
+    ("12p2t-hand3,4-late2-noreshuffle", dict(players=12, teams=2, hand_size="3,4", late_card=2,
+                                             reshuffle=False), 159, 20),
+    ("8p-hand13-late2", dict(players=8, hand_size=13, late_card=2), 160, 10),
+    ("6p2t-hand2-late1-nodeadswap-win3", dict(players=6, teams=2, hand_size=2, late_card=1, dead_swap=False,
+                                              sequences_to_win=3), 161, 20),
+]
+# A variant is a rule option, not a table change: the referee checks the RULES.md tables too.
+STANDARD_IDS = {rid for rid, *_ in STANDARD} | {rid for rid, kw, *_ in VARIANTS
+                                                if not {"hand_size", "sequences_to_win", "max_turns"} & set(kw)}
 # id -> (keywords, seed, games, whether the referee checks the RULES.md tables too)
-RUNS = {rid: (kw, seed, n, rid in STANDARD_IDS) for rid, kw, seed, n in STANDARD + NON_STANDARD}
+RUNS = {rid: (kw, seed, n, rid in STANDARD_IDS) for rid, kw, seed, n in STANDARD + NON_STANDARD + VARIANTS}
 LEGAL = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
 
 
@@ -80,7 +112,7 @@ def play_run(rid: str):
     lineup = Lineup.parse("random", rules)
     assert lineup.names == ["random"] * rules.players
     kernel = [game_record(rules, lineup, seed, g) for g in range(n)]
-    ref = [naive.play_game(rules.as_dict(), ["random"] * rules.players, seed, g) for g in range(n)]
+    ref = [naive.play_game(rules.record_rules(), ["random"] * rules.players, seed, g) for g in range(n)]
     rows = simulate(rules, lineup, seed, 0, n)
     return rules, kernel, ref, rows
 
@@ -122,7 +154,7 @@ def test_kernel_records_pass_referee(rid: str) -> None:
     rules, kernel, _, _ = play_run(rid)
     strict = RUNS[rid][3]
     for g, rec in enumerate(kernel):
-        assert rec["rules"] == rules.as_dict()
+        assert rec["rules"] == rules.record_rules()
         problems = referee.check_record(rec, strict_rules=strict)
         assert problems == [], f"{rid} game {g}: {problems[:5]}"
 
@@ -171,19 +203,30 @@ def test_two_reshuffles_in_one_turn_count_twice() -> None:
 def test_runs_reach_every_feature() -> None:
     """RULES.md (A turn, Sequences, Simulation conventions): the compared games exercise every rule."""
     seen = dict.fromkeys(["win", "stalemate", "turn_cap", "dead", "remove", "two_eyed", "pass",
-                          "reshuffle", "two_sequences_one_turn", "team2_win", "chip_limit_reached"], 0)
+                          "reshuffle", "two_sequences_one_turn", "team2_win", "chip_limit_reached",
+                          "play_without_draw", "late_card", "late_card_on_a_pass", "empty_hand_pass",
+                          "dead_kept"], 0)
     for rid in RUNS:
         rules, kernel, _, _ = play_run(rid)
         for rec in kernel:
             seen[rec["result"]["end"]] += 1
             seen["team2_win"] += rec["result"]["winner_team"] == 2
-            for t in rec["turns"]:
+            for i, t in enumerate(rec["turns"]):
                 seen["dead"] += t["dead"] is not None
+                normal = int(t["dead"] is not None) + int(t["action"] != "pass")
+                seen["play_without_draw"] += t["action"] != "pass" and len(t["drawn"]) < normal and \
+                    i + 1 < len(rec["turns"])
+                seen["late_card"] += len(t["drawn"]) > normal
+                seen["late_card_on_a_pass"] += t["action"] == "pass" and len(t["drawn"]) > normal
                 seen["remove"] += t["action"] == "remove"
                 seen["pass"] += t["action"] == "pass"
                 seen["two_eyed"] += t["card"] in ("JD", "JC")
                 seen["reshuffle"] += t["reshuffle"]
                 seen["two_sequences_one_turn"] += len(t["sequences"]) >= 2
+            for _, turn, snap, _ in replay(rec):
+                hand = snap.hands[turn["seat"]]
+                seen["empty_hand_pass"] += turn["action"] == "pass" and not hand
+                seen["dead_kept"] += not rules.dead_swap and any(snap.dead(c) for c in hand)
             if rules.chip_limit:
                 for _, turn, snap, _ in replay(rec):
                     counts = [sum(1 for x in snap.owner.values() if x == t) for t in range(rules.teams)]

@@ -594,8 +594,9 @@ def test_win_the_moment_a_team_has_enough_sequences(players, teams, kw):
 
 def test_table_penalties_off_hand_sizes_constant():
     """RULES.md, Table penalties: off in the simulator: every hand keeps its size all game."""
-    assert set(Rules.make(2).as_dict()) == {"players", "teams", "hand_size", "sequences_to_win",
-                                             "max_turns", "chip_limit"}
+    from simkit.options import OPTIONS
+
+    assert set(Rules.make(2).as_dict()) == set(OPTIONS)  # no option for either penalty
     for rules, rec, _ in sample_records():
         for i, turn, snap, _ in replay(rec):
             won = i == len(rec["turns"]) - 1 and rec["result"]["end"] == "win"

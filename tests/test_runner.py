@@ -191,7 +191,8 @@ def test_different_configuration_is_refused_unless_overwrite(tmp_path):
         run(tmp_path, spec(seed=6))
     done = run(tmp_path, spec(seed=6), overwrite=True)
     assert done.complete and set(rows(tmp_path)["seed"]) == {6}
-    assert done.replaced == "600 games of 2 players, 2 teams, hand 7, 2 sequences to win, policies random, seed 5"
+    assert done.replaced == ("600 games of 2 players, 2 teams, hand 7, 2 sequences to win, turn cap 1,000, "
+                             "policies random, seed 5")
 
 
 def test_fewer_games_than_on_disk_is_refused(tmp_path):

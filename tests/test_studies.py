@@ -155,7 +155,7 @@ def test_adding_a_line_up_leaves_the_other_configurations_games_unchanged(done, 
 
 
 def test_hand_size_study_sweeps_then_penalises_and_compensates(tmp_path):
-    configs = hand_size(players=4, sizes=[5, 6], policies=["random"])
+    configs = hand_size(sizes=[5, 6], policies=["random"], base={"players": 4})
     kinds = [(c.group, c.label, c.rules.hand_size) for c in configs]
     assert kinds == [
         ("sweep", "5 cards each", 5), ("sweep", "6 cards each", 6),
@@ -219,7 +219,7 @@ def test_readme_metric_table_is_the_registry():
     (["study", "hand-size", "--sizes", "0..3"], "hand size 0 cannot be dealt to 2 players"),
     (["study", "hand-size", "--sizes", "three"], "--sizes 'three' must be a range such as 3..9"),
     (["study", "hand-size", "--players", "12", "--sizes", "9"], "hand size 9 cannot be dealt to 12 players"),
-    (["study", "first-player", "--hand-size", "7,7,7"], "hand size list 7,7,7 has 3 sizes for 2 seats"),
+    (["study", "first-player", "--hand-size", "7,7,7"], "--hand-size list 7,7,7 has 3 sizes for 2 seats"),
     (["study", "first-player", "--hand-size", "15"], "deals 120 cards to 8 players; the deck holds 104"),
     (["study", "first-player", "--hand-size", "9"], "deals 108 cards to 12 players; the deck holds 104"),
     (["study", "teams", "--sizes", "3..5"], "--sizes applies to the hand-size study, not to teams"),

@@ -1,0 +1,350 @@
+"""The rule options: every option of a game declared once, in ``OPTIONS``.
+
+Each entry gives an option's name, type, default, allowed values, one line of
+help and the section of RULES.md it comes from (as OpenSpiel declares a
+game's parameters). Everything else is derived from this table and from
+nothing else:
+
+- the fields of ``simkit.rules.Rules`` and their validation, and the
+  kernel's configuration vector (``Rules.cfg``);
+- the command-line options of ``simkit run``, ``simkit study`` and
+  ``simkit play`` (``simkit.cli``) and the keyword arguments of
+  ``simkit.simulate``;
+- the run identity and its ``run_id``, the dataset's columns and the run
+  folder's name (an option at its default adds nothing to it);
+- the report's title line and the ``rules`` object of game records (the
+  ``required`` options always, the others when they differ from their
+  default);
+- README's option table (``markdown_table``; a test keeps them equal).
+
+Adding an option: its entry here (with ``kernel``, how it reaches the kernel's
+configuration), its logic in ``kernels/`` (a ``CFG_*`` slot in
+``kernels/state.py``), the same rule in ``tests/naive.py`` and
+``tests/referee.py``, and tests (README, "Notes for developers").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simkit.kernels import state as ks
+
+# --- the facts of RULES.md that defaults and limits come from ----------------
+
+# "Players and teams": legal team counts per player count, hand sizes, sequences to win.
+LEGAL_TEAMS: dict[int, tuple[int, ...]] = {
+    2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3),
+}
+HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+SEQUENCES_TO_WIN = {2: 2, 3: 1}
+CHIP_SUPPLY = (50, 50, 35)  # "Equipment": blue (team 0), green (team 1), red (team 2)
+TEAM_COLOURS = ("blue", "green", "red")
+DEFAULT_MAX_TURNS = 1000  # far above any game seen: random 2-player games end within ~200 turns
+MAX_HAND_SIZE = ks.MAX_HAND - 1
+MAX_SEQUENCES_TO_WIN = 8
+MAX_MAX_TURNS = 100_000
+MAX_LATE_CARD = MAX_MAX_TURNS
+
+
+class RulesError(ValueError):
+    """An illegal configuration; the message says what is allowed.
+
+    option: the option at fault (its name in OPTIONS), or None for a
+    combination of options; ``str()`` names it as Python does (``late_card``),
+    ``for_command_line()`` as the command line does (``--late-card``).
+    """
+
+    def __init__(self, detail: str, option: str | None = None):
+        self.detail, self.option = detail, option
+        super().__init__(f"{option} {detail}" if option else detail)
+
+    def for_command_line(self) -> str:
+        """The message with the option named by its flag."""
+        return f"{OPTIONS[self.option].flag} {self.detail}" if self.option else self.detail
+
+
+def legal_configurations() -> str:
+    """'2 players (2 teams), 3 players (3 teams), ...' for error messages."""
+    return ", ".join(
+        f"{p} players ({' or '.join(f'{t} teams' for t in ts)})" for p, ts in LEGAL_TEAMS.items()
+    )
+
+
+# --- one option ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option; see the module docstring for what is derived from it.
+
+    kind: "int" (a whole number in low..high, or one of choices), "bool", or
+    "sizes" (a hand size: one whole number for every seat, or one per seat).
+    default: the value, or a function of the options before it (a dict of
+    name -> value) for a default that depends on the table; default_text
+    says it in words. kernel(rules, cfg) writes the option into the kernel's
+    (N_CFG,) int64 configuration vector. tag(value) is its part of a run
+    folder's name when it differs from its default; words(value) how
+    messages describe it. required: always listed in a game record's
+    ``rules`` and in a report's title (RECORD.md), the others only when not
+    at their default.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    section: str
+    kernel: Callable[[Any, np.ndarray], None]
+    tag: Callable[[Any], str]
+    words: Callable[[Any], str]
+    default_text: str = ""
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[int, ...] | None = None
+    short: str | None = None
+    metavar: str | None = None
+    required: bool = False
+    hint: Callable[[], str] | None = None  # said after a refused value: what else is allowed
+
+    @property
+    def flag(self) -> str:
+        """The command-line option: --late-card."""
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def flags(self) -> str:
+        """How the command line spells it: '--reshuffle/--no-reshuffle' for a yes/no option."""
+        return f"{self.flag}/--no-{self.flag[2:]}" if self.kind == "bool" else self.flag
+
+    def default_for(self, values: Mapping[str, Any]) -> Any:
+        """The default at the table of `values` (the options before this one, resolved)."""
+        return self.default(values) if callable(self.default) else self.default
+
+    @property
+    def allowed(self) -> str:
+        """The values allowed, in words (for errors and README)."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "sizes":
+            return (f"one size for every seat, or a comma list that cycles over the seats; each 1-{self.high}, "
+                    f"at most {ks.DECK_SIZE} cards dealt in all")
+        if self.choices is not None:
+            return ", ".join(str(c) for c in self.choices[:-1]) + f" or {self.choices[-1]}"
+        return f"a whole number from {self.low:,} to {self.high:,}"
+
+    def coerce(self, value: Any) -> Any:
+        """`value` as this option's type, checked against its own limits (not yet against the table).
+
+        Whole numbers: Python and numpy integers (a float, bool or string is
+        refused); yes/no: a bool; sizes: a whole number, a text '6,7' or a
+        sequence of whole numbers. Raises RulesError naming the option.
+        """
+        if self.kind == "bool":
+            if not isinstance(value, (bool, np.bool_)):
+                raise RulesError(f"must be true or false, got {value!r}", self.name)
+            return bool(value)
+        if self.kind == "sizes":
+            return _sizes(self, value)
+        number = whole_number(value, self.name)
+        hint = f"; {self.hint()}" if self.hint else ""
+        if self.choices is not None and number not in self.choices:
+            raise RulesError(f"must be {self.allowed}, got {number}{hint}", self.name)
+        if self.low is not None and not self.low <= number <= self.high:
+            raise RulesError(f"must be {self.allowed}, got {number:,}{hint}", self.name)
+        return number
+
+    @property
+    def column_type(self):
+        """The Arrow type of the option's dataset column."""
+        import pyarrow as pa
+
+        if self.kind == "bool":
+            return pa.bool_()
+        if self.kind == "sizes":
+            return pa.dictionary(pa.int8(), pa.string())  # "7", or one size per seat: "6,7"
+        top = max(self.choices) if self.choices is not None else self.high
+        return pa.int8() if top <= 127 else pa.int16() if top <= 32767 else pa.int32()
+
+    def column_value(self, value: Any) -> Any:
+        """The option's value as its dataset column holds it (sizes as text)."""
+        return sizes_text(value) if self.kind == "sizes" else value
+
+
+def whole_number(value: Any, name: str) -> int:
+    """`value` as an int: Python and numpy integers only (RulesError naming `name` otherwise)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise RulesError(f"must be a whole number, got {value!r} ({type(value).__name__})", name)
+    return int(value)
+
+
+def _sizes(option: RuleOption, value: Any) -> int | tuple[int, ...]:
+    """A hand size as one int or a tuple of per-seat sizes (not yet fitted to the table)."""
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        if not value.strip() or any(not p for p in parts):
+            raise RulesError(f"{value!r} is empty; give one size or a comma list per seat, e.g. 7,6", option.name)
+        if not all(p.isdigit() for p in parts):
+            raise RulesError(f"{value!r} must be whole numbers, e.g. 7 or 7,6", option.name)
+        sizes = tuple(int(p) for p in parts)
+    elif isinstance(value, (list, tuple, np.ndarray)):
+        sizes = tuple(whole_number(v, option.name) for v in value)
+        if not sizes:
+            raise RulesError("list is empty; give one size or a list per seat", option.name)
+    else:
+        sizes = (whole_number(value, option.name),)
+    for h in sizes:
+        if not option.low <= h <= option.high:
+            raise RulesError(f"{h} is not allowed: each size must be 1..{option.high}", option.name)
+    return sizes[0] if len(sizes) == 1 else sizes
+
+
+def sizes_text(sizes: int | tuple[int, ...]) -> str:
+    """A hand size as the dataset and folder names write it: '7', or '6,7' per seat."""
+    return ",".join(str(h) for h in sizes) if isinstance(sizes, tuple) else str(sizes)
+
+
+def per_seat(sizes: int | tuple[int, ...], players: int) -> tuple[int, ...]:
+    """The size of every seat: a shorter list cycles over the seats."""
+    listed = sizes if isinstance(sizes, tuple) else (sizes,)
+    return tuple(listed[s % len(listed)] for s in range(players))
+
+
+# --- how each option reaches the kernel ------------------------------------------
+
+def _set(slot: int) -> Callable[[Any, np.ndarray], None]:
+    name_of = {ks.CFG_PLAYERS: "players", ks.CFG_TEAMS: "teams", ks.CFG_SEQUENCES_TO_WIN: "sequences_to_win",
+               ks.CFG_MAX_TURNS: "max_turns", ks.CFG_RESHUFFLE: "reshuffle", ks.CFG_DEAD_SWAP: "dead_swap"}
+
+    def write(rules, cfg: np.ndarray) -> None:
+        cfg[slot] = int(getattr(rules, name_of[slot]))
+    return write
+
+
+def _chip_limit(rules, cfg: np.ndarray) -> None:
+    cfg[ks.CFG_CHIP_LIMIT] = int(rules.chip_limit)
+    cfg[ks.CFG_SUPPLY:ks.CFG_SUPPLY + 3] = CHIP_SUPPLY
+
+
+def _hand_size(rules, cfg: np.ndarray) -> None:
+    cfg[ks.CFG_HAND:ks.CFG_HAND + rules.players] = rules.hand_sizes
+
+
+def _late_card(rules, cfg: np.ndarray) -> None:
+    """Every seat of team 0 is dealt a card short and draws it at the end of its K-th turn."""
+    for seat in range(0, rules.players, rules.teams):
+        cfg[ks.CFG_LATE + seat] = rules.late_card
+
+
+# --- the table --------------------------------------------------------------------
+
+OPTIONS: dict[str, RuleOption] = {o.name: o for o in (
+    RuleOption(
+        "players", "int", 2, "Players at the table; seat s plays for team s % teams, seat 0 moves first.",
+        "Players and teams", _set(ks.CFG_PLAYERS), lambda v: f"p{v}", lambda v: f"{v} players",
+        choices=tuple(LEGAL_TEAMS), short="-p", required=True, hint=lambda: f"legal: {legal_configurations()}"),
+    RuleOption(
+        "teams", "int", lambda v: LEGAL_TEAMS[v["players"]][0],
+        "Teams of equal size; 6 and 12 players may form 2 or 3.",
+        "Players and teams", _set(ks.CFG_TEAMS), lambda v: f"t{v}", lambda v: f"{v} teams",
+        default_text="the only legal count; 2 for 6 and 12 players", choices=(2, 3), short="-t", required=True,
+        hint=lambda: f"legal: {legal_configurations()}"),
+    RuleOption(
+        "hand_size", "sizes", lambda v: HAND_SIZE[v["players"]],
+        "Cards per hand: one size, or a comma list that cycles over the seats (6,7: seat 0 six, seat 1 seven).",
+        "Players and teams", _hand_size, lambda v: f"h{sizes_text(v)}", lambda v: f"hand {sizes_text(v)}",
+        default_text="RULES.md's table: 7 (2 players), 6 (3, 4), 5 (6), 4 (8, 9), 3 (10, 12)",
+        low=1, high=MAX_HAND_SIZE, metavar="H[,H...]", required=True),
+    RuleOption(
+        "sequences_to_win", "int", lambda v: SEQUENCES_TO_WIN[v["teams"]], "Sequences a team needs to win.",
+        "Players and teams", _set(ks.CFG_SEQUENCES_TO_WIN), lambda v: f"q{v}",
+        lambda v: f"{v} sequence{'s' if v != 1 else ''} to win",
+        default_text="2 with two teams, 1 with three", low=1, high=MAX_SEQUENCES_TO_WIN, metavar="Q",
+        required=True),
+    RuleOption(
+        "max_turns", "int", DEFAULT_MAX_TURNS, "The turn cap: a game reaching it ends without a winner.",
+        "Simulation conventions", _set(ks.CFG_MAX_TURNS), lambda v: f"cap{v}", lambda v: f"turn cap {v:,}",
+        low=1, high=MAX_MAX_TURNS, metavar="M", required=True),
+    RuleOption(
+        "chip_limit", "bool", False, "Enforce the 50/50/35 chip supply (off: unlimited chips).",
+        "Simulation conventions", _chip_limit, lambda v: "chips", lambda v: "chip limit 50/50/35"),
+    RuleOption(
+        "reshuffle", "bool", True,
+        "Reshuffle the discards into a new draw pile when it runs out (off: no card is drawn; hands shrink).",
+        "Rule variants", _set(ks.CFG_RESHUFFLE), lambda v: "noreshuffle",
+        lambda v: "reshuffle" if v else "no reshuffle"),
+    RuleOption(
+        "dead_swap", "bool", True, "A dead card may be swapped for a new one (off: never).",
+        "Rule variants", _set(ks.CFG_DEAD_SWAP), lambda v: "nodeadswap",
+        lambda v: "dead cards swapped" if v else "no dead-card swaps"),
+    RuleOption(
+        "late_card", "int", 0,
+        "Compensation: team 0's seats are dealt a card short and draw it at the end of their K-th turn (0: off).",
+        "Rule variants", _late_card, lambda v: f"late{v}", lambda v: f"late card after turn {v}",
+        low=0, high=MAX_LATE_CARD, metavar="K"),
+)}
+"""Every rule option by name, in the order of Rules' fields, records and columns."""
+
+
+def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option's value: `given` (name -> value; None or absent: the default) coerced and checked.
+
+    The table's defaults fill what is not given, in OPTIONS order (a default
+    may depend on the options before it). Raises RulesError for an unknown
+    option, a value outside an option's limits, or an illegal combination.
+    """
+    unknown = [k for k in given if k not in OPTIONS]
+    if unknown:
+        raise RulesError(f"unknown rule option {unknown[0]!r}; options: {', '.join(OPTIONS)}")
+    values: dict[str, Any] = {}
+    for name, option in OPTIONS.items():
+        value = given.get(name)
+        values[name] = option.coerce(option.default_for(values) if value is None else value)
+        if name == "teams":
+            check_table(values["players"], values["teams"])
+        if name == "hand_size":
+            values[name] = fit_sizes(values[name], values["players"])
+    return values
+
+
+def check_table(players: int, teams: int) -> None:
+    """Refuse players that cannot form `teams` equal teams (RULES.md, "Players and teams")."""
+    if teams not in LEGAL_TEAMS.get(players, ()):
+        raise RulesError(f"{players} players cannot form {teams} equal teams; legal: {legal_configurations()}")
+
+
+def fit_sizes(sizes: int | tuple[int, ...], players: int) -> int | tuple[int, ...]:
+    """A hand size fitted to the table: one int when every seat holds the same, else one size per seat."""
+    listed = sizes if isinstance(sizes, tuple) else (sizes,)
+    if len(listed) > players:
+        raise RulesError(f"list {sizes_text(sizes)} has {len(listed)} sizes for {players} seats; "
+                         "give at most one size per seat", "hand_size")
+    seats = per_seat(sizes, players)
+    if sum(seats) > ks.DECK_SIZE:
+        raise RulesError(f"{sizes_text(sizes)} deals {sum(seats)} cards to {players} players; "
+                         f"the deck holds {ks.DECK_SIZE}", "hand_size")
+    return seats[0] if len(set(seats)) == 1 else seats
+
+
+def is_default(name: str, value: Any, values: Mapping[str, Any]) -> bool:
+    """Whether option `name` is at its default at the table of `values`."""
+    return value == OPTIONS[name].coerce(OPTIONS[name].default_for(values)) if name != "hand_size" else \
+        value == fit_sizes(OPTIONS[name].default_for(values), values["players"])
+
+
+def shown(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a record or a title lists: the required ones, and the others not at their default."""
+    return {k: v for k, v in values.items() if OPTIONS[k].required or not is_default(k, v, values)}
+
+
+def markdown_table() -> str:
+    """The table as README's "Rule options" shows it."""
+    lines = ["| option | command line | default | allowed | meaning | RULES.md |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for o in OPTIONS.values():
+        default = o.default_text or (("on" if o.default else "off") if o.kind == "bool" else f"{o.default:,}")
+        flags = f"`{o.flags}`" + (f", `{o.short}`" if o.short else "")
+        lines.append(f"| `{o.name}` | {flags} | {default} | {o.allowed} | {o.help} | {o.section} |")
+    return "\n".join(lines) + "\n"
