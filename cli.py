@@ -94,7 +94,7 @@ def with_rule_options(command):
     own = [p for p in signature.parameters.values() if p.name != "rule_options"]
     added = []
     for name, option in OPTIONS.items():
-        typ = {"int": int, "bool": bool, "sizes": str}[option.kind]
+        typ = {"int": int, "bool": bool, "sizes": str, "counts": str}[option.kind]
         decls = [option.flags] + ([option.short] if option.short else [])
         default = option.default_text or (("on" if option.default else "off") if option.kind == "bool"
                                           else f"{option.default:,}")
@@ -294,68 +294,71 @@ def _sizes(text: str) -> list[int]:
         raise StudyError(f"--sizes {text!r} must be a range such as 3..9 or a list such as 3,5,7") from None
 
 
-STUDY_HELP = """Run a study: a set of runs that answers one question, summarised with intervals and plots.
+def _study_help() -> str:
+    from simkit.studies import KINDS
 
-NAME is one of: first-player (every legal table), hand-size (a sweep of the common
-hand size, then one seat or team a card short and later teams a card more),
-teams (6 and 12 players in two or three teams; two teams needing 1-3 sequences),
-skill (a round robin of --policy line-ups, seats swapped, with ratings).
+    kinds = "\n\n".join(f"{k.name}: {k.help}." for k in KINDS.values())
+    return f"""Run a study: a set of runs that answers one question, summarised with intervals and plots.
+
+NAME is one of:
+
+{kinds}
 
 Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
-configuration below DIR (default: results/NAME). Re-running plays only what is
-missing; more --games extends every configuration.
+configuration below DIR (default: results/NAME, plus the options that differ
+from their default: results/hand-size-p4). Re-running plays only what is
+missing; more --games extends every configuration; another --policy joins the
+study. Rule options set the rules of every configuration, except those the
+study varies itself (first-player, variants, compensation: --players and
+--teams choose among its tables).
 """
 
 
-@app.command(help=STUDY_HELP)
+@app.command(help=_study_help())
 @with_rule_options
 def study(
-    name: Annotated[str, typer.Argument(help="first-player, hand-size, teams or skill.", show_default=False)],
+    name: Annotated[str, typer.Argument(help="The study (see above).", show_default=False)],
     policy: Annotated[list[str] | None, typer.Option(
-        "--policy", help="A line-up, as in `simkit run --policy`; repeat for several (default: random and "
-        "greedy; skill: random, greedy, lookahead:rollouts=32, lookahead).")] = None,
+        "--policy", help="A line-up, as in `simkit run --policy`; repeat for several. Default: random and greedy "
+        "(skill: random, greedy, lookahead:rollouts=32, lookahead; compensation: greedy).")] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Games per configuration (per pair for skill); default: enough for a 95% "
-        "half-width of 0.5 points on team 0's win rate (38,415), 2,000 per pair for skill.")] = None,
+        "--games", "-n", help="Games per configuration (skill: per pair; compensation: per setting searched). "
+        "Default: 1,000,000 for random and greedy play (a 95% half-width of 0.1 pp), 10,000 with a lookahead; "
+        "skill 2,000 per pair; compensation 100,000 (5,000 with a lookahead).")] = None,
     seed: Seed = defaults.SEED,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Study directory; default results/NAME.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Study directory; default: results/NAME and the options not at their default.")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     sizes: Annotated[str | None, typer.Option(
         "--sizes", help="hand-size: the common sizes to sweep, 3..9 (default) or a list 3,5,7.")] = None,
+    family: Annotated[list[str] | None, typer.Option(
+        "--family", help="compensation: a family to search (late_card, handicap); repeat for several; "
+        "default both.")] = None,
     overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace a configuration's dataset that holds a different run.")] = False,
+        "--overwrite", help="Replace a study directory that holds another study.")] = False,
     quiet: Quiet = False,
     scheduler: Scheduler = None,
     rule_options: dict | None = None,
 ) -> None:
-    """Rule options set the rules of every configuration, except those the study varies itself
-    (first-player: --players and --teams choose the tables)."""
     from simkit.play import set_threads
-    from simkit.studies import (
-        DEFAULT_GAMES, SKILL_GAMES, STUDIES, Study, StudyError, first_player, hand_size as hand_study, run_study,
-        skill, teams_study,
-    )
+    from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
 
     with user_errors():
-        if name not in STUDIES:
-            raise StudyError(f"unknown study {name!r}; known: {', '.join(STUDIES)}")
-        if sizes is not None and name != "hand-size":
-            raise StudyError(f"--sizes applies to the hand-size study, not to {name}")
-        if games is not None and games < 1:
-            raise StudyError(f"--games must be at least 1, got {games}")
+        if name not in KINDS:
+            raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")
+        own = {"sizes": ("hand-size", _sizes(sizes) if sizes else None),
+               "families": ("compensation", family or None)}
+        for option, (kind, value) in own.items():
+            if value is not None and name != kind:
+                flag = "--family" if option == "families" else f"--{option}"
+                raise StudyError(f"{flag} applies to the {kind} study, not to {name}")
+        options = {k: v for k, (kind, v) in own.items() if kind == name}
         set_threads(threads)
-        if name == "first-player":
-            configs = first_player(policy, rule_options)
-        elif name == "hand-size":
-            configs = hand_study(_sizes(sizes) if sizes else range(3, 10), policy, rule_options)
-        elif name == "teams":
-            configs = teams_study(policy, rule_options)
-        else:
-            configs = skill(policy, rule_options)
-        default_games = SKILL_GAMES if name == "skill" else DEFAULT_GAMES
-        the_study = Study(name, configs, games or default_games, seed)
-        out = out or Path("results") / name
+        the_study = make_study(name, policy, games, seed, rule_options, **options)
+        out = out or Path("results") / default_folder(the_study)
         outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
+        if outcome.replaced:
+            err_console.print(f"replaced {out}: it held {outcome.replaced}", highlight=False)
         if outcome.interrupted:
             err_console.print(f"interrupted: run the same command again to resume the study in {out}",
                               highlight=False)
@@ -369,25 +372,41 @@ def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
     if quiet or not sys.stderr.isatty():
         return run_study(the_study, out, _Quiet(notice=not quiet), scheduler, command, overwrite)
     with _progress() as bar:
-        return run_study(the_study, out, _Bar(bar, scheduler, f"study {the_study.kind}"), scheduler,
+        return run_study(the_study, out, _Bar(bar, scheduler, f"study {the_study.kind.name}"), scheduler,
                          command, overwrite)
 
 
-def _print_study(the_study, outcome, out: Path) -> None:
+def _rich_table(frame, title: str | None = None):
+    """A study table for the terminal: text columns left, numbers right."""
     from rich.table import Table
 
-    from simkit.studies import key_table
+    from simkit.render import _numeric
 
-    table = key_table(the_study, outcome.summary, outcome.extra, compact=True)
-    rich_table = Table(title=f"{the_study.kind} study (seed {the_study.seed}); details in {out / 'summary.md'}",
-                       title_justify="left", header_style="bold", show_edge=False)
-    for c in table.columns:
-        rich_table.add_column(c, justify="left" if c in ("table", "line-up", "hand sizes", "variant",
-                                                          "pair (A vs B)", "turn order (partners)") else "right")
-    for row in table.itertuples(index=False):
-        rich_table.add_row(*(str(v) for v in row))
-    # A pipe or a log gets the table whole, not wrapped at rich's default 80 columns.
-    (out_console if out_console.is_terminal else Console(width=160)).print(rich_table)
+    table = Table(title=title, title_justify="left", header_style="bold", show_edge=False)
+    cells = frame.astype(str)
+    for c in frame.columns:
+        numeric = all(_numeric(v) for v in cells[c])
+        table.add_column(str(c), justify="right" if numeric else "left")
+    for row in cells.itertuples(index=False):
+        table.add_row(*row)
+    return table
+
+
+def _print_study(the_study, outcome, out: Path) -> None:
+    tables = outcome.tables
+    console = out_console if out_console.is_terminal else Console(width=200)  # a pipe gets the table whole
+    title = f"{the_study.kind.name} study (seed {the_study.seed}); details in {out / 'summary.md'}"
+    key = tables.terminal if tables.terminal is not None else tables.key
+    if key is not None and len(key):
+        console.print(_rich_table(key, title))
+    if "ratings" in tables.extra:
+        from simkit.studies.skill import ratings_table
+
+        console.print()
+        console.print(_rich_table(ratings_table(tables.extra["ratings"]),
+                                  "ratings (Bradley-Terry, Elo scale, random = 0)"))
+    if outcome.added:
+        err_console.print(f"added to the study: {', '.join(outcome.added)}", highlight=False)
     played = f"{outcome.games_played:,} games played" if outcome.games_played else "nothing to play: every game was on disk"
     err_console.print(f"{played}; summary.csv, summary.md, plots and study.json in {out}", highlight=False)
 
@@ -400,10 +419,10 @@ class Format(str, Enum):
 
 
 def _print_report(directory: Path, fmt: str, explain: bool = False) -> None:
-    from simkit.dataset import read_runs
-    from simkit.report import render, render_rich, summarise
+    from simkit.render import render, render_rich
+    from simkit.report import summarise_dataset
 
-    summaries = summarise(*read_runs(directory))
+    summaries = summarise_dataset(directory)
     if fmt == "rich":
         render_rich(summaries, out_console, explain=explain)
     else:

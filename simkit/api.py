@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from simkit import defaults
@@ -92,35 +93,60 @@ def _signature_with_rule_options():
 simulate.__signature__ = _signature_with_rule_options()
 
 
-def read_games(directory: str | Path) -> pd.DataFrame:
-    """Every game of the dataset (or folder of datasets, such as a study) at `directory`, one row each."""
+def read_games(directory: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """Every game of the dataset (or folder of datasets, such as a study) at `directory`, one row each.
+
+    The all-rows door, for notebooks: a row costs about 60 bytes in memory
+    with every column (the strings are categoricals), so 10,000,000 games
+    take about 0.6 GB, growing with the games; ``columns=[...]`` reads only
+    those (``["players", "teams", "winner_team", "turns"]`` costs about 10
+    bytes a row). Reports never need this: ``summarise(directory)`` reads a
+    dataset part by part in constant memory. Each (run, game) appears once.
+    """
     from simkit.dataset import read_games as read
 
-    return read(Path(directory))
+    return read(Path(directory), columns)
 
 
-def summarise(games: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The report's tables of `games` (rows from simulate or read_games) as DataFrames, by section.
+def summarise(games: pd.DataFrame | str | Path) -> dict[str, pd.DataFrame]:
+    """The report's tables of `games` as DataFrames, by section.
 
-    Each table has one block of rows per run (configuration and seed), with
-    the run's configuration columns first: teams, seats, outcomes, draw,
-    length, first_sequence, balance, first_mover, lineups (runs with seats
-    swapped), team_means and game_means. Rates are proportions (0..1) with
-    their 95% interval in ci_low / ci_high.
+    games: rows from ``simulate`` or ``read_games``, or the path of a dataset
+    (or a folder of them), which is then read part by part in constant
+    memory. Each table has one block of rows per run, with the run's
+    configuration columns first: teams, seats, outcomes, draw, length,
+    first_sequence, equal_strength, first_mover, balance, lineups (runs with
+    seats swapped), team_means and game_means. Rates are proportions (0..1)
+    with their 95% interval in ci_low / ci_high; counts are integers.
     """
-    from simkit.report import SECTIONS, _dict_rows, summarise as summaries
+    from simkit.render import dict_rows
+    from simkit.report import SECTIONS, summarise as of_rows, summarise_dataset
 
+    summaries = of_rows(games) if isinstance(games, pd.DataFrame) else summarise_dataset(Path(games))
     tables: dict[str, list[pd.DataFrame]] = {}
-    for s in summaries(games):
+    for s in summaries:
         config = {**s.config, "games": s.games}
         for section in ("draw", *SECTIONS):
             value = getattr(s, section)
             if value is None:
                 continue
             if not isinstance(value, pd.DataFrame):
-                value = pd.DataFrame(_dict_rows(value), columns=["metric", "value", "ci_low", "ci_high"])
+                value = _scalars(dict_rows(value))
             block = value.copy()
             for i, (k, v) in enumerate((k, v) for k, v in config.items() if k not in value.columns):
                 block.insert(i, k, v)
             tables.setdefault(section, []).append(block)
     return {section: pd.concat(blocks, ignore_index=True) for section, blocks in tables.items()}
+
+
+def _scalars(rows) -> pd.DataFrame:
+    """A section of single numbers as a table: metric, value, ci_low, ci_high; a value column of counts
+    only holds integers (object dtype when counts and rates mix, so a count never prints as 99997.000000)."""
+    frame = pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high"])
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in frame["value"]):
+        frame["value"] = frame["value"].astype("int64")
+    else:
+        frame["value"] = frame["value"].astype(object)
+    for c in ("ci_low", "ci_high"):
+        frame[c] = pd.to_numeric(frame[c], errors="coerce").astype("float64")
+    return frame

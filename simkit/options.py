@@ -80,8 +80,10 @@ def legal_configurations() -> str:
 class RuleOption:
     """One rule option; see the module docstring for what is derived from it.
 
-    kind: "int" (a whole number in low..high, or one of choices), "bool", or
-    "sizes" (a hand size: one whole number for every seat, or one per seat).
+    kind: "int" (a whole number in low..high, or one of choices), "bool",
+    "sizes" (a hand size: one whole number for every seat, or one per seat),
+    or "counts" (one whole number, or one per team in turn order, up to
+    `high_items` of them).
     default: the value, or a function of the options before it (a dict of
     name -> value) for a default that depends on the table; default_text
     says it in words. kernel(rules, cfg) writes the option into the kernel's
@@ -108,6 +110,7 @@ class RuleOption:
     metavar: str | None = None
     required: bool = False
     hint: Callable[[], str] | None = None  # said after a refused value: what else is allowed
+    high_items: int = 1  # counts: how many numbers it takes at most
 
     @property
     def flag(self) -> str:
@@ -131,6 +134,8 @@ class RuleOption:
         if self.kind == "sizes":
             return (f"one size for every seat, or a comma list that cycles over the seats; each 1-{self.high}, "
                     f"at most {ks.DECK_SIZE} cards dealt in all")
+        if self.kind == "counts":
+            return (f"one whole number from {self.low} to {self.high:,}, or two (H0,H1) with three teams")
         if self.choices is not None:
             return ", ".join(str(c) for c in self.choices[:-1]) + f" or {self.choices[-1]}"
         return f"a whole number from {self.low:,} to {self.high:,}"
@@ -148,6 +153,8 @@ class RuleOption:
             return bool(value)
         if self.kind == "sizes":
             return _sizes(self, value)
+        if self.kind == "counts":
+            return _counts(self, value)
         number = whole_number(value, self.name)
         hint = f"; {self.hint()}" if self.hint else ""
         if self.choices is not None and number not in self.choices:
@@ -163,14 +170,14 @@ class RuleOption:
 
         if self.kind == "bool":
             return pa.bool_()
-        if self.kind == "sizes":
-            return pa.dictionary(pa.int8(), pa.string())  # "7", or one size per seat: "6,7"
+        if self.kind in ("sizes", "counts"):
+            return pa.dictionary(pa.int8(), pa.string())  # "7", or one number per seat or team: "6,7"
         top = max(self.choices) if self.choices is not None else self.high
         return pa.int8() if top <= 127 else pa.int16() if top <= 32767 else pa.int32()
 
     def column_value(self, value: Any) -> Any:
         """The option's value as its dataset column holds it (sizes as text)."""
-        return sizes_text(value) if self.kind == "sizes" else value
+        return sizes_text(value) if self.kind in ("sizes", "counts") else value
 
 
 def whole_number(value: Any, name: str) -> int:
@@ -199,6 +206,27 @@ def _sizes(option: RuleOption, value: Any) -> int | tuple[int, ...]:
         if not option.low <= h <= option.high:
             raise RulesError(f"{h} is not allowed: each size must be 1..{option.high}", option.name)
     return sizes[0] if len(sizes) == 1 else sizes
+
+
+def _counts(option: RuleOption, value: Any) -> int | tuple[int, ...]:
+    """One whole number, or one per team (a text '9,3' or a sequence); trailing zeros dropped."""
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        if not value.strip() or not all(p.isdigit() for p in parts):
+            raise RulesError(f"{value!r} must be whole numbers, e.g. 9 or 9,3", option.name)
+        numbers = tuple(int(p) for p in parts)
+    elif isinstance(value, (list, tuple, np.ndarray)):
+        numbers = tuple(whole_number(v, option.name) for v in value)
+    else:
+        numbers = (whole_number(value, option.name),)
+    if not 1 <= len(numbers) <= option.high_items:
+        raise RulesError(f"takes one number, or up to {option.high_items}; got {len(numbers)}", option.name)
+    for n in numbers:
+        if not option.low <= n <= option.high:
+            raise RulesError(f"{n} is not allowed: each must be {option.low}..{option.high:,}", option.name)
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers = numbers[:-1]
+    return numbers[0] if len(numbers) == 1 else numbers
 
 
 def sizes_text(sizes: int | tuple[int, ...]) -> str:
@@ -234,8 +262,25 @@ def _hand_size(rules, cfg: np.ndarray) -> None:
 
 def _late_card(rules, cfg: np.ndarray) -> None:
     """Every seat of team 0 is dealt a card short and draws it at the end of its K-th turn."""
-    for seat in range(0, rules.players, rules.teams):
-        cfg[ks.CFG_LATE + seat] = rules.late_card
+    if rules.late_card:
+        for seat in range(0, rules.players, rules.teams):
+            cfg[ks.CFG_LATE + seat] = rules.late_card
+
+
+def handicap_turns(total: int, seats: int) -> list[int]:
+    """How a team's handicap of `total` turns is shared by its `seats` seats, in seat order: the turn at
+    whose end each draws its late card (0: dealt in full). The earlier seats wait at most one turn longer."""
+    return [-(-(total - j) // seats) if j < total else 0 for j in range(seats)]
+
+
+def _handicap(rules, cfg: np.ndarray) -> None:
+    """Team 0's (and with three teams team 1's) seats handicapped for H turns in all (docs/RULES.md)."""
+    per_team = rules.handicap if isinstance(rules.handicap, tuple) else (rules.handicap,)
+    for team, total in enumerate(per_team):
+        seats = list(range(team, rules.players, rules.teams))
+        for seat, k in zip(seats, handicap_turns(total, len(seats))):
+            if k:
+                cfg[ks.CFG_LATE + seat] = k
 
 
 # --- the table --------------------------------------------------------------------
@@ -284,6 +329,12 @@ OPTIONS: dict[str, RuleOption] = {o.name: o for o in (
         "Compensation: team 0's seats are dealt a card short and draw it at the end of their K-th turn (0: off).",
         "Rule variants", _late_card, lambda v: f"late{v}", lambda v: f"late card after turn {v}",
         low=0, high=MAX_LATE_CARD, metavar="K"),
+    RuleOption(
+        "handicap", "counts", 0,
+        "Compensation: team 0's seats play a card short for H turns in all, the earliest seats longest (with "
+        "three teams H0,H1 also handicaps team 1).",
+        "Compensation families", _handicap, lambda v: f"hc{sizes_text(v)}",
+        lambda v: f"handicap {sizes_text(v)} turns", low=0, high=MAX_LATE_CARD, metavar="H[,H1]", high_items=2),
 )}
 """Every rule option by name, in the order of Rules' fields, records and columns."""
 
@@ -306,7 +357,17 @@ def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
             check_table(values["players"], values["teams"])
         if name == "hand_size":
             values[name] = fit_sizes(values[name], values["players"])
+    check_compensation(values)
     return values
+
+
+def check_compensation(values: Mapping[str, Any]) -> None:
+    """late_card and handicap both hold team 0's cards back: one at a time; handicap's H1 needs three teams."""
+    if values.get("late_card") and values.get("handicap"):
+        raise RulesError("late_card and handicap both deal team 0 a card short; give one of them")
+    if isinstance(values.get("handicap"), tuple) and values["teams"] != 3:
+        raise RulesError(f"takes H0,H1 only with three teams (H1 handicaps team 1, the middle team); "
+                         f"this table has {values['teams']}", "handicap")
 
 
 def check_table(players: int, teams: int) -> None:

@@ -51,44 +51,44 @@ def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False) -
     return fig
 
 
-def _decided_share(summary: pd.DataFrame) -> tuple[pd.Series, pd.Series, pd.Series]:
-    """Team 0's share of the decided games with its interval: fair share + advantage."""
-    fair = 1 / summary["teams"]
-    return fair + summary["advantage"], fair + summary["advantage_low"], fair + summary["advantage_high"]
+def _series(ax, x, value, low, high, scale, marker, label, line=False):
+    """Points with 95% error bars (value, low, high in proportions; shown times `scale`)."""
+    ax.errorbar(x, scale * np.asarray(value, float), yerr=_errors(pd.Series(value), pd.Series(low), pd.Series(high),
+                                                                   scale),
+                fmt=("-" if line else "") + marker, capsize=3, label=label, markersize=5)
 
 
 def first_player(summary: pd.DataFrame) -> Figure:
-    """Team 0's share of the decided games at every table, one series per line-up, against its fair share.
-
-    Two panels: the two-team tables (fair share 50%) and the three-team tables (33.3%).
-    """
-    panels = [t for t in (2, 3) if (summary["teams"] == t).any()]
-    sizes = [len(set(summary[summary["teams"] == t]["players"])) for t in panels]
-    fig, axes = plt.subplots(1, len(panels), figsize=(11, 4.8), squeeze=False,
-                             gridspec_kw={"width_ratios": sizes})
+    """Team 0's edge at every table, one series per line-up: in percentage points over its fair share
+    (left) and relative to its fair share (right), which compares two- and three-team tables."""
+    tables = sorted({(int(p), int(t)) for p, t in zip(summary["players"], summary["teams"])})
     lineups = list(dict.fromkeys(summary["policies"]))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
     width = 0.7 / max(len(lineups), 1)
-    for ax, teams in zip(axes[0], panels):
-        part = summary[summary["teams"] == teams]
-        tables = list(dict.fromkeys(part["players"]))
-        for j, lineup in enumerate(lineups):
-            rows = part[part["policies"] == lineup]
-            x = np.array([tables.index(p) for p in rows["players"]]) + (j - (len(lineups) - 1) / 2) * width
-            share, low, high = _decided_share(rows)
-            ax.errorbar(x, 100 * share, yerr=_errors(share, low, high), fmt=MARKERS[j % len(MARKERS)],
-                        capsize=3, label=f"{lineup} (95% CI)")
-        ax.axhline(100 / teams, **FAIR, label=f"fair share ({100 / teams:.1f}%)")
-        ax.set_xticks(range(len(tables)), [f"{p} players" for p in tables], fontsize=8)
+    for j, lineup in enumerate(lineups):
+        rows = summary[summary["policies"] == lineup]
+        x = np.array([tables.index((int(p), int(t))) for p, t in zip(rows["players"], rows["teams"])])
+        x = x + (j - (len(lineups) - 1) / 2) * width
+        marker = MARKERS[j % len(MARKERS)]
+        _series(left, x, rows["advantage"], rows["advantage_low"], rows["advantage_high"], 100, marker,
+                f"{lineup} (95% CI)")
+        _series(right, x, rows["relative_advantage"], rows["relative_advantage_low"],
+                rows["relative_advantage_high"], 100, marker, f"{lineup} (95% CI)")
+    for ax in (left, right):
+        ax.axhline(0, **FAIR, label="no advantage (fair share)")
+        ax.set_xticks(range(len(tables)), [f"{p}p/{t}t" for p, t in tables], fontsize=8)
         ax.set_xlim(-0.6, len(tables) - 0.4)
-        ax.set_xlabel(f"table ({teams} teams)")
-        ax.set_ylabel("team 0's share of decided games (%)")
-        ax.set_title(f"{teams} teams")
-    fig.suptitle("The first player's team: its share of the games with a winner, against its fair share")
-    return _finish(fig, axes[0], "y", legend_below=True)
+        ax.set_xlabel("table (players / teams)")
+    left.set_ylabel("team 0's share of decided games minus 1/teams (pp)")
+    left.set_title("Advantage, in percentage points")
+    right.set_ylabel("team 0's share of decided games / (1/teams) - 1 (%)")
+    right.set_title("Relative advantage: as a share of the fair share")
+    fig.suptitle("The first player's team: its edge over its fair share of the games with a winner")
+    return _finish(fig, (left, right), "y", legend_below=True)
 
 
 def hand_size(summary: pd.DataFrame) -> Figure:
-    """Team 0's share of the decided games and the mean game length against the common hand size."""
+    """Team 0's advantage (decided games) and the mean game length against the common hand size."""
     sweep = summary[summary["study_group"] == "sweep"].copy()
     sweep["size"] = sweep["hand_size"].astype(int)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
@@ -96,19 +96,17 @@ def hand_size(summary: pd.DataFrame) -> Figure:
     for j, (lineup, rows) in enumerate(groups):
         rows = rows.sort_values("size")
         x = rows["size"] + (j - (len(groups) - 1) / 2) * 0.08  # side by side, so the error bars do not hide
-        share, low, high = _decided_share(rows)
         marker = MARKERS[j % len(MARKERS)]
-        left.errorbar(x, 100 * share, yerr=_errors(share, low, high), fmt=f"-{marker}", capsize=3,
-                      label=f"{lineup} (95% CI)")
+        _series(left, x, rows["advantage"], rows["advantage_low"], rows["advantage_high"], 100, marker,
+                f"{lineup} (95% CI)", line=True)
         right.errorbar(x, rows["duration"], yerr=_errors(rows["duration"], rows["duration_low"],
                                                          rows["duration_high"], 1),
                        fmt=f"-{marker}", capsize=3, label=f"{lineup} (95% CI)")
-    teams = int(sweep["teams"].iloc[0])
-    left.axhline(100 / teams, **FAIR, label=f"fair share ({100 / teams:.1f}%)")
-    players = int(sweep["players"].iloc[0])
+    left.axhline(0, **FAIR, label="fair share (no advantage)")
+    players, teams = int(sweep["players"].iloc[0]), int(sweep["teams"].iloc[0])
     left.set_title(f"{players} players, {teams} teams: first player's team")
     left.set_xlabel("cards in every hand")
-    left.set_ylabel("team 0's share of decided games (%)")
+    left.set_ylabel("team 0's advantage, decided games (pp)")
     right.set_title("Game length")
     right.set_xlabel("cards in every hand")
     right.set_ylabel("mean game length (turns)")
@@ -116,23 +114,28 @@ def hand_size(summary: pd.DataFrame) -> Figure:
 
 
 def shifts(frame: pd.DataFrame) -> Figure:
-    """Penalty and compensation: the shift of team 0's win rate from the even game, with intervals."""
+    """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, paired
+    intervals, and for each line-up the shift that would cancel the even game's edge."""
     frame = frame.reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(9, 0.55 * len(frame) + 1.6))
+    fig, ax = plt.subplots(figsize=(9, 0.55 * len(frame) + 1.8))
     y = np.arange(len(frame))[::-1]
     for j, (lineup, rows) in enumerate(frame.groupby("policies", sort=False)):
+        colour = f"C{j}"
         ax.errorbar(100 * rows["shift"], y[rows.index], xerr=_errors(rows["shift"], rows["shift_low"],
                                                                     rows["shift_high"]),
-                    fmt=MARKERS[j % len(MARKERS)], capsize=3, label=f"{lineup} (95% CI)")
+                    fmt=MARKERS[j % len(MARKERS)], capsize=3, color=colour, label=f"{lineup} (95% CI, paired)")
+        cancel = -100 * float(rows["even_advantage"].iloc[0])
+        ax.axvline(cancel, color=colour, linestyle=":", linewidth=1.2,
+                   label=f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)")
     ax.axvline(0, **FAIR, label="no change from the even game")
     ax.set_yticks(y, [f"{r.label} ({r.hand_size})" for r in frame.itertuples()], fontsize=8)
-    ax.set_xlabel("change in team 0's win rate (percentage points)")
+    ax.set_xlabel("change in team 0's advantage, decided games (percentage points)")
     ax.set_title("Cards short and cards more: the shift from the even game")
-    return _finish(fig, (ax,), "x")
+    return _finish(fig, (ax,), "x", legend_below=True)
 
 
 def teams(summary: pd.DataFrame) -> Figure:
-    """Per variant: team 0's advantage over its fair share (two and three teams on one scale), and stalemates."""
+    """Per variant: team 0's relative advantage (comparable between two and three teams), and stalemates."""
     labels = list(dict.fromkeys(summary["label"]))
     lineups = list(dict.fromkeys(summary["policies"]))
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
@@ -141,19 +144,131 @@ def teams(summary: pd.DataFrame) -> Figure:
         rows = summary[summary["policies"] == lineup]
         y = len(labels) - 1 - np.array([labels.index(v) for v in rows["label"]]) + (j - (len(lineups) - 1) / 2) * height
         marker = MARKERS[j % len(MARKERS)]
-        left.errorbar(100 * rows["advantage"], y, xerr=_errors(rows["advantage"], rows["advantage_low"],
-                                                               rows["advantage_high"]),
+        left.errorbar(100 * rows["relative_advantage"], y,
+                      xerr=_errors(rows["relative_advantage"], rows["relative_advantage_low"],
+                                   rows["relative_advantage_high"]),
                       fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
         right.errorbar(100 * rows["drawishness"], y, xerr=_errors(rows["drawishness"], rows["drawishness_low"],
                                                                   rows["drawishness_high"]),
                        fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
     left.axvline(0, **FAIR, label="fair share (no advantage)")
     left.set_yticks(range(len(labels))[::-1], labels, fontsize=8)
-    left.set_xlabel("team 0's share of decided games minus 1/teams (percentage points)")
-    left.set_title("First player's team: advantage over its fair share")
+    left.set_xlabel("team 0's share of decided games / (1/teams) - 1 (%)")
+    left.set_title("First player's team: relative advantage")
     right.set_xlabel("games ending in a stalemate (%)")
     right.set_title("Stalemates")
     return _finish(fig, (left, right), "x", legend_below=True)
+
+
+def variants(frame: pd.DataFrame) -> Figure:
+    """Each variant against the standard game, paired on the same deals: the shifts of team 0's advantage,
+    of the mean game length and of the stalemate rate, per table and line-up."""
+    names = list(dict.fromkeys(frame["variant"]))
+    groups = list(dict.fromkeys(zip(frame["players"], frame["teams"], frame["policies"])))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 0.5 * len(names) * 1.3 + 2.4), sharey=True)
+    height = 0.8 / max(len(groups), 1)
+    panels = (("advantage_shift", 100, "shift of team 0's advantage, decided games (pp)"),
+              ("turns_shift", 1, "shift of the mean game length (turns)"),
+              ("stalemate_shift", 100, "shift of the stalemate rate (pp)"))
+    for j, (players, teams_, lineup) in enumerate(groups):
+        rows = frame[(frame["players"] == players) & (frame["teams"] == teams_) & (frame["policies"] == lineup)]
+        y = len(names) - 1 - np.array([names.index(v) for v in rows["variant"]]) + (j - (len(groups) - 1) / 2) * height
+        for ax, (col, scale, _) in zip(axes, panels):
+            ax.errorbar(scale * rows[col], y, xerr=_errors(rows[col], rows[f"{col}_low"], rows[f"{col}_high"], scale),
+                        fmt=MARKERS[j % len(MARKERS)], capsize=2, markersize=4, color=f"C{j}",
+                        label=f"{players}p/{teams_}t, {lineup} (95% CI)")
+    for ax, (_, _, label) in zip(axes, panels):
+        ax.axvline(0, **FAIR, label="no change from the standard game")
+        ax.set_xlabel(label, fontsize=9)
+    axes[0].set_yticks(range(len(names))[::-1], names, fontsize=8)
+    fig.suptitle("Rule variants against the standard game, on the same deals")
+    return _finish(fig, axes, "x", legend_below=True)
+
+
+def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
+    """One family: team 0's advantage against the knob at each table, search settings and the confirmation,
+    with the fitted crossing and the ±0.5 pp band (±1 pp for a lookahead)."""
+    rows = summary[summary["family"] == family]
+    tables = sorted({(int(p), int(t)) for p, t in zip(rows["players"], rows["teams"])})
+    ncols = min(5, len(tables))
+    nrows = -(-len(tables) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows + 0.8), squeeze=False)
+    lineups = list(dict.fromkeys(rows["policies"]))
+    for ax, (players, teams_) in zip(axes.flat, tables):
+        at = rows[(rows["players"] == players) & (rows["teams"] == teams_)]
+        for j, lineup in enumerate(lineups):
+            part = at[at["policies"] == lineup]
+            search = part[part["role"] == "search"].copy()
+            search["x"] = [int(str(v).split(",")[0]) for v in search["setting"]]
+            search = search.sort_values("x")
+            _series(ax, search["x"], search["advantage"], search["advantage_low"], search["advantage_high"], 100,
+                    MARKERS[j % len(MARKERS)], f"{lineup}: search (95% CI)")
+            confirm = part[part["role"] == "confirmation"]
+            if len(confirm):
+                x = [int(str(v).split(",")[0]) + 0.35 for v in confirm["setting"]]  # beside its search point
+                ax.errorbar(x, 100 * confirm["advantage"], yerr=_errors(confirm["advantage"], confirm["advantage_low"],
+                                                                        confirm["advantage_high"]),
+                            fmt="*", markersize=11, capsize=3, color=f"C{j}", label=f"{lineup}: confirmation")
+            v = verdicts[(verdicts["family"] == family) & (verdicts["players"] == players)
+                         & (verdicts["teams"] == teams_) & (verdicts["policies"] == lineup)] if len(verdicts) else []
+            if len(v) and np.isfinite(v["crossing"].iloc[0]):
+                ax.axvline(v["crossing"].iloc[0], color=f"C{j}", linestyle=":", linewidth=1,
+                           label=f"{lineup}: fitted crossing")
+        band = 1.0 if any("lookahead" in lu for lu in lineups) else 0.5
+        ax.axhspan(-band, band, color="0.85", alpha=0.6, label=f"±{band} pp")
+        ax.axhline(0, **FAIR)
+        ax.set_title(f"{players} players, {teams_} teams", fontsize=9)
+        ax.set_xlabel(f"{family} setting" + (" (team 0's H)" if family == "handicap" and teams_ == 3 else ""),
+                      fontsize=8)
+        ax.set_ylabel("team 0's advantage, decided games (pp)", fontsize=8)
+        ax.tick_params(labelsize=8)
+    for ax in list(axes.flat)[len(tables):]:
+        ax.set_visible(False)
+    fig.suptitle(f"Compensation by {family}: team 0's advantage against the knob")
+    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
+
+
+def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure:
+    """Three-team tables: every team's share of the decided games against each knob, the confirmation
+    beside the chosen setting, with the fair share. A family with two knobs (handicap H0,H1) gets two
+    panels: against H0 with H1 at its chosen value, and against H1 with H0 at its chosen value."""
+    rows = summary[summary["teams"] == 3]
+    panels = []  # (title, search rows, knob index, confirmation rows, chosen x)
+    for players, family, lineup in dict.fromkeys(zip(rows["players"], rows["family"], rows["policies"])):
+        part = rows[(rows["players"] == players) & (rows["family"] == family) & (rows["policies"] == lineup)]
+        search = part[part["role"] == "search"].copy()
+        knobs = [tuple(int(x) for x in str(v).split(",")) for v in search["setting"]]
+        search["h0"] = [k[0] for k in knobs]
+        search["h1"] = [k[1] if len(k) > 1 else 0 for k in knobs]
+        confirm = part[part["role"] == "confirmation"]
+        chosen = tuple(int(x) for x in str(confirm["setting"].iloc[0]).split(",")) if len(confirm) else (0,)
+        c0, c1 = chosen[0], chosen[1] if len(chosen) > 1 else 0
+        name = "H0" if family == "handicap" else "K"
+        panels.append((f"{players}p/3t, {lineup}, {family}: against {name}" + (f" (H1 = {c1})" if c1 else ""),
+                       search[search["h1"] == c1].sort_values("h0"), "h0", confirm, c0))
+        if (search["h1"] > 0).any():
+            panels.append((f"{players}p/3t, {lineup}, {family}: against H1 (H0 = {c0})",
+                           search[search["h0"] == c0].sort_values("h1"), "h1", confirm, c1))
+    ncols = min(4, len(panels))
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows + 0.8), squeeze=False)
+    for ax, (title, line, knob, confirm, chosen) in zip(axes.flat, panels):
+        for t in range(3):
+            _series(ax, line[knob] + (t - 1) * 0.15, line[f"share_{t}"], line[f"share_{t}_low"],
+                    line[f"share_{t}_high"], 100, MARKERS[t], f"team {t}, search (95% CI)")
+            if len(confirm):
+                ax.errorbar([chosen + 0.45 + (t - 1) * 0.15], 100 * confirm[f"share_{t}"],
+                            yerr=_errors(confirm[f"share_{t}"], confirm[f"share_{t}_low"], confirm[f"share_{t}_high"]),
+                            fmt="*", markersize=10, capsize=3, color=f"C{t}", label=f"team {t}, confirmation")
+        ax.axhline(100 / 3, **FAIR, label="fair share (33.3%)")
+        ax.set_title(title, fontsize=8)
+        ax.set_xlabel(knob.upper() if knob == "h1" else "team 0's setting", fontsize=8)
+        ax.set_ylabel("share of decided games (%)", fontsize=8)
+        ax.tick_params(labelsize=8)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    fig.suptitle("Three teams: every team's share of the decided games against the compensation")
+    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
 
 
 def skill(ratings: pd.DataFrame) -> Figure:
@@ -167,22 +282,6 @@ def skill(ratings: pd.DataFrame) -> Figure:
     ax.set_xlabel("rating (Elo points: +400 = 10 to 1 odds)")
     ax.set_title("Strength of each line-up, from a round robin with seats swapped")
     return _finish(fig, (ax,), "x")
-
-
-def study_figures(kind: str, summary: pd.DataFrame, extra: dict[str, pd.DataFrame]) -> dict[str, Figure]:
-    """The figures of a study, by file name."""
-    if kind == "first-player":
-        return {"first_player.png": first_player(summary)}
-    if kind == "hand-size":
-        figures = {"hand_size.png": hand_size(summary)}
-        if len(extra.get("shifts", [])):
-            figures["hand_size_shifts.png"] = shifts(extra["shifts"])
-        return figures
-    if kind == "teams":
-        return {"teams.png": teams(summary)}
-    if kind == "skill":
-        return {"skill.png": skill(extra["ratings"])}
-    return {}
 
 
 def save(figure: Figure, path: Path) -> None:

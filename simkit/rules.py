@@ -82,7 +82,7 @@ class _RulesMethods:
         return Rules.make(**{**self.values(), **options})
 
 
-_TYPES = {"int": int, "bool": bool, "sizes": "int | tuple[int, ...]"}
+_TYPES = {"int": int, "bool": bool, "sizes": "int | tuple[int, ...]", "counts": "int | tuple[int, ...]"}
 
 Rules = make_dataclass(
     "Rules",

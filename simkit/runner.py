@@ -53,9 +53,13 @@ COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 80}  # measured: 15-
 
 
 def compile_estimate(lineup_spec: str) -> int:
-    """Seconds the first compile of a line-up's kernels takes, roughly."""
-    names = {p.split(":")[0].strip() for p in lineup_spec.split(",")}
-    return max(COMPILE_SECONDS.get(n, 60) for n in names)
+    """Seconds the first compile of a line-up's kernels takes, roughly; of several line-ups joined by
+    ' and ' (a study's), the sum over the policy sets they need (each set compiles once)."""
+    sets = set()
+    for lineup in lineup_spec.split(" and "):
+        names = {p.split(":")[0].strip() for p in lineup.split(",")}
+        sets.add(max(names, key=lambda n: COMPILE_SECONDS.get(n, 60)))
+    return sum(COMPILE_SECONDS.get(n, 60) for n in sets)
 
 
 def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:

@@ -155,7 +155,7 @@ HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 
 
 # RULES.md, "Rule variants": the options and their defaults (the standard game).
-VARIANT_DEFAULTS = {"chip_limit": False, "reshuffle": True, "dead_swap": True, "late_card": 0}
+VARIANT_DEFAULTS = {"chip_limit": False, "reshuffle": True, "dead_swap": True, "late_card": 0, "handicap": 0}
 
 
 def default_rules(players: int, teams: int, chip_limit: bool = False, max_turns: int = 1000, **extra) -> dict:
@@ -189,6 +189,9 @@ class Game:
         self.reshuffle: bool = bool(rules.get("reshuffle", True))
         self.dead_swap: bool = bool(rules.get("dead_swap", True))
         self.late_card: int = int(rules.get("late_card", 0))
+        # docs/RULES.md, handicap: H for team 0, or [H0, H1] with three teams.
+        handicap = rules.get("handicap", 0)
+        self.handicap: list[int] = list(handicap) if isinstance(handicap, list) else [handicap]
         self.board = board
         self.cells = card_cells(board)
         self.chips: list[int] = [-1] * 100  # -1 empty, else team
@@ -273,10 +276,24 @@ class Game:
         """A dead card may be swapped: dead_swap is on and a replacement can be drawn."""
         return self.dead_swap and (bool(self.pile) or self.reshuffle)
 
+    def late_turn(self, seat: int) -> int:
+        """The seat's own turn at whose end it draws its late card, 0 if it is dealt in full.
+
+        late_card K: every seat of team 0, K. handicap H (per team): the team's
+        m seats in seat order j = 0..m-1 wait ceil((H - j) / m) turns, j < H.
+        """
+        team = seat % self.teams
+        if self.late_card >= 1 and team == 0:
+            return self.late_card
+        if team < len(self.handicap):
+            total, j, m = self.handicap[team], seat // self.teams, self.players // self.teams
+            if j < total:
+                return (total - j + m - 1) // m
+        return 0
+
     def dealt_size(self, seat: int) -> int:
-        """Cards dealt to `seat`: its hand size, one fewer for team 0 with a late card."""
-        short = self.late_card >= 1 and seat % self.teams == 0
-        return self.hand_sizes[seat] - (1 if short else 0)
+        """Cards dealt to `seat`: its hand size, one fewer for a seat owed a late card."""
+        return self.hand_sizes[seat] - (1 if self.late_turn(seat) > 0 else 0)
 
 
 def play_game(rules: dict, policies: list[str], seed: int, game: int,
@@ -333,13 +350,12 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
             hand.sort()
 
         def late_card(game_ends: bool) -> None:
-            """Team 0's late card: drawn at the end of the seat's own late_card-th turn, after
+            """The late card (late_card, handicap): drawn at the end of the seat's late turn, after
             its normal draw, unless this turn ends the game (a win, the last pass of a round,
             the turn cap)."""
             nonlocal reshuffle
             own_turn = len(turns) // players + 1
-            if g.late_card >= 1 and t == 0 and own_turn == g.late_card and not game_ends \
-                    and len(turns) + 1 < g.max_turns:
+            if own_turn == g.late_turn(s) and not game_ends and len(turns) + 1 < g.max_turns:
                 card, rs = g.draw(rng)
                 reshuffle = reshuffle or rs
                 if card is not None:

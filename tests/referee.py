@@ -223,7 +223,15 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             bad.append(f"rules.{key} is not a boolean")
     if not _is_int(late_card) or late_card < 0:
         return bad + [f"rules.late_card must be a whole number >= 0, got {late_card!r}"]
-    known = set(RULE_KEYS) | {"chip_limit", "reshuffle", "dead_swap", "late_card"}
+    # docs/RULES.md, handicap: H (team 0) or [H0, H1] (three teams): the team's seats, in seat order,
+    # share H turns of a card short, the earlier ones at most one turn longer.
+    handicap = rules.get("handicap", 0)
+    per_team = handicap if isinstance(handicap, list) else [handicap]
+    if not all(_is_int(h) and h >= 0 for h in per_team) or len(per_team) > 2 or (len(per_team) == 2 and teams != 3):
+        return bad + [f"rules.handicap must be H, or H0,H1 with three teams, got {handicap!r}"]
+    if late_card and any(per_team):
+        bad.append("rules give both late_card and handicap")
+    known = set(RULE_KEYS) | {"chip_limit", "reshuffle", "dead_swap", "late_card", "handicap"}
     if set(rules) - known:
         bad.append(f"rules has unknown options {sorted(set(rules) - known)}")
     if teams not in (2, 3) or players < teams or players % teams != 0:
@@ -251,6 +259,17 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
 
     table = _Table(players, teams, chip_limit)
 
+    def late_turn(seat: int) -> int:
+        """The seat's own turn (from 1) at whose end it draws a card it was dealt short of; 0: none."""
+        team_of = seat % teams
+        if late_card >= 1 and team_of == 0:
+            return late_card
+        if team_of < len(per_team):
+            index_in_team, team_size = seat // teams, players // teams
+            share = per_team[team_of] - index_in_team
+            return 0 if share <= 0 else -(-share // team_size)
+        return 0
+
     # ---- the deal ------------------------------------------------------
     hands = record["hands"]
     if not isinstance(hands, list) or len(hands) != players:
@@ -258,8 +277,8 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
     for s, hand in enumerate(hands):
         if not isinstance(hand, list) or not all(_is_card(x) for x in hand):
             return bad + [f"seat {s}: hand is not a list of cards"]
-        # late_card: team 0's seats are dealt one card short.
-        expected = sizes[s] - (1 if late_card >= 1 and s % teams == 0 else 0)
+        # late_card and handicap: a seat owed a late card is dealt one card short.
+        expected = sizes[s] - (1 if late_turn(s) else 0)
         if len(hand) != expected:
             bad.append(f"seat {s}: dealt {len(hand)} cards, expected {expected}")
         codes = [SUIT_CHARS.index(x[1]) * 13 + RANK_CHARS.index(x[0]) for x in hand]
@@ -357,10 +376,10 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             hand.append(card)
 
         def late(game_ends: bool) -> None:
-            """late_card: a seat of team 0 draws one more card at the end of its own K-th turn
-            (passes included), unless this turn ends the game."""
+            """late_card, handicap: a seat dealt short draws one more card at the end of its own late
+            turn (passes included), unless this turn ends the game."""
             own_turn = i // players + 1
-            if late_card >= 1 and team == 0 and own_turn == late_card and not game_ends and i + 1 < max_turns:
+            if own_turn == late_turn(seat) and not game_ends and i + 1 < max_turns:
                 draw_one("late card")
 
         # dead card

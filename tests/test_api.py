@@ -77,11 +77,12 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
     from simkit.policies import Lineup
     from simkit.rules import Rules
     from simkit.runner import RunSpec, run
-    from simkit.studies import Study, first_player, run_study
+    from simkit.studies import make_study, run_study
 
     monkeypatch.chdir(tmp_path)
-    run_study(Study("first-player", first_player(["random"], tables=[(2, 2), (4, 2)]), 200),
-              Path("results/first-player"))
+    for players in (2, 4):
+        run_study(make_study("first-player", ["random"], 200, rules={"players": players}),
+                  Path("results/first-player"))
     rules = Rules.make(2)
     run(Path("results/default-2p-random"), RunSpec(rules, Lineup.parse("random", rules), 2026, 500))
     blocks = _blocks("Python API")

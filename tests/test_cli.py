@@ -94,11 +94,13 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
 
 
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
+    """issue 21: an unreadable part is named and the rest reported as incomplete; a bad manifest is one error."""
     invoke("run", "--games", "20", "--chunk-size", "10", "--out", str(tmp_path), "--quiet")
     (tmp_path / "part-000000000000.parquet").write_bytes(b"not parquet")
-    result = runner.invoke(app, ["report", str(tmp_path)])
-    assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "not a readable Parquet part" in result.stderr
+    result = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown"])
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert f"unreadable part {tmp_path / 'part-000000000000.parquet'}" in result.stdout
+    assert "n=10 of 20: incomplete" in result.stdout
     (tmp_path / "_manifest.json").write_text("{}")
     result = runner.invoke(app, ["report", str(tmp_path)])
     assert result.exit_code == 1 and "not a simkit dataset manifest" in result.stderr

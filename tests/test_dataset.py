@@ -9,7 +9,8 @@ import pytest
 
 from simkit import dataset as ds
 from simkit.policies import POLICIES, Lineup
-from simkit.report import render, summarise
+from simkit.render import render
+from simkit.report import summarise_dataset
 from simkit.rules import Rules
 from simkit.runner import RunSpec, run
 
@@ -69,7 +70,7 @@ def test_a_report_counts_a_copied_run_once_and_says_so(tmp_path):
     df, runs = ds.read_runs(tmp_path / "study")
     assert len(df) == 300
     assert df.attrs["duplicates"] == {ds.run_id(spec().identity()): 300}
-    (summary,) = summarise(df, runs)
+    (summary,) = summarise_dataset(tmp_path / "study")
     assert summary.games == 300
     assert any("300 rows were copies" in n for n in summary.notes)
 
@@ -77,7 +78,7 @@ def test_a_report_counts_a_copied_run_once_and_says_so(tmp_path):
 def test_two_seeds_are_two_summaries_never_pooled(tmp_path):
     run(tmp_path / "s5", spec(seed=5))
     run(tmp_path / "s6", spec(seed=6))
-    summaries = summarise(*ds.read_runs(tmp_path))
+    summaries = summarise_dataset(tmp_path)
     assert [s.games for s in summaries] == [300, 300]
     assert [s.config["seed"] for s in summaries] == [5, 6]
 
@@ -87,7 +88,7 @@ def test_an_incomplete_run_is_marked_in_every_format(tmp_path):
     manifest = ds.read_manifest(tmp_path)
     manifest["games"] = 1000  # as if 1,000 were asked for and only 300 written
     ds.write_json_atomic(tmp_path / ds.MANIFEST, manifest)
-    (summary,) = summarise(*ds.read_runs(tmp_path))
+    (summary,) = summarise_dataset(tmp_path)
     assert not summary.complete and "n=300 of 1,000: incomplete" in summary.title
     for fmt in ("markdown", "csv", "json"):
         text = render([summary], fmt)

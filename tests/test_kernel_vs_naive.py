@@ -95,6 +95,14 @@ VARIANTS = [
     ("8p-hand13-late2", dict(players=8, hand_size=13, late_card=2), 160, 10),
     ("6p2t-hand2-late1-nodeadswap-win3", dict(players=6, teams=2, hand_size=2, late_card=1, dead_swap=False,
                                               sequences_to_win=3), 161, 20),
+    # handicap: a team's seats share H turns of a card short (docs/RULES.md), H0,H1 with three teams.
+    ("2p-hc9", dict(players=2, handicap=9), 162, 30),
+    ("12p2t-hc7", dict(players=12, teams=2, handicap=7), 163, 30),
+    ("12p2t-hc1", dict(players=12, teams=2, handicap=1), 164, 20),
+    ("6p3t-hc5,2", dict(players=6, teams=3, handicap="5,2"), 165, 30),
+    ("3p-hc12,4", dict(players=3, handicap=(12, 4)), 166, 30),
+    ("12p3t-hc6,3-noreshuffle", dict(players=12, teams=3, handicap="6,3", reshuffle=False), 167, 20),
+    ("4p-hand6,5-hc3-nodeadswap", dict(players=4, hand_size="6,5", handicap=3, dead_swap=False), 168, 20),
 ]
 # A variant is a rule option, not a table change: the referee checks the RULES.md tables too.
 STANDARD_IDS = {rid for rid, *_ in STANDARD} | {rid for rid, kw, *_ in VARIANTS

@@ -1,4 +1,5 @@
-"""Tests of simkit.report on synthetic per-game tables."""
+"""Tests of simkit.report (the sections), simkit.render (the formats) and simkit.glossary, on synthetic
+per-game tables and real datasets."""
 
 from __future__ import annotations
 
@@ -14,25 +15,17 @@ import pytest
 from rich.console import Console
 from scipy import stats
 
-from simkit.report import (
-    CONFIG_COLUMNS,
-    GLOSSARY,
-    OUTCOMES,
-    SECTIONS,
-    TIDY_COLUMNS,
-    Summary,
-    format_interval,
-    format_p_value,
-    format_value,
-    glossary_entry,
-    glossary_markdown,
-    render,
-    render_rich,
-    summarise,
-    to_frame,
-    to_records,
-    wilson_interval,
-)
+from simkit import dataset as ds
+from simkit.glossary import GLOSSARY, glossary_entry, glossary_markdown
+from simkit.render import TIDY_COLUMNS, format_interval, format_p_value, format_value, render, render_rich, to_frame, \
+    to_records
+from simkit.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
+from simkit.stats import proportion
+
+
+def wilson_interval(k: int, n: int) -> tuple[float, float]:
+    e = proportion(k, n)
+    return e.low, e.high
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -77,6 +70,7 @@ def make_games(
         "reshuffle": np.full(n, config.pop("reshuffle", True), bool),
         "dead_swap": np.full(n, config.pop("dead_swap", True), bool),
         "late_card": np.full(n, config.pop("late_card", 0), np.int32),
+        "handicap": pd.Categorical([str(config.pop("handicap", 0))] * n),
         "policies": pd.Categorical([policies or ",".join(["random"] * players)] * n),
         "seed": np.full(n, seed, np.int64),
         "game": np.arange(n, dtype=np.int32),
@@ -167,15 +161,15 @@ def test_outcomes() -> None:
 
 def test_chi_square_biased_and_fair() -> None:
     biased = only(summarise(make_games(10_000, p_team=[0.55, 0.45], seed=4)))
-    assert biased.balance["p_value"] < 1e-6
-    assert biased.balance["dof"] == 1
+    assert biased.equal_strength["p_value"] < 1e-6
+    assert biased.equal_strength["dof"] == 1
     fair = only(summarise(make_games(10_000, p_team=[0.5, 0.5], seed=5)))
-    assert fair.balance["p_value"] > 0.05
+    assert fair.equal_strength["p_value"] > 0.05
     df = make_games(1_000, seed=6)
     df["winner_team"] = np.repeat([0, 1], 500).astype(np.int8)
     exact = only(summarise(df))
-    assert exact.balance["statistic"] == pytest.approx(0.0)
-    assert exact.balance["p_value"] == pytest.approx(1.0)
+    assert exact.equal_strength["statistic"] == pytest.approx(0.0)
+    assert exact.equal_strength["p_value"] == pytest.approx(1.0)
 
 
 def test_first_mover_advantage() -> None:
@@ -361,11 +355,11 @@ def test_all_draws() -> None:
     assert (s.teams["wins"] == 0).all()
     assert (s.teams["win_rate"] == 0).all()
     assert s.draw["rate"] == 1.0
-    assert math.isnan(s.balance["p_value"]) and math.isnan(s.balance["statistic"])
+    assert math.isnan(s.equal_strength["p_value"]) and math.isnan(s.equal_strength["statistic"])
     assert math.isnan(s.first_mover["win_rate"]) and math.isnan(s.first_mover["p_value"])
     assert any("no decided games" in n for n in s.notes)
     rec = to_records([s])[0]
-    assert rec["balance"]["p_value"] is None
+    assert rec["equal_strength"]["p_value"] is None
     assert rec["first_mover"]["win_rate_ci_low"] is None
     _renders([s])
 
@@ -395,12 +389,12 @@ def test_three_teams() -> None:
     s = only(summarise(df))
     assert list(s.teams["team"]) == [0, 1, 2]
     assert list(s.seats["team"]) == [0, 1, 2, 0, 1, 2]
-    assert s.balance["dof"] == 2
+    assert s.equal_strength["dof"] == 2
     assert s.first_mover["fair_share"] == pytest.approx(1 / 3)
     expected = stats.binomtest(int((df["winner_team"] == 0).sum()), 3_000, p=1 / 3).pvalue
     assert s.first_mover["p_value"] == pytest.approx(expected)
     counts = np.bincount(df["winner_team"], minlength=3)
-    assert s.balance["p_value"] == pytest.approx(stats.chisquare(counts).pvalue)
+    assert s.equal_strength["p_value"] == pytest.approx(stats.chisquare(counts).pvalue)
     _renders([s])
 
 
@@ -470,7 +464,7 @@ def _rich_text(summaries: list[Summary], width: int = 120, explain: bool = False
 def test_counts_print_as_integers(default_study: Summary) -> None:
     s = default_study
     assert s.first_mover["decided"] == 991_118 and isinstance(s.first_mover["decided"], int)
-    assert s.balance["p_value"] == 0.0  # scipy underflows: the case `< 1e-300` is for
+    assert s.equal_strength["p_value"] == 0.0  # scipy underflows: the case `< 1e-300` is for
     for text in (_rich_text([s]), render([s], "markdown")):
         assert "991,118" in text and "518,902" in text and "472,216" in text and "1,000,000" in text
         assert not re.search(r"\de\+\d", text), "no scientific notation for counts"
@@ -489,9 +483,9 @@ def test_csv_counts_are_integers_and_p_floor_has_text(default_study: Summary) ->
     assert rows[("first_mover", "decided", "")]["value"] == "991118"
     assert rows[("teams", "wins", "0")]["value"] == "518902"
     assert rows[("games", "games", "")]["value"] == "1000000"
-    assert rows[("balance", "dof", "")]["value"] == "1"
+    assert rows[("equal_strength", "dof", "")]["value"] == "1"
     assert ".0," not in "".join(line for line in text.splitlines() if ",wins," in line or ",count," in line)
-    p = rows[("balance", "p_value", "")]
+    p = rows[("equal_strength", "p_value", "")]
     assert float(p["value"]) == 0.0 and p["text"] == "< 1e-300"
     rate = rows[("teams", "win_rate", "0")]
     assert float(rate["value"]) == 0.518902  # full precision
@@ -500,13 +494,13 @@ def test_csv_counts_are_integers_and_p_floor_has_text(default_study: Summary) ->
 
 def test_json_counts_are_ints(default_study: Summary) -> None:
     rec = json.loads(render([default_study], "json"))[0]
-    ints = [rec["games"], rec["first_mover"]["decided"], rec["first_mover"]["wins"], rec["balance"]["decided"],
-            rec["balance"]["dof"], rec["first_sequence"]["count"], rec["first_sequence"]["decided"],
+    ints = [rec["games"], rec["first_mover"]["decided"], rec["first_mover"]["wins"], rec["equal_strength"]["decided"],
+            rec["equal_strength"]["dof"], rec["first_sequence"]["count"], rec["first_sequence"]["decided"],
             rec["first_sequence"]["converted"], rec["length"]["min"], rec["length"]["max"], rec["draw"]["count"],
             *(r["count"] for r in rec["outcomes"]), *(r["wins"] for r in rec["teams"])]
     assert all(type(v) is int for v in ints), ints
     assert rec["first_mover"]["decided"] == 991_118
-    assert rec["balance"]["p_value"] == 0.0  # exact numbers in JSON
+    assert rec["equal_strength"]["p_value"] == 0.0  # exact numbers in JSON
     assert rec["first_mover"]["win_rate"] == pytest.approx(518_902 / 991_118)
 
 
@@ -533,16 +527,12 @@ def test_outcomes_add_up_to_all_games() -> None:
     assert rich.index("total") < rich.index("draw =")
 
 
-def test_outcomes_without_end_column() -> None:
+def test_rows_without_a_column_a_summary_needs_are_refused() -> None:
+    """A summary reads its numbers from an aggregate of every per-game column it needs: rows lacking one
+    (made by hand; simkit always writes them) are refused in one sentence, not summarised partly."""
     df = make_games(500, p_draw=0.2, seed=32).drop(columns=["end"])
-    s = only(summarise(df))
-    out = s.outcomes.set_index("outcome")
-    assert out.loc["win", "count"] == int((df["winner_team"] >= 0).sum())
-    assert pd.isna(out.loc["stalemate", "count"]) and math.isnan(out.loc["turn_cap", "rate"])
-    assert s.draw["count"] == int((df["winner_team"] < 0).sum())
-    assert to_records([s])[0]["outcomes"][1]["count"] is None
-    assert "**500**" in render([s], "markdown")
-    _renders([s])
+    with pytest.raises(ValueError, match="the games lack the columns end"):
+        summarise(df)
 
 
 # --------------------------------------------------------------------------- titles on a pipe
@@ -563,11 +553,11 @@ def test_piped_long_title_is_whole() -> None:
 def test_cli_report_piped_keeps_long_title(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    import simkit.dataset
+    import simkit.report
     from cli import app
 
     df = make_games(300, policies=LONG_POLICIES, seed=34)
-    monkeypatch.setattr(simkit.dataset, "read_runs", lambda directory: (df, {}))
+    monkeypatch.setattr(simkit.report, "summarise_dataset", lambda directory: summarise(df))
     result = CliRunner().invoke(app, ["report", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     title = only(summarise(df)).title
@@ -616,7 +606,7 @@ def test_mixed_lineup_note_is_printed_under_first_mover() -> None:
 
 def test_caller_attaches_a_note() -> None:
     s = only(summarise(make_games(100, seed=37)))
-    s.add_note("seeds 1 and 2 pooled", "balance")
+    s.add_note("seeds 1 and 2 pooled", "equal_strength")
     s.add_note("a general remark")
     md = render([s], "markdown")
     assert "> **note:** seeds 1 and 2 pooled" in md.split("### Equal team strength")[1].split("###")[0]
@@ -676,7 +666,6 @@ def _printed_terms(md: str) -> set[str]:
 
 
 def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary], tmp_path: Path) -> None:
-    from simkit.dataset import read_runs
     from simkit.policies import Lineup
     from simkit.rules import Rules
     from simkit.runner import RunSpec, run
@@ -684,7 +673,9 @@ def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary], tmp_path:
     extra = only(summarise(make_games(300, players=4, policies="greedy,random", seed=38)))
     rules = Rules.make(2)
     run(tmp_path, RunSpec(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 1, 200))
-    swapped = only(summarise(*read_runs(tmp_path)))  # the only kind of run with line-up scores
+    from simkit.report import summarise_dataset
+
+    swapped = only(summarise_dataset(tmp_path))  # the only kind of run with line-up scores
     md = render([*mixed, extra, swapped], "markdown")
     terms = _printed_terms(md)
     for section in SECTIONS.values():
@@ -714,11 +705,11 @@ def test_explain_prints_the_glossary(mixed: list[Summary]) -> None:
 def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    import simkit.dataset
+    import simkit.report
     from cli import app
 
     df = make_games(300, seed=39)
-    monkeypatch.setattr(simkit.dataset, "read_runs", lambda directory: (df, {}))
+    monkeypatch.setattr(simkit.report, "summarise_dataset", lambda directory: summarise(df))
     runner = CliRunner()
     rich = runner.invoke(app, ["report", str(tmp_path), "--explain"], catch_exceptions=False)
     assert rich.exit_code == 0 and "Reading this report" in rich.stdout
@@ -729,3 +720,84 @@ def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for fmt in ("csv", "json"):
         refused = runner.invoke(app, ["report", str(tmp_path), "--format", fmt, "--explain"])
         assert refused.exit_code == 2 and "--explain" in refused.output
+
+
+# --------------------------------------------------------------------------- streaming equals all rows
+
+
+@pytest.fixture(scope="module")
+def study_like(tmp_path_factory) -> Path:
+    """A folder of five runs, 300,000 games in all: two and three teams, a swapped mixed line-up, several
+    chunks, a copied run (counted once) and an interrupted one (incomplete)."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.runner import RunSpec, run
+
+    root = tmp_path_factory.mktemp("streaming")
+    specs = {
+        "p2": (Rules.make(2), "random", False, 150_000, 40_000),
+        "p3": (Rules.make(3), "random", False, 100_000, 30_000),
+        "p4-swap": (Rules.make(4, late_card=2), "greedy,random", True, 30_000, 7_000),
+        "p6-noreshuffle": (Rules.make(6, 3, reshuffle=False), "random", False, 20_000, 20_000),
+    }
+    for name, (rules, policy, swap, games, chunk) in specs.items():
+        run(root / name, RunSpec(rules, Lineup.parse(policy, rules, swap), 11, games, chunk))
+    import shutil
+
+    shutil.copytree(root / "p3", root / "copy-of-p3")  # the same run found twice
+    (root / "p2" / ds.part_name(120_000)).unlink()  # an interrupted run: a chunk missing
+    return root
+
+
+def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like: Path) -> None:
+    """issue 21: the report from per-part aggregates equals the all-rows computation (tests/rows_report.py),
+    number for number, in every format that prints them; memory does not hold the rows."""
+    from rows_report import summarise_rows
+
+    from simkit.report import summarise_dataset
+
+    streamed = summarise_dataset(study_like)
+    df, runs = ds.read_runs(study_like)
+    expected = {rid: r.games for rid, r in runs.items()}
+    reference = summarise_rows(df, expected)
+    assert [s.run_id for s in streamed] == [s.run_id for s in reference]
+    for a, b in zip(streamed, reference):
+        assert a.games == b.games and a.config == b.config
+    # notes about copies and incompleteness are the streaming report's own; compare the numbers
+    for s in streamed:
+        s.notes = [n for n in s.notes if not n.startswith(("incomplete", "30,000 rows", "100,000 rows"))]
+    for s in reference:
+        s.notes = []
+    assert render(streamed, "markdown") == render(reference, "markdown")
+    got, want = to_frame(streamed), to_frame(reference)
+    assert list(got["text"]) == list(want["text"])
+    np.testing.assert_allclose(got["value"], want["value"], rtol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(got["ci_low"], want["ci_low"], rtol=1e-9, equal_nan=True)
+    np.testing.assert_allclose(got["ci_high"], want["ci_high"], rtol=1e-9, equal_nan=True)
+
+
+def test_copies_counted_once_and_incomplete_runs_marked(study_like: Path) -> None:
+    from simkit.report import summarise_dataset
+
+    by_players = {s.config["players"]: s for s in summarise_dataset(study_like)}
+    assert by_players[3].games == 100_000
+    assert any("100,000 rows were copies" in n for n in by_players[3].notes)
+    assert by_players[2].games == 120_000 and not by_players[2].complete
+    assert any(n.startswith("incomplete: 120,000 of 150,000 games") for n in by_players[2].notes)
+
+
+def test_an_unreadable_part_is_named_and_the_rest_reported(study_like: Path, tmp_path: Path) -> None:
+    """issue 21: a report on a dataset with an unreadable part names the file and reports the rest as incomplete."""
+    import shutil
+
+    from simkit.report import summarise_dataset
+
+    shutil.copytree(study_like / "p6-noreshuffle", tmp_path / "p6")
+    shutil.copytree(study_like / "p3", tmp_path / "p3")
+    bad = tmp_path / "p3" / ds.part_name(30_000)
+    bad.write_bytes(bad.read_bytes()[:1000])  # truncated
+    by_players = {s.config["players"]: s for s in summarise_dataset(tmp_path)}
+    s = by_players[3]
+    assert s.games == 70_000 and not s.complete
+    assert any(f"unreadable part {bad}" in n for n in s.notes)
+    assert by_players[6].complete

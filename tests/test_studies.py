@@ -1,4 +1,5 @@
-"""Studies: summaries recomputed by hand from the rows, resume and extend, the hand-size rows, ratings, bad input."""
+"""Studies: the registry of kinds, summaries recomputed from the rows, resume and extend, the study directory's
+identity, the hand-size shifts, ratings, the variants and compensation studies, bad input."""
 
 from __future__ import annotations
 
@@ -16,24 +17,24 @@ from typer.testing import CliRunner
 from simkit import dataset as ds
 from simkit.metrics import METRICS, markdown_table
 from simkit.runner import RunEvents
-from simkit.studies import (
-    DEFAULT_GAMES, Study, StudyError, first_player, games_for_half_width, hand_size, run_study, skill, teams_study,
-)
+from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 GAMES = 400
 
 
-def small_first_player(policies=("random",)) -> Study:
-    return Study("first-player", first_player(list(policies), tables=[(2, 2), (3, 3), (4, 2)]), GAMES, seed=3)
+def first_player(players: int, policies=("random",), games: int = GAMES, seed: int = 3):
+    return make_study("first-player", list(policies), games, seed, {"players": players})
 
 
 @pytest.fixture(scope="module")
-def done(tmp_path_factory) -> tuple[Study, Path]:
+def done(tmp_path_factory) -> Path:
+    """A first-player study of three tables, built by three commands (the tables accumulate)."""
     out = tmp_path_factory.mktemp("study")
-    study = small_first_player()
-    run_study(study, out, command=["simkit", "study", "first-player", "--games", str(GAMES)])
-    return study, out
+    for players in (2, 3, 4):
+        run_study(first_player(players), out, command=["simkit", "study", "first-player", "-p", str(players),
+                                                        "--games", str(GAMES), "--seed", "3"])
+    return out
 
 
 def wilson(k, n):
@@ -41,22 +42,24 @@ def wilson(k, n):
     return ci.low, ci.high
 
 
-def test_default_games_give_a_half_width_of_half_a_point():
-    n = DEFAULT_GAMES
-    assert n == games_for_half_width(0.005) == 38_415
-    low, high = wilson(n // 2, n)
-    assert (high - low) / 2 <= 0.00501
-    low, high = wilson((n - 400) // 2, n - 400)
-    assert (high - low) / 2 > 0.005  # and not many more games than that
+def folders(out: Path) -> list[str]:
+    return [c["folder"] for c in json.loads((out / "study.json").read_text())["configurations"]]
+
+
+def test_every_study_kind_is_one_entry_of_the_registry():
+    assert list(KINDS) == ["first-player", "hand-size", "teams", "skill", "variants", "compensation"]
+    for kind in KINDS.values():
+        assert kind.question.endswith("?") and kind.help and callable(kind.plan) and callable(kind.tables)
 
 
 def test_summary_recomputed_by_hand_from_the_rows(done):
-    study, out = done
+    out = done
     summary = pd.read_csv(out / "summary.csv")
     assert len(summary) == 3 and list(summary["games"]) == [GAMES] * 3
+    assert list(zip(summary["players"], summary["teams"])) == [(2, 2), (3, 3), (4, 2)]  # numeric order
     p_values = []
-    for row, config in zip(summary.itertuples(), study.configs):
-        rows = ds.read_games(out / config.name)
+    for row, name in zip(summary.itertuples(), folders(out)):
+        rows = ds.read_games(out / name)
         assert len(rows) == GAMES and (rows["seed"] == 3).all()
         winner = rows["winner_team"].to_numpy()
         for t in range(row.teams):
@@ -68,15 +71,20 @@ def test_summary_recomputed_by_hand_from_the_rows(done):
         decided = int((winner >= 0).sum())
         share = (winner == 0).sum() / decided
         assert row.advantage == pytest.approx(share - 1 / row.teams, abs=1e-6)
+        assert row.relative_advantage == pytest.approx(share * row.teams - 1, abs=1e-6)
         low, high = wilson(int((winner == 0).sum()), decided)
         assert row.advantage_low == pytest.approx(low - 1 / row.teams, abs=1e-5)
+        assert row.relative_advantage_high == pytest.approx(high * row.teams - 1, abs=1e-5)
         assert row.draw_rate == pytest.approx((winner < 0).mean(), abs=1e-6)
         assert row.mean_turns == pytest.approx(rows["turns"].mean(), abs=1e-4)
+        assert row.median_turns == pytest.approx(rows["turns"].median())
         assert row.drawishness == pytest.approx((rows["end"] == "stalemate").mean(), abs=1e-6)
-        assert row.balance == pytest.approx(1 - (np.bincount(winner[winner >= 0], minlength=row.teams).max()
-                                                 - np.bincount(winner[winner >= 0], minlength=row.teams).min())
-                                            / GAMES, abs=1e-6)
-        assert row.balance_low <= row.balance <= row.balance_high
+        wins = np.bincount(winner[winner >= 0], minlength=row.teams)
+        assert row.balance == pytest.approx(1 - (wins.max() - wins.min()) / GAMES, abs=1e-6)
+        assert row.balance_decided == pytest.approx(1 - (wins.max() - wins.min()) / decided, abs=1e-6)
+        for t in range(row.teams):
+            assert getattr(row, f"share_{t}") == pytest.approx(wins[t] / decided, abs=1e-6)
+        assert row.max_gap == pytest.approx((wins.max() - wins.min()) / decided, abs=1e-6)
         p = binomtest(int((winner == 0).sum()), decided, 1 / row.teams).pvalue
         assert row.p_value == pytest.approx(p, rel=1e-5)
         p_values.append(p)
@@ -91,33 +99,32 @@ def test_summary_recomputed_by_hand_from_the_rows(done):
 
 
 def test_the_study_directory_holds_what_the_readme_promises(done):
-    study, out = done
-    names = sorted(p.name for p in out.iterdir())
-    assert names == sorted([c.name for c in study.configs] + ["summary.csv", "summary.md", "study.json",
-                                                                "first_player.png"])
+    out = done
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert names == sorted(folders(out) + ["summary.csv", "summary.md", "study.json", "first_player.png"])
     assert (out / "first_player.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     meta = json.loads((out / "study.json").read_text())
-    assert meta["command"] == f"simkit study first-player --games {GAMES}" and meta["seed"] == 3
+    assert meta["commands"] == [f"simkit study first-player -p {p} --games {GAMES} --seed 3" for p in (2, 3, 4)]
+    assert meta["identity"]["seed"] == 3 and meta["lineups"] == {"random": GAMES}
     assert {"simkit", "kernel_sources", "numba"} <= set(meta["versions"])
-    assert [c["run_id"] for c in meta["configurations"]] == [
-        ds.read_manifest(out / c.name)["run_id"] for c in study.configs]
+    assert [c["run_id"] for c in meta["configurations"]] == [ds.read_manifest(out / f)["run_id"] for f in folders(out)]
     text = (out / "summary.md").read_text()
-    assert f"`simkit study first-player --games {GAMES}`" in text and "Holm" in text
-    for column in ("players", "teams", "hand_size", "sequences_to_win", "policies", "games", "win_rate_0",
-                   "win_rate_0_low", "win_rate_0_high", "win_rate_1", "win_rate_2", "draw_rate", "mean_turns"):
+    assert f"    simkit study first-player -p 3 --games {GAMES} --seed 3" in text and "Holm" in text
+    for column in ("players", "teams", "hand_size", "sequences_to_win", "reshuffle", "late_card", "policies",
+                   "games", "win_rate_0", "win_rate_0_low", "win_rate_0_high", "win_rate_1", "win_rate_2",
+                   "draw_rate", "mean_turns", "relative_advantage_low", "share_0", "max_gap_high"):
         assert column in pd.read_csv(out / "summary.csv").columns
 
 
 def test_a_finished_study_plays_nothing_and_rebuilds_its_summary(done, tmp_path):
-    study, out = done
     copy = tmp_path / "copy"
-    shutil.copytree(out, copy)
+    shutil.copytree(done, copy)
     (copy / "summary.csv").unlink()
     (copy / "first_player.png").unlink()
-    again = run_study(study, copy)
-    assert again.games_played == 0
+    again = run_study(first_player(3), copy)
+    assert again.games_played == 0 and not again.added
     assert (copy / "first_player.png").exists()
-    pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(out / "summary.csv"))
+    pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(done / "summary.csv"))
 
 
 class StopAfter(RunEvents):
@@ -131,61 +138,94 @@ class StopAfter(RunEvents):
 
 
 def test_an_interrupted_study_resumes_and_more_games_extend_it(done, tmp_path):
-    study, out = done
-    small = Study(study.kind, study.configs, GAMES, seed=3)
-    stopped = run_study(Study(small.kind, small.configs, GAMES, 3), tmp_path, events=StopAfter(GAMES + 50))
+    both = make_study("first-player", ["random", "greedy"], GAMES, 3, {"players": 2})
+    stopped = run_study(both, tmp_path, events=StopAfter(GAMES + 50))
     assert stopped.interrupted and not (tmp_path / "summary.csv").exists()
-    resumed = run_study(small, tmp_path)
-    assert not resumed.interrupted and 0 < resumed.games_played < 3 * GAMES
-    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(out / "summary.csv"))
-    more = run_study(Study(small.kind, small.configs, GAMES + 100, 3), tmp_path)
-    assert more.games_played == 3 * (GAMES + 100)  # each run's one short chunk is replayed whole
-    assert list(pd.read_csv(tmp_path / "summary.csv")["games"]) == [GAMES + 100] * 3
-    first = ds.read_games(tmp_path / small.configs[0].name)
+    assert (tmp_path / "study.json").exists()  # the directory is the study's: another one is refused
+    resumed = run_study(both, tmp_path)
+    assert not resumed.interrupted and 0 < resumed.games_played < 2 * GAMES
+    more = run_study(make_study("first-player", ["random", "greedy"], GAMES + 100, 3, {"players": 2}), tmp_path)
+    assert more.games_played == 2 * (GAMES + 100)  # each run's one short chunk is replayed whole
+    assert list(pd.read_csv(tmp_path / "summary.csv")["games"]) == [GAMES + 100] * 2
+    first = ds.read_games(tmp_path / "p2t2-random")
     assert first["game"].tolist() == list(range(GAMES + 100))
+    assert first.iloc[:GAMES].reset_index(drop=True).equals(ds.read_games(done / "p2t2-random"))
 
 
-def test_adding_a_line_up_leaves_the_other_configurations_games_unchanged(done, tmp_path):
-    study, out = done
-    wider = Study("first-player", first_player(["random", "greedy"], tables=[(2, 2), (3, 3), (4, 2)]), GAMES, 3)
-    run_study(wider, tmp_path)
-    for config in study.configs:
-        assert ds.read_games(tmp_path / config.name).equals(ds.read_games(out / config.name))
-    assert len(pd.read_csv(tmp_path / "summary.csv")) == 6
+def test_fewer_games_than_on_disk_are_refused_and_a_new_line_up_joins(done, tmp_path):
+    """issue 25: a study directory is never overwritten by a smaller study; another line-up joins it."""
+    copy = tmp_path / "copy"
+    shutil.copytree(done, copy)
+    with pytest.raises(StudyError, match=rf"already holds {GAMES} games per configuration of random; ask for at "
+                                         rf"least that many \(--games {GAMES}\)"):
+        run_study(first_player(2, games=GAMES - 100), copy)
+    joined = run_study(first_player(2, ["greedy"]), copy)
+    assert joined.added == ["greedy"] and joined.games_played == GAMES
+    summary = pd.read_csv(copy / "summary.csv")
+    assert len(summary) == 4 and list(summary["policies"]).count("greedy") == 1
+    for name in folders(done):  # the other configurations' games are unchanged
+        assert ds.read_games(copy / name).equals(ds.read_games(done / name))
 
 
-def test_hand_size_study_sweeps_then_penalises_and_compensates(tmp_path):
-    configs = hand_size(sizes=[5, 6], policies=["random"], base={"players": 4})
-    kinds = [(c.group, c.label, c.rules.hand_size) for c in configs]
-    assert kinds == [
-        ("sweep", "5 cards each", 5), ("sweep", "6 cards each", 6),
-        ("penalty", "seat 0 (moves first) one card short", (5, 6, 6, 6)),
-        ("penalty", "seat 1 (moves second) one card short", (6, 5, 6, 6)),
-        ("penalty", "team 0 one card short (every seat)", (5, 6, 5, 6)),
-        ("penalty", "team 1 one card short (every seat)", (6, 5, 6, 5)),
-        ("compensation", "every later team one card more", (6, 7, 6, 7)),
-    ]
-    study = Study("hand-size", configs, 300, 5)
+def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp_path):
+    """issue 25: the refusal names both studies' differing fields; --overwrite says what it replaced."""
+    copy = tmp_path / "copy"
+    shutil.copytree(done, copy)
+    other_seed = first_player(2, seed=7)
+    with pytest.raises(StudyError, match=r"holds another study: seed 7 asked, 3 on disk; use --overwrite"):
+        run_study(other_seed, copy)
+    no_reshuffle = make_study("first-player", ["random"], GAMES, 3, {"players": 2, "reshuffle": False})
+    with pytest.raises(StudyError, match=r"reshuffle False asked, \(default\) on disk.*"
+                                         r"results/first-player-noreshuffle-s3"):
+        run_study(no_reshuffle, copy)
+    other_kind = make_study("teams", ["random"], 20, 3)
+    with pytest.raises(StudyError, match=r"study teams asked, first-player on disk"):
+        run_study(other_kind, copy)
+    replaced = run_study(other_seed, copy, overwrite=True)
+    assert replaced.replaced == "the first-player study, seed 3"
+    assert json.loads((copy / "study.json").read_text())["identity"]["seed"] == 7
+    assert not (copy / "p3t3-random").exists()
+
+
+def test_non_default_options_name_the_default_folder():
+    """issue 25: without --out a study with non-default options writes to a folder named after them."""
+    assert default_folder(make_study("hand-size")) == "hand-size"
+    assert default_folder(make_study("hand-size", rules={"players": 4})) == "hand-size-p4"
+    assert default_folder(make_study("skill", seed=7)) == "skill-s7"
+    assert default_folder(make_study("first-player", rules={"players": 4})) == "first-player"  # a table of it
+    assert default_folder(make_study("first-player", rules={"late_card": 2})) == "first-player-late2"
+    assert default_folder(make_study("compensation", families=["handicap"])) == "compensation-families-handicap"
+
+
+def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shifts(tmp_path):
+    study = make_study("hand-size", ["random"], 300, 5, {"players": 4}, sizes=[5, 6])
     outcome = run_study(study, tmp_path)
-    shifts = outcome.extra["shifts"]
-    assert list(shifts["label"]) == [c.label for c in configs[2:]]
-    even = ds.read_games(tmp_path / configs[1].name)
-    for row, config in zip(shifts.itertuples(), configs[2:]):
-        rows = ds.read_games(tmp_path / config.name)
-        assert (rows["hand_size"].astype(str) == config.rules.hand_size_text).all()
-        expected = (rows["winner_team"] == 0).mean() - (even["winner_team"] == 0).mean()
-        assert row.shift == pytest.approx(expected, abs=1e-9)
-        assert row.shift_low < row.shift < row.shift_high
+    summary = outcome.tables.summary
+    kinds = list(zip(summary["study_group"], summary["label"], summary["hand_size"]))
+    assert kinds == [
+        ("sweep", "5 cards each", "5"), ("sweep", "6 cards each", "6"),
+        ("penalty", "seat 0 (moves first) one card short", "5,6,6,6"),
+        ("penalty", "seat 1 (moves second) one card short", "6,5,6,6"),
+        ("penalty", "team 0 one card short (every seat)", "5,6,5,6"),
+        ("penalty", "team 1 one card short (every seat)", "6,5,6,5"),
+        ("compensation", "every later team one card more", "6,7,6,7"),
+    ]
+    shifts = outcome.tables.extra["shifts"]
+    assert list(shifts["label"]) == list(summary["label"][2:])
+    even = summary.iloc[1]
+    for row, (_, config) in zip(shifts.itertuples(), summary.iloc[2:].iterrows()):
+        assert row.shift == pytest.approx(config.advantage - even.advantage, abs=1e-9)
+        assert row.shift_low < row.shift < row.shift_high and row.unpaired_low < row.shift < row.unpaired_high
+        assert -1 <= row.correlation <= 1 and row.p_holm >= row.p_value
     assert (tmp_path / "hand_size.png").exists() and (tmp_path / "hand_size_shifts.png").exists()
-    assert "Shifts from the even game" in (tmp_path / "summary.md").read_text()
+    text = (tmp_path / "summary.md").read_text()
+    assert "Shifts from the even game" in text and "correlation was" in text
 
 
 def test_skill_study_scores_pairs_and_rates_them_anchored_at_random(tmp_path):
-    configs = skill(["random", "greedy"])
-    assert [c.lineup.swap_seats for c in configs] == [True]
-    outcome = run_study(Study("skill", configs, 400, 5), tmp_path)
-    pairs, ratings = outcome.extra["pairs"], outcome.extra["ratings"]
-    rows = ds.read_games(tmp_path / configs[0].name)
+    outcome = run_study(make_study("skill", ["random", "greedy"], 400, 5), tmp_path)
+    pairs, ratings = outcome.tables.extra["pairs"], outcome.tables.extra["ratings"]
+    rows = ds.read_games(tmp_path / folders(tmp_path)[0])
     a_team = rows["game"] % 2  # random is team 0 in even games, team 1 in odd ones
     a_wins = int((rows["winner_team"] == a_team).sum())
     draws = int((rows["winner_team"] < 0).sum())
@@ -200,33 +240,165 @@ def test_skill_study_scores_pairs_and_rates_them_anchored_at_random(tmp_path):
     assert "from a coin flip" in (tmp_path / "summary.md").read_text()
 
 
-def test_teams_study_has_splits_and_sequence_counts():
-    labels = [c.label for c in teams_study(["random"])]
+def test_teams_study_lists_each_configuration_once():
+    """issue 19: 6 players in 2 teams needing 2 sequences is one configuration, listed (and tested) once."""
+    from simkit.studies.base import Results
+
+    configs = KINDS["teams"].plan(make_study("teams", ["random"], 10), Results(Path("."), 1))
+    labels = [c.label for c in configs]
     assert labels[:4] == ["6 players in 2 teams", "6 players in 3 teams", "12 players in 2 teams",
                           "12 players in 3 teams"]
     assert "2 players, 3 sequences to win" in labels and "6 players, 1 sequence to win" in labels
+    assert "6 players, 2 sequences to win" not in labels
+    assert len({c.folder(1) for c in configs}) == len(configs) == 9
 
+
+def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same_deals(tmp_path):
+    study = make_study("variants", ["random"], 300, 5, {"players": 2})
+    outcome = run_study(study, tmp_path)
+    s = outcome.tables.extra["shifts"]
+    assert list(s["variant"]) == ["no reshuffle", "no dead-card swap", "no reshuffle, no dead-card swap",
+                                  "late card, K = 1", "late card, K = 5", "late card, K = 10"]
+    summary = outcome.tables.summary.set_index("label")
+    for r in s.itertuples():
+        assert r.advantage_shift == pytest.approx(summary.loc[r.variant, "advantage"] -
+                                                  summary.loc["standard", "advantage"], abs=1e-9)
+        assert r.turns_shift == pytest.approx(summary.loc[r.variant, "duration"] - summary.loc["standard", "duration"])
+        assert r.stalemate_shift == pytest.approx(summary.loc[r.variant, "drawishness"] -
+                                                  summary.loc["standard", "drawishness"])
+    # no reshuffle changes nothing until the pile runs out: its pairs are the most alike
+    assert s.set_index("variant").loc["no reshuffle", "turns_shift_correlation"] > 0.5
+    assert (tmp_path / "variants.png").exists()
+
+
+# --- the compensation search -------------------------------------------------------
+
+class Synthetic:
+    """Results of a made-up family: team 0's share of the decided games falls linearly with the knob,
+    crossing its fair share at `crossing`, exactly (counts equal to their expectation)."""
+
+    def __init__(self, crossing: float, slope: float = 0.004, games: int = 400_000, seed: int = 1):
+        self.crossing, self.slope, self.games, self.seed = crossing, slope, games, seed
+        self.asked: list[str] = []
+
+    def aggregate(self, config):
+        from simkit.aggregate import Aggregate
+
+        self.asked.append(config.label)
+        knob = int(str(dict(config.facts)["setting"]).split(",")[0])
+        teams = config.rules.teams
+        share0 = 1 / teams + self.slope * (self.crossing - knob)
+        wins = [round(self.games * share0)] + [round(self.games * (1 - share0) / (teams - 1))] * (teams - 1)
+        agg = Aggregate.empty(teams, 10)
+        for t, w in enumerate(wins):
+            agg.outcomes[0, t + 1, 0, 0] = w
+        return agg
+
+
+@pytest.mark.parametrize("crossing", [0.0, 3.4, 7.6, 10.5])
+def test_the_search_brackets_a_known_crossing(crossing):
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import Search
+
+    rules = Rules.make(12, 2)
+    synthetic = Synthetic(crossing)
+    search = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, synthetic)
+    search.run()
+    low, up = search.bracket
+    if crossing == 0.0:
+        assert search.chosen == (0,) and search.outcome == "fair without compensation"
+        return
+    assert low[0] < crossing < up[0] and up[0] - low[0] <= 3
+    assert search.chosen == (round(crossing),)
+    assert abs(search.crossing - crossing) < 0.2
+    assert len(search.points) <= 9  # bisection, not a sweep of all 12 settings
+
+
+def test_a_search_that_cannot_reach_zero_says_so():
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import Search
+
+    rules = Rules.make(12, 2)
+    search = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Synthetic(40.0))
+    search.run()
+    assert search.outcome.startswith("cannot reach zero") and search.chosen == (search.high,)
+
+
+def test_the_three_team_search_moves_both_knobs():
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import Search
+
+    class TwoKnobs(Synthetic):
+        def aggregate(self, config):
+            from simkit.aggregate import Aggregate
+
+            h0, *rest = (int(x) for x in str(dict(config.facts)["setting"]).split(","))
+            h1 = rest[0] if rest else 0
+            s0 = 1 / 3 + 0.003 * (6.3 - h0)
+            s1 = 1 / 3 + 0.002 * (4.2 - h1) - 0.0005 * (6.3 - h0)
+            agg = Aggregate.empty(3, 10)
+            for t, share in enumerate((s0, s1, 1 - s0 - s1)):
+                agg.outcomes[0, t + 1, 0, 0] = round(self.games * share)
+            return agg
+
+    rules = Rules.make(3)
+    search = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, TwoKnobs(0))
+    search.run()
+    assert search.chosen == (6, 4)
+
+
+def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
+    study = make_study("compensation", ["greedy"], 6000, 4, {"players": 12, "teams": 2}, families=["handicap"])
+    stopped = run_study(study, tmp_path, events=StopAfter(15_000))
+    assert stopped.interrupted
+    resumed = run_study(study, tmp_path)
+    assert not resumed.interrupted and resumed.games_played > 0
+    summary = pd.read_csv(tmp_path / "summary.csv")
+    confirmation = summary[summary["role"] == "confirmation"]
+    assert len(confirmation) == 1 and confirmation["seed"].iloc[0] == 5  # a fresh seed
+    assert confirmation["games"].iloc[0] >= 150_000  # a 0.25 pp half-width on team 0's share
+    assert {"players", "teams", "policies", "family", "setting", "role", "seed", "games", "advantage",
+            "advantage_low", "advantage_high", "share_0_low", "max_gap_high", "run_args"} <= set(summary.columns)
+    args = confirmation["run_args"].iloc[0]
+    assert args.startswith("--players 12 --teams 2 --handicap ") and "--policy greedy" in args
+    again = run_study(study, tmp_path)
+    assert again.games_played == 0
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), summary)
+    assert (tmp_path / "compensation_handicap.png").exists()
+
+
+# --- the command line ------------------------------------------------------------
 
 def test_readme_metric_table_is_the_registry():
     assert markdown_table() in README.read_text(encoding="utf-8")
-    assert list(METRICS) == ["advantage", "balance", "completion", "drawishness", "timeouts", "duration",
-                             "duration_sd"]
+    assert list(METRICS) == ["advantage", "relative_advantage", "balance", "balance_decided", "completion",
+                             "drawishness", "timeouts", "duration", "duration_sd"]
 
 
 @pytest.mark.parametrize("args, message", [
-    (["study", "nonsense"], "unknown study 'nonsense'; known: first-player, hand-size, teams, skill"),
+    (["study", "nonsense"], "unknown study 'nonsense'; known: first-player, hand-size, teams, skill, variants, "
+                            "compensation"),
     (["study", "hand-size", "--sizes", "9..3"], "the hand-size sweep is empty"),
     (["study", "hand-size", "--sizes", "0..3"], "hand size 0 cannot be dealt to 2 players"),
     (["study", "hand-size", "--sizes", "three"], "--sizes 'three' must be a range such as 3..9"),
     (["study", "hand-size", "--players", "12", "--sizes", "9"], "hand size 9 cannot be dealt to 12 players"),
+    (["study", "hand-size", "--hand-size", "6"], "the hand-size study sets --hand-size itself; leave it out"),
     (["study", "first-player", "--hand-size", "7,7,7"], "--hand-size list 7,7,7 has 3 sizes for 2 seats"),
     (["study", "first-player", "--hand-size", "15"], "deals 120 cards to 8 players; the deck holds 104"),
-    (["study", "first-player", "--hand-size", "9"], "deals 108 cards to 12 players; the deck holds 104"),
     (["study", "teams", "--sizes", "3..5"], "--sizes applies to the hand-size study, not to teams"),
+    (["study", "teams", "--players", "6"], "the teams study sets --players itself"),
     (["study", "skill", "--policy", "greedy"], "a skill study needs at least two --policy line-ups"),
     (["study", "skill", "--policy", "greedy", "--policy", "greedy"], "a line-up is given twice"),
     (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
     (["study", "first-player", "--games", "0"], "--games must be at least 1"),
+    (["study", "compensation", "--family", "komi"], "unknown compensation family 'komi'; families: late_card, "
+                                                    "handicap"),
+    (["study", "compensation", "--late-card", "3"], "the compensation study sets --late-card itself"),
+    (["study", "compensation", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
+    (["study", "first-player", "--family", "handicap"], "--family applies to the compensation study"),
 ])
 def test_bad_study_input_gets_one_error_line(tmp_path, args, message):
     from cli import app
@@ -245,25 +417,17 @@ def test_the_study_command_prints_its_key_table(tmp_path):
                                       "random"])
     assert result.exit_code == 0, result.output
     assert "6 players in 3 teams" in result.stdout and "advantage" in result.stdout
-    with pytest.raises(StudyError):
-        hand_size(sizes=[])
+    skill = CliRunner().invoke(app, ["study", "skill", "--policy", "random", "--policy", "greedy", "--games", "60",
+                                     "--out", str(tmp_path / "skill")])
+    assert skill.exit_code == 0 and "rating [95% CI]" in skill.stdout  # issue 25: the ratings on the terminal
 
 
 def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):
     """--scheduler on a study: one cluster for every configuration, the same games as on this machine."""
     pytest.importorskip("distributed")
-    study, out = done
-    outcome = run_study(Study(study.kind, study.configs, GAMES, 3), tmp_path, scheduler="local:2")
-    assert outcome.games_played == 3 * GAMES
-    for config in study.configs:
-        pd.testing.assert_frame_equal(ds.read_games(tmp_path / config.name), ds.read_games(out / config.name))
-    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(out / "summary.csv"))
-
-
-def test_holm_adjusts_each_p_value_for_the_whole_family():
-    """Holm by hand on p-values where it differs from Bonferroni (and NaN stays out of the family)."""
-    from simkit.studies import holm
-
-    adjusted = holm(pd.Series([0.01, 0.04, 0.03, np.nan]))
-    assert adjusted.iloc[:3].tolist() == pytest.approx([0.03, 0.06, 0.06])
-    assert np.isnan(adjusted.iloc[3])
+    for players in (2, 3, 4):
+        outcome = run_study(first_player(players), tmp_path, scheduler="local:2")
+        assert outcome.games_played == GAMES
+    for name in folders(done):
+        pd.testing.assert_frame_equal(ds.read_games(tmp_path / name), ds.read_games(done / name))
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(done / "summary.csv"))

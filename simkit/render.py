@@ -1,0 +1,519 @@
+"""How numbers and reports are printed: formats, the one markdown table writer, and the renderers.
+
+Nothing here computes a statistic (``simkit.stats`` and ``simkit.report``
+do); this module only formats:
+
+- ``format_value`` / ``format_interval``: counts with thousands separators
+  (991,118), rates as percentages with two decimals (51.89%), advantages in
+  percentage points (+2.36 pp), relative advantages in percent of the fair
+  share (+4.72%), p-values by ``format_p_value`` (four decimals, scientific
+  below 1e-4, ``< 1e-300`` below 1e-300), other numbers with two decimals;
+- ``markdown_table``: every markdown pipe table simkit writes (reports,
+  study summaries, README's tables);
+- ``render`` (json, csv, markdown) and ``render_rich`` (the terminal) of a
+  list of ``simkit.report.Summary``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from simkit.glossary import P_FLOOR_TEXT, UNDEFINED, glossary_markdown, glossary_table
+
+P_FLOOR = 1e-300
+"""p-values below this (including an exact 0.0 from scipy's underflow) print as `P_FLOOR_TEXT`."""
+
+TIDY_COLUMNS = ["section", "metric", "key", "value", "ci_low", "ci_high", "text"]
+"""Columns (after the configuration columns) of the long table `render(..., "csv")`;
+``text`` is the value as the rich and markdown tables print it (see `format_value`)."""
+
+_NAN = float("nan")
+
+
+def _plain(value: Any) -> Any:
+    """A numpy/pandas scalar as the matching plain Python value."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+_COUNTS = frozenset({"games", "wins", "draws", "count", "decided", "converted", "dof", "min", "max", "team", "seat",
+                     "position", "expected_games"})
+_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "conversion_rate", "fair_share", "score",
+                    "balance", "balance_decided"})
+_POINTS = frozenset({"advantage"})
+_PERCENT_OF_FAIR = frozenset({"relative_advantage"})
+_P_VALUES = frozenset({"p_value"})
+
+
+def value_kind(name: str) -> str:
+    """How the metric or column `name` is printed: count, rate, points, relative, p_value or number."""
+    if name in _COUNTS:
+        return "count"
+    if name in _RATES:
+        return "rate"
+    if name in _POINTS:
+        return "points"
+    if name in _PERCENT_OF_FAIR:
+        return "relative"
+    if name in _P_VALUES:
+        return "p_value"
+    return "number"
+
+
+def format_p_value(p: float) -> str:
+    """A p-value for people: 4 decimals, scientific below 1e-4, `P_FLOOR_TEXT` below `P_FLOOR` (0.0 included)."""
+    if not math.isfinite(p):
+        return UNDEFINED
+    if p < P_FLOOR:
+        return P_FLOOR_TEXT
+    if p < 1e-4:
+        return f"{p:.1e}"
+    return f"{p:.4f}"
+
+
+def format_value(name: str, value: Any) -> str:
+    """`value` of the metric or column `name` as the tables print it.
+
+    Counts as integers with thousands separators (991,118); rates as
+    percentages with two decimals (51.89%); the advantage in percentage points
+    (+2.36 pp); p-values by `format_p_value`; other numbers with two decimals
+    (79.37); undefined values as `UNDEFINED`; text as it is.
+    """
+    value = _plain(value)
+    if value is None or value is pd.NA:
+        return UNDEFINED
+    if isinstance(value, (str, bool)):
+        return str(value)
+    v = float(value)
+    if not math.isfinite(v):
+        return UNDEFINED
+    kind = value_kind(name)
+    if kind == "count":
+        return f"{round(v):,}"
+    if kind == "rate":
+        return f"{100 * v:.2f}%"
+    if kind == "points":
+        return f"{100 * v:+.2f} pp"
+    if kind == "relative":
+        return f"{100 * v:+.2f}%"
+    if kind == "p_value":
+        return format_p_value(v)
+    return f"{v:,.2f}"
+
+
+def format_interval(name: str, lo: Any, hi: Any) -> str:
+    """An interval of `name` as ``[lo, hi]`` in `format_value`'s format; "" if there is none, `UNDEFINED` if NaN."""
+    if lo is None and hi is None:
+        return ""
+    text_lo, text_hi = format_value(name, lo), format_value(name, hi)
+    if UNDEFINED in (text_lo, text_hi):
+        return UNDEFINED
+    return f"[{text_lo}, {text_hi}]"
+
+
+# --------------------------------------------------------------------------- data renderers
+
+
+def _json_value(value: Any) -> Any:
+    """A value made JSON-serialisable: numpy -> Python, NaN/NA -> None, recursively."""
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, pd.DataFrame):
+        return [_json_value(r) for r in value.to_dict(orient="records")]
+    value = _plain(value)
+    if value is None or value is pd.NA:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
+    """Summaries as JSON-serialisable dicts (tables as lists of row dicts, NaN -> None, counts as ints)."""
+    out = []
+    for s in summaries:
+        out.append(_json_value({
+            "config": s.config,
+            "games": s.games,
+            "teams": s.teams,
+            "seats": s.seats,
+            "outcomes": s.outcomes,
+            "draw": s.draw,
+            "length": s.length,
+            "first_sequence": s.first_sequence,
+            "equal_strength": s.equal_strength,
+            "first_mover": s.first_mover,
+            "balance": s.balance,
+            "lineups": s.lineups,
+            "team_means": s.team_means,
+            "game_means": s.game_means,
+            "run_id": s.run_id,
+            "expected_games": s.expected_games,
+            "complete": s.complete,
+            "section_notes": s.section_notes,
+            "notes": list(s.notes),
+        }))
+    return out
+
+
+def dict_rows(d: dict[str, float]) -> list[tuple[str, Any, Any, Any]]:
+    """(metric, value, ci_low, ci_high) per entry of a scalar section, folding ``*_ci_*`` keys (None: no CI)."""
+    rows = []
+    for k, v in d.items():
+        if k.endswith("_ci_low") or k.endswith("_ci_high"):
+            continue
+        rows.append((k, v, d.get(f"{k}_ci_low"), d.get(f"{k}_ci_high")))
+    return rows
+
+
+_SCALAR_SECTIONS = ("draw", "length", "first_sequence", "equal_strength", "first_mover", "balance", "game_means")
+
+
+def _number(value: Any) -> float:
+    """A value for a float column (None and NA -> NaN)."""
+    value = _plain(value)
+    return _NAN if value is None or value is pd.NA else float(value)
+
+
+def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
+    """The long-format rows (section, metric, key, value, ci_low, ci_high, text) of one summary."""
+    rows: list[dict[str, Any]] = []
+
+    def add(section: str, metric: str, key: Any, value: Any, lo: Any = None, hi: Any = None) -> None:
+        rows.append({"section": section, "metric": metric, "key": "" if key is None else str(key),
+                     "value": _number(value), "ci_low": _number(lo), "ci_high": _number(hi),
+                     "text": format_value(metric, value)})
+
+    add("games", "games", None, s.games)
+    for r in s.teams.itertuples(index=False):
+        add("teams", "wins", r.team, r.wins)
+        add("teams", "win_rate", r.team, r.win_rate, r.ci_low, r.ci_high)
+    for r in s.seats.itertuples(index=False):
+        add("seats", "team", r.seat, r.team)
+        add("seats", "team_win_rate", r.seat, r.team_win_rate, r.ci_low, r.ci_high)
+    for r in s.outcomes.itertuples(index=False):
+        add("outcomes", "count", r.outcome, r.count)
+        add("outcomes", "rate", r.outcome, r.rate, r.ci_low, r.ci_high)
+    for section in _SCALAR_SECTIONS:
+        for metric, v, lo, hi in dict_rows(getattr(s, section)):
+            add(section, metric, None, v, lo, hi)
+    if s.lineups is not None:
+        for r in s.lineups.itertuples(index=False):
+            for metric in ("games", "wins", "draws"):
+                add("lineups", metric, r.position, getattr(r, metric))
+            add("lineups", "score", r.position, r.score, r.ci_low, r.ci_high)
+    for r in s.team_means.to_dict(orient="records"):
+        for metric, v in r.items():
+            if metric != "team":
+                add("team_means", metric, r["team"], v)
+    for section, notes in s.section_notes.items():
+        for note in notes:
+            rows.append({"section": "notes", "metric": section, "key": "", "value": _NAN,
+                         "ci_low": _NAN, "ci_high": _NAN, "text": note})
+    for note in s.notes:
+        rows.append({"section": "notes", "metric": "note", "key": "", "value": _NAN,
+                     "ci_low": _NAN, "ci_high": _NAN, "text": note})
+    return rows
+
+
+def to_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
+    """All summaries as one long (tidy) DataFrame: config columns, then `TIDY_COLUMNS`.
+
+    value, ci_low and ci_high are float columns (NaN: undefined or no interval);
+    `render(..., "csv")` writes the counts among them as integers.
+    """
+    from simkit.report import CONFIG_COLUMNS
+
+    summaries = list(summaries)
+    config_cols = [c for c in CONFIG_COLUMNS if any(c in s.config for s in summaries)]
+    config_cols += [c for s in summaries for c in s.config if c not in config_cols]
+    rows = []
+    for s in summaries:
+        base = {c: s.config.get(c) for c in config_cols}
+        rows.extend({**base, **r} for r in _tidy_rows(s))
+    frame = pd.DataFrame(rows, columns=[*config_cols, *TIDY_COLUMNS])
+    for c in ("value", "ci_low", "ci_high"):
+        frame[c] = frame[c].astype(np.float64)
+    return frame
+
+
+def _csv(summaries: Sequence[Summary]) -> str:
+    """The tidy table as CSV: full-precision numbers, counts as integers, empty for NaN."""
+    frame = to_frame(summaries)
+    values = frame["value"].to_numpy()
+    kinds = [value_kind(m) for m in frame["metric"]]
+    frame["value"] = pd.Series(
+        [int(v) if k == "count" and math.isfinite(v) else v for v, k in zip(values, kinds, strict=True)],
+        index=frame.index, dtype=object,
+    )
+    buf = io.StringIO()
+    frame.to_csv(buf, index=False)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- text renderers
+
+
+@dataclass
+class _Block:
+    """One section as printed: title, header, rows of text cells, an optional total row, lines and notes under it."""
+
+    section: str
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    total: list[str] | None = None
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+_LEFT = frozenset({"policy", "outcome", "metric"})
+"""Columns of text, left-justified; the others are numbers, right-justified."""
+
+
+def _title(section: str) -> str:
+    from simkit.report import SECTIONS
+
+    name, context = SECTIONS[section]
+    return f"{name} ({context})" if context else name
+
+
+def _frame_block(section: str, frame: pd.DataFrame) -> _Block:
+    """A table section; ci_low/ci_high fold into one '95% CI' column of the last value column."""
+    cols = [c for c in frame.columns if c not in ("ci_low", "ci_high")]
+    has_ci = "ci_low" in frame.columns
+    rows = []
+    for r in frame.to_dict(orient="records"):
+        cells = [format_value(c, r[c]) for c in cols]
+        if has_ci:
+            cells.append(format_interval(cols[-1], r["ci_low"], r["ci_high"]))
+        rows.append(cells)
+    return _Block(section, _title(section), [*cols, *(["95% CI"] if has_ci else [])], rows)
+
+
+def _scalar_block(section: str, d: dict[str, float]) -> _Block:
+    """A section of single numbers: metric, value[, 95% CI] (no CI column if no metric has one)."""
+    entries = dict_rows(d)
+    has_ci = any(lo is not None for _, _, lo, _ in entries)
+    rows = []
+    for metric, v, lo, hi in entries:
+        cells = [metric, format_value(metric, v)]
+        if has_ci:
+            cells.append(format_interval(metric, lo, hi))
+        rows.append(cells)
+    return _Block(section, _title(section), ["metric", "value", *(["95% CI"] if has_ci else [])], rows)
+
+
+def _outcome_block(s: Summary) -> _Block:
+    """The outcomes, a total row (all games, 100%) and the draw line under them."""
+    block = _frame_block("outcomes", s.outcomes)
+    counts = s.outcomes["count"]
+    if counts.notna().all():
+        total = int(counts.sum())
+        rate = total / s.games if s.games else _NAN
+        block.total = ["total", format_value("count", total), format_value("rate", rate), ""]
+    else:
+        block.total = ["total", format_value("count", s.games), format_value("rate", 1.0 if s.games else _NAN), ""]
+    d = s.draw
+    interval = format_interval("rate", d["rate_ci_low"], d["rate_ci_high"])
+    block.lines.append(
+        f"draw = stalemate + turn_cap (no winner): {format_value('count', d['count'])} games, "
+        f"{format_value('rate', d['rate'])} {interval}".rstrip()
+    )
+    return block
+
+
+def _blocks(s: Summary) -> Iterator[_Block]:
+    """The printed sections of a summary, in `SECTIONS` order, each with its notes."""
+    from simkit.report import SECTIONS
+
+    for section in SECTIONS:
+        if section == "outcomes":
+            block = _outcome_block(s)
+        else:
+            value = getattr(s, section)
+            if value is None:
+                continue
+            block = _frame_block(section, value) if isinstance(value, pd.DataFrame) else _scalar_block(section, value)
+        block.notes = list(s.section_notes.get(section, []))
+        yield block
+
+
+def md_cell(text: str) -> str:
+    """Text made safe for one markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], left: Iterable[str] | None = None,
+                   pad: bool = True) -> str:
+    """A markdown pipe table: the one writer of every table simkit prints or publishes.
+
+    Cells are text (formatted by the caller); `left` names the text columns,
+    left-aligned (by default every column holding text that is not a
+    number), the others right-aligned. pad: pad the cells to their column's
+    width, for reading the source; off for tables of long text (the glossary).
+    """
+    columns = [str(c) for c in columns]
+    cells = [[md_cell(c) for c in columns], *([md_cell(c) for c in row] for row in rows)]
+    if left is None:
+        left_set = {c for i, c in enumerate(columns) if any(not _numeric(r[i]) for r in cells[1:])}
+    else:
+        left_set = set(left)
+    widths = [max(3, *(len(row[i]) for row in cells)) if pad else 3 for i in range(len(columns))]
+    is_left = [c in left_set for c in columns]
+
+    def line(row: list[str]) -> str:
+        if not pad:
+            return "| " + " | ".join(row) + " |"
+        return "| " + " | ".join(c.ljust(w) if lf else c.rjust(w) for c, w, lf in zip(row, widths, is_left)) + " |"
+
+    sep = "|" + "|".join((":" + "-" * (w + 1)) if lf else ("-" * (w + 1) + ":") for w, lf in zip(widths, is_left)) + "|"
+    return "\n".join([line(cells[0]), sep, *(line(r) for r in cells[1:])]) + "\n"
+
+
+def _numeric(text: str) -> bool:
+    """Whether a printed cell is a number (with its interval, unit or sign)."""
+    t = text.replace(",", "").replace("%", "").replace("pp", "").replace("+", "").replace("−", "-").strip()
+    head = t.split(" [")[0].split(" ")[0]
+    if head in ("", UNDEFINED):
+        return True
+    try:
+        float(head.lstrip("<").strip() or "0")
+        return True
+    except ValueError:
+        return False
+
+
+def _markdown(summaries: Sequence[Summary], explain: bool = False) -> str:
+    """Markdown: a heading per configuration and a pipe table per section (the glossary last with `explain`)."""
+    parts = []
+    for s in summaries:
+        parts.append(f"## {s.title}\n")
+        for b in _blocks(s):
+            rows = list(b.rows)
+            if b.total is not None:
+                rows.append([f"**{c}**" if c else c for c in b.total])
+            text = f"### {b.title}\n\n{markdown_table(b.columns, rows, left=_LEFT & set(b.columns))}"
+            for line in b.lines:
+                text += f"\n{line}\n"
+            for note in b.notes:
+                text += f"\n> **note:** {note}\n"
+            parts.append(text)
+        if s.notes:
+            parts.append("\n\n".join(f"> **note:** {n}" for n in s.notes) + "\n")
+    if explain:
+        parts.append(f"## Reading a report\n\n{glossary_markdown()}")
+    return "\n".join(parts)
+
+
+def render(summaries: Iterable[Summary], fmt: str, explain: bool = False) -> str:
+    """Summaries as text: ``"json"``, ``"csv"`` (tidy long table) or ``"markdown"``.
+
+    `explain` appends the glossary (markdown only: csv and json are for programs).
+    """
+    summaries = list(summaries)
+    if explain and fmt not in ("markdown", "md"):
+        raise ValueError(f"--explain adds the glossary to the rich or markdown report, not to {fmt}")
+    if fmt == "json":
+        return json.dumps(to_records(summaries), indent=2, allow_nan=False)
+    if fmt == "csv":
+        return _csv(summaries)
+    if fmt in ("markdown", "md"):
+        return _markdown(summaries, explain)
+    raise ValueError(f"unknown report format {fmt!r}; use json, csv or markdown")
+
+
+def _rich_table(b: _Block) -> Table:
+    """A rich table of a printed section (its title is printed apart, see `render_rich`)."""
+    table = Table(show_edge=False, header_style="bold")
+    for c in b.columns:
+        table.add_column(c, justify="left" if c in _LEFT else "right", overflow="fold")
+    for i, row in enumerate(b.rows):
+        table.add_row(*(Text(c) for c in row), end_section=b.total is not None and i == len(b.rows) - 1)
+    if b.total is not None:
+        table.add_row(*(Text(c) for c in b.total), style="bold")
+    return table
+
+
+def _note(text: str) -> Text:
+    return Text.assemble(("note: ", "yellow"), text)
+
+
+def render_rich(summaries: Iterable[Summary], console: Console, explain: bool = False) -> None:
+    """Print the summaries as rich tables on `console`, one block per configuration (the glossary last with `explain`).
+
+    Titles (of a configuration, under a rule, and of each section) go on lines
+    of their own and are never cut: they are soft-wrapped, so a pipe gets them
+    whole on one line whatever the console width (rich assumes 80 columns when
+    stdout is not a terminal).
+    """
+    for s in summaries:
+        console.rule()
+        console.print(Text(s.title, style="bold"), soft_wrap=True)
+        console.print()
+        for b in _blocks(s):
+            console.print(Text(b.title, style="bold"), soft_wrap=True)
+            console.print(_rich_table(b))
+            for line in b.lines:
+                console.print(Text(line))
+            for note in b.notes:
+                console.print(_note(note))
+            console.print()
+        for note in s.notes:
+            console.print(_note(note))
+        if s.notes:
+            console.print()
+    if explain:
+        console.print(glossary_table())
+
+
+# --------------------------------------------------------------------------- study tables
+
+
+def pct(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """'52.4% [51.9, 52.9]': a rate in percent, with its interval."""
+    if value is None or not np.isfinite(value):
+        return UNDEFINED
+    text = f"{100 * value:.{digits}f}%"
+    if low is not None and np.isfinite(low):
+        text += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+    return text
+
+
+def pp(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """'+2.4 pp [+1.9, +2.9]': a difference of rates in percentage points, with its interval."""
+    if value is None or not np.isfinite(value):
+        return UNDEFINED
+    text = f"{100 * value:+.{digits}f} pp"
+    if low is not None and np.isfinite(low):
+        text += f" [{100 * low:+.{digits}f}, {100 * high:+.{digits}f}]"
+    return text
+
+
+def relative(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """'+9.0% [+8.0, +10.0]': a relative advantage, in percent of the fair share, with its interval."""
+    if value is None or not np.isfinite(value):
+        return UNDEFINED
+    text = f"{100 * value:+.{digits}f}%"
+    if low is not None and np.isfinite(low):
+        text += f" [{100 * low:+.{digits}f}, {100 * high:+.{digits}f}]"
+    return text
+
+
+def count(n: Any) -> str:
+    """'1,000,000'."""
+    return UNDEFINED if n is None or (isinstance(n, float) and not np.isfinite(n)) else f"{int(n):,}"

@@ -1,0 +1,419 @@
+"""compensation: a fair Sequence. Search each compensation family's knob for zero first-player edge.
+
+As Go found its komi, for each table, line-up (default greedy) and family,
+the search plays settings of the knob on the same deals (the study's seed,
+games 0..N-1), chooses each next setting from the results so far, and stops
+when the crossing of zero is bracketed by settings whose intervals exclude
+zero on both sides (or the family cannot reach it). The setting closest to
+zero is then confirmed on a fresh seed with enough games for the target
+precision. At three-team tables the `handicap` family has a second knob,
+team 1's handicap, searched in turn with team 0's (a coordinate search) so
+that every team's share nears its fair share.
+
+The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
+team 0 short until its K-th turn) and ``handicap`` (H: team 0's seats short
+for H turns in all, spread over its seats; H0,H1 with three teams).
+
+Searching is replayed from the datasets on disk at every call of ``plan``:
+a re-run plays nothing, an interrupted search resumes at its step, and
+more games per setting extend it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simkit import stats
+from simkit.options import OPTIONS, is_default
+from simkit.render import count, markdown_table, pct, pp
+from simkit.rules import Rules
+from simkit.studies.base import (
+    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, round_games, summary_frame,
+)
+
+FAMILIES = ("late_card", "handicap")
+CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
+SEARCH_GAMES = {"fast": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)
+TARGET = {"fast": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width on team 0's share
+FAIR_BAND = {"fast": 0.005, "strong": 0.01}  # the ±band a fair setting's interval must lie in
+GAP_TARGET = {"fast": 0.010, "strong": 0.020}  # three teams: the largest gap's upper bound
+MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
+
+
+def strength(lineup) -> str:
+    """'strong' for a line-up with a lookahead (slow, so fewer games), else 'fast'."""
+    from simkit.kernels.policies import LOOKAHEAD
+
+    return "strong" if any(p.kind.id >= LOOKAHEAD for p in lineup.per_team) else "fast"
+
+
+def search_games(lineup) -> int:
+    return SEARCH_GAMES[strength(lineup)]
+
+
+def highest(family: str, rules: Rules) -> int:
+    """The largest setting searched: enough turns for team 0 to be short all game (random games end by ~120
+    turns), times its seats for the handicap."""
+    own_turns = math.ceil(120 / rules.players) + 2
+    return own_turns * (rules.players // rules.teams if family == "handicap" else 1)
+
+
+# --- the search, replayed from what is on disk ----------------------------------------
+
+class Need(Exception):
+    """The search needs a setting that has not been played yet."""
+
+    def __init__(self, config: Config):
+        self.config = config
+
+
+@dataclass
+class Point:
+    """One setting played: its knob values, configuration and aggregate."""
+
+    knobs: tuple[int, ...]
+    config: Config
+    agg: object
+
+
+class Search:
+    """One (table, line-up, family) search: every setting it evaluates, and the chosen one."""
+
+    def __init__(self, family: str, rules: Rules, lineup, games: int, results: Results,
+                 near: tuple[int, ...] | None = None):
+        self.family, self.rules, self.lineup, self.games, self.results = family, rules, lineup, games, results
+        self.near = near or (0, 0)  # where to begin: another line-up's answer at this table, if known
+        self.points: dict[tuple[int, ...], Point] = {}
+        self.two_knobs = family == "handicap" and rules.teams == 3
+        self.high = highest(family, rules)
+        self.outcome = ""  # how the search ended, in words
+        self.chosen: tuple[int, ...] | None = None
+        self.bracket: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
+        self.crossing = math.nan  # the fitted crossing of the last one-knob search (team 0's knob)
+        self.need: Config | None = None  # the next setting to play, while the search is unfinished
+
+    def config(self, knobs: tuple[int, ...], seed: int | None = None, games: int | None = None,
+               role: str = "search") -> Config:
+        value = knobs[0] if len(knobs) == 1 or knobs[1] == 0 else knobs
+        rules = self.rules.replace(**{self.family: value})
+        label = f"{self.family} {setting_text(knobs)}"
+        return Config(rules, self.lineup, games or self.games, "compensation", label, seed,
+                      (("family", self.family), ("setting", setting_text(knobs)), ("role", role)))
+
+    def value(self, knobs: tuple[int, ...]) -> Point:
+        """The setting's results, or Need when it has not been played."""
+        if knobs not in self.points:
+            config = self.config(knobs)
+            agg = self.results.aggregate(config)
+            if agg is None:
+                raise Need(config)
+            self.points[knobs] = Point(knobs, config, agg)
+        return self.points[knobs]
+
+    # criteria: decreasing in their knob
+    def edge(self, knobs) -> stats.Estimate:
+        """Team 0's advantage (knob 0's criterion)."""
+        return stats.advantage(self.value(knobs).agg.wins())
+
+    def middle(self, knobs) -> stats.Estimate:
+        """Team 1's share minus team 2's (knob 1's criterion, three teams)."""
+        return stats.share_gap(self.value(knobs).agg.wins(), 1, 2)
+
+    def run(self) -> None:
+        """The whole search; raises Need at the first setting missing on disk."""
+        if not self.two_knobs:
+            self.chosen = self.along(0, (0,), self.edge, near=self.near[0])
+            return
+        h0 = self.along(0, (0, 0), self.edge, near=self.near[0])
+        h1 = self.along(1, (h0[0], 0), self.middle, near=self.near[1] if len(self.near) > 1 else 0)
+        h0b = self.along(0, (0, h1[1]), self.edge, near=h0[0])
+        if h0b[0] != h0[0]:  # team 1's handicap moved team 0's crossing: one more round
+            h1 = self.along(1, (h0b[0], 0), self.middle, near=h1[1])
+            h0b = self.along(0, (0, h1[1]), self.edge, near=h0b[0])
+        self.chosen = (h0b[0], h1[1])
+
+    def along(self, axis: int, start: tuple[int, ...], criterion: Callable, near: int = 0) -> tuple[int, ...]:
+        """Search one knob (axis) from `start` for the crossing of zero of `criterion` (decreasing in the
+        knob), beginning at `near` (an earlier pass's answer); the setting chosen.
+
+        Probing by doubling steps finds a setting above zero and one not above; bisection then finds the
+        last setting above zero and the first below it; the settings between them (at most
+        MAX_CANDIDATES) are played too, and the choice is the setting nearest the crossing of a weighted
+        line through them (as komi is fitted), or the one nearest zero when no line fits.
+        """
+        def at(x: int) -> tuple[int, ...]:
+            knobs = list(start)
+            knobs[axis] = x
+            return tuple(knobs)
+
+        def sign(x: int) -> int:
+            e = criterion(at(x))
+            return 1 if e.low > 0 else -1 if e.high < 0 else 0
+
+        if sign(0) <= 0:
+            self.outcome = "fair without compensation" if sign(0) == 0 else "team 0 already behind"
+            self.bracket = (None, at(0))
+            return at(0)
+        # a setting above zero (last_pos) and the nearest one found that is not (first_nonpos)
+        if near > 0 and sign(near) <= 0:
+            first_nonpos, x, step = near, near, 1
+            while x > 0 and sign(x) <= 0:
+                first_nonpos, x, step = x, max(0, x - step), step * 2
+            last_pos = x
+        else:
+            last_pos, x, step = near, near + 1, 1
+            while x < self.high and sign(x) > 0:
+                last_pos, step = x, step * 2
+                x = min(self.high, last_pos + step)
+            if sign(x) > 0:
+                self.outcome = f"cannot reach zero: still above at the largest setting, {x}"
+                self.bracket = (at(x), None)
+                return at(x)
+            first_nonpos = x
+        low = _last_true(lambda v: sign(v) > 0, last_pos, first_nonpos)  # the last setting above zero
+        if sign(first_nonpos) < 0:  # the first setting below zero
+            up = _first_true(lambda v: sign(v) < 0, low, first_nonpos)
+        else:
+            y, step = first_nonpos, 1
+            while y < self.high and sign(y) >= 0:
+                y = min(self.high, y + step)
+                step *= 2
+            up = _first_true(lambda v: sign(v) < 0, first_nonpos, y) if sign(y) < 0 else None
+        inside = list(range(low + 1, (up if up is not None else self.high + 1)))
+        if len(inside) > MAX_CANDIDATES:  # a wide flat stretch: evenly spaced candidates
+            inside = sorted({inside[round(i * (len(inside) - 1) / (MAX_CANDIDATES - 1))] for i in range(MAX_CANDIDATES)})
+        candidates = [low, *inside] + ([up] if up is not None else [])
+        values = {v: criterion(at(v)) for v in candidates}
+        crossing = _crossing(values)
+        self.bracket = (at(low), at(up) if up is not None else None)
+        if axis == 0:
+            self.crossing = crossing
+        if math.isfinite(crossing) and low <= round(crossing) <= (up if up is not None else self.high):
+            best = round(crossing)
+            criterion(at(best))  # played, if it was not yet (a setting between the candidates)
+        else:
+            best = min(candidates, key=lambda v: (abs(values[v].value), v))
+        if up is None:
+            self.outcome = "reaches zero, never below it"
+        elif not inside:
+            self.outcome = f"steps too coarse: {low} is above zero, {up} below"
+        else:
+            self.outcome = "bracketed"
+        return at(best)
+
+
+def _last_true(pred: Callable[[int], bool], a: int, b: int) -> int:
+    """The largest x in [a, b) with pred(x), given pred(a) and not pred(b) (monotone)."""
+    while b - a > 1:
+        m = (a + b) // 2
+        if pred(m):
+            a = m
+        else:
+            b = m
+    return a
+
+
+def _first_true(pred: Callable[[int], bool], a: int, b: int) -> int:
+    """The smallest x in (a, b] with pred(x), given not pred(a) and pred(b) (monotone)."""
+    while b - a > 1:
+        m = (a + b) // 2
+        if pred(m):
+            b = m
+        else:
+            a = m
+    return b
+
+
+def _crossing(values: dict[int, stats.Estimate]) -> float:
+    """Where a weighted straight line through the settings' values crosses zero (as komi is fitted)."""
+    x = np.array(sorted(values), np.float64)
+    y = np.array([values[int(v)].value for v in x])
+    se = np.array([(values[int(v)].high - values[int(v)].low) / (2 * stats.Z) for v in x])
+    if len(x) < 2 or not np.all(np.isfinite(y)) or not np.all(se > 0):
+        return math.nan
+    w = 1 / se**2
+    slope, intercept = np.polyfit(x, y, 1, w=np.sqrt(w))
+    return float(-intercept / slope) if slope < 0 else math.nan
+
+
+def setting_text(knobs: tuple[int, ...]) -> str:
+    """'9' or '9,3' (team 0's and team 1's knobs)."""
+    return ",".join(str(k) for k in knobs) if len(knobs) > 1 and knobs[1] else str(knobs[0])
+
+
+# --- the study ----------------------------------------------------------------------
+
+def tables_of(study: Study) -> list[tuple[int, int]]:
+    base = study.base
+    chosen = [(p, t) for p, t in LEGAL_TABLES if base.get("players", p) == p and base.get("teams", t) == t]
+    if not chosen:
+        Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})
+        raise StudyError(f"no legal table has {base}")
+    return chosen
+
+
+def families_of(study: Study) -> list[str]:
+    chosen = study.options.get("families") or list(FAMILIES)
+    unknown = [f for f in chosen if f not in FAMILIES]
+    if unknown:
+        raise StudyError(f"unknown compensation family {unknown[0]!r}; families: {', '.join(FAMILIES)}")
+    return list(dict.fromkeys(chosen))
+
+
+def searches(study: Study, results: Results) -> list[tuple[Search, Config | None]]:
+    """Every search of the study, replayed as far as the results go, with its confirmation (None while
+    the search is unfinished)."""
+    rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
+    out = []
+    for players, teams in tables_of(study):
+        rules = Rules.make(players, teams, **rest)
+        known: dict[str, tuple[int, ...]] = {}  # a faster line-up's answer: where a slower one's search begins
+        for lineup, games in sorted(lineups_for(study, rules), key=lambda lg: strength(lg[0]) == "strong"):
+            for family in families_of(study):
+                search = Search(family, rules, lineup, games, results, near=known.get(family))
+                try:
+                    search.run()
+                except Need as need:
+                    search.need = need.config
+                    out.append((search, None))
+                    continue
+                known.setdefault(family, search.chosen)
+                out.append((search, confirmation(search, study.seed)))
+    return out
+
+
+def confirmation(search: Search, seed: int) -> Config:
+    """The chosen setting on a fresh seed, with games for the target half-width on team 0's share
+    (and, with three teams, on every share for the largest gap's bound)."""
+    kind = strength(search.lineup)
+    agg = search.points[search.chosen].agg
+    completion = max(agg.decided / agg.games, 0.5)
+    decided = stats.games_for_half_width(TARGET[kind])
+    if search.rules.teams == 3:  # Goodman's simultaneous intervals of three shares near 1/3
+        z = float(stats.sp.norm.ppf(1 - (1 - stats.CONFIDENCE) / 6))
+        decided = max(decided, math.ceil(z * z * (2 / 9) / (GAP_TARGET[kind] * 0.35) ** 2))
+    games = round_games(math.ceil(decided / completion))
+    return search.config(search.chosen, seed + CONFIRMATION_SEED_OFFSET, games, "confirmation")
+
+
+def plan(study: Study, results: Results) -> list[Config]:
+    """Every setting played so far, the next ones each unfinished search needs, the confirmations."""
+    configs = []
+    for search, confirm in searches(study, results):
+        configs += [p.config for p in search.points.values()]
+        configs.append(search.need if confirm is None else confirm)
+    return configs
+
+
+def run_args(config: Config) -> str:
+    """The `simkit run` options that play exactly this configuration (without --out and --seed)."""
+    values = config.rules.values()
+    args = [f"--players {config.rules.players}", f"--teams {config.rules.teams}"]
+    for name, option in OPTIONS.items():
+        if name in ("players", "teams") or is_default(name, values[name], values):
+            continue
+        v = values[name]
+        if option.kind == "bool":
+            args.append(option.flag if v else f"--no-{option.flag[2:]}")
+        else:
+            args.append(f"{option.flag} {option.column_value(v)}")
+    args.append(f"--policy {config.lineup.spec}")
+    if config.lineup.swap_seats:
+        args.append("--swap-seats")
+    args.append(f"--games {config.games}")
+    return " ".join(args)
+
+
+def tables(study: Study, configs: list[Config], results: Results) -> Tables:
+    summary = summary_frame(configs, results)
+    summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
+    summary["run_args"] = [run_args(c) for c in configs]
+    found = searches(study, results)
+    verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
+    return Tables(summary, {"verdicts": verdicts}, key=key_table(verdicts), sections=[search_section(found)],
+                  notes=[
+                      "Each search plays its settings on the same deals (the study's seed, games 0..N-1), so "
+                      "neighbouring settings differ by the rule alone; a confirmation replays the chosen setting "
+                      f"on seed + {CONFIRMATION_SEED_OFFSET}, games the search never saw.",
+                      "Fair: greedy, the confirmation's 95% interval of team 0's advantage within ±0.5 pp; "
+                      "lookahead, within ±1 pp. With three teams also every team's share: the largest gap "
+                      "between two teams' shares, with an interval from Goodman's simultaneous intervals (which "
+                      "allows for the maximum's upward bias), at most 1.0 pp (greedy) or 2.0 pp (lookahead).",
+                  ])
+
+
+def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataFrame) -> dict:
+    """One row per search: the setting chosen, its confirmation, whether it is fair by the targets."""
+    row = summary[(summary["role"] == "confirmation") & (summary["family"] == search.family)
+                  & (summary["players"] == search.rules.players) & (summary["teams"] == search.rules.teams)
+                  & (summary["policies"] == search.lineup.spec)].iloc[0]
+    kind = strength(search.lineup)
+    within = row.advantage_low >= -FAIR_BAND[kind] and row.advantage_high <= FAIR_BAND[kind]
+    gap_ok = search.rules.teams == 2 or row.max_gap_high <= GAP_TARGET[kind]
+    low, up = search.bracket
+    return {
+        "players": search.rules.players, "teams": search.rules.teams, "policies": search.lineup.spec,
+        "family": search.family, "setting": setting_text(search.chosen), "outcome": search.outcome,
+        "below": setting_text(low) if low else "", "above": setting_text(up) if up else "",
+        "crossing": search.crossing, "settings_played": len(search.points),
+        "games": int(row.games), "seed": int(row.seed), "advantage": row.advantage,
+        "advantage_low": row.advantage_low, "advantage_high": row.advantage_high,
+        **{f"share_{t}{s}": row[f"share_{t}{s}"] for t in range(3) for s in ("", "_low", "_high")},
+        "max_gap": row.max_gap, "max_gap_low": row.max_gap_low, "max_gap_high": row.max_gap_high,
+        "fair": bool(within and gap_ok), "run_args": row.run_args,
+    }
+
+
+def key_table(v: pd.DataFrame) -> pd.DataFrame:
+    if not len(v):
+        return pd.DataFrame()
+    rows = []
+    for r in v.itertuples():
+        shares = " / ".join(pct(getattr(r, f"share_{t}"), getattr(r, f"share_{t}_low"), getattr(r, f"share_{t}_high"))
+                            for t in range(r.teams))
+        rows.append({"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "family": r.family,
+                     "setting": r.setting, "search": r.outcome,
+                     "confirmation: advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, 2),
+                     "shares of decided games [95% CI]": shares,
+                     "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2),
+                     "games": count(r.games), "fair": "yes" if r.fair else "no"})
+    return pd.DataFrame(rows)
+
+
+def search_section(found: list) -> str:
+    """Every search's path: the settings played, their advantage, and how the search ended."""
+    lines = ["## The searches\n"]
+    for search, confirm in found:
+        played = sorted(search.points.values(), key=lambda p: p.knobs)
+        cells = ", ".join(f"{setting_text(p.knobs)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
+                          for p in played)
+        state = search.outcome if confirm is not None else "unfinished"
+        lines.append(f"- {search.rules.players}p / {search.rules.teams}t, {search.lineup.spec}, {search.family}: "
+                     f"{state}; chose {setting_text(search.chosen) if search.chosen else '—'}"
+                     f" (fitted crossing {search.crossing:.2f}); advantage by setting: {cells}.")
+    return "\n".join(lines) + "\n"
+
+
+def figures(t: Tables) -> dict:
+    from simkit import plots
+
+    out = {}
+    summary = t.summary
+    for family in dict.fromkeys(summary["family"]):
+        out[f"compensation_{family}.png"] = plots.compensation(summary, t.extra["verdicts"], family)
+    if (summary["teams"] == 3).any():
+        out["compensation_three_teams.png"] = plots.compensation_shares(summary, t.extra["verdicts"])
+    return out
+
+
+KIND = StudyKind(
+    "compensation", "Which compensation makes Sequence fair, at every table?",
+    "searches each compensation family's knob (late_card, handicap) for zero first-player edge, then confirms",
+    plan, tables, figures, default_policies=("greedy",), varies=("players", "teams", "late_card", "handicap"),
+    restricts=("players", "teams"), options={"families": (None, "the compensation families to search")},
+    games=search_games, unit="setting")

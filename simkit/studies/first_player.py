@@ -1,0 +1,75 @@
+"""first-player: how big is the first player's advantage, at every legal table?"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from simkit.render import count, format_p_value, pct, pp, relative
+from simkit.rules import Rules
+from simkit.studies.base import (
+    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame,
+)
+
+
+def tables_of(study: Study) -> list[tuple[int, int]]:
+    """The legal tables the study plays: all of them, or those of the --players (and --teams) given."""
+    base = study.base
+    chosen = [(p, t) for p, t in LEGAL_TABLES if base.get("players", p) == p and base.get("teams", t) == t]
+    if not chosen:
+        Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})  # says why the table is not legal
+        raise StudyError(f"no legal table has {base}")
+    return chosen
+
+
+def plan(study: Study, results: Results) -> list[Config]:
+    """Every legal table (or those asked for) for every line-up, the other rule options as given."""
+    rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
+    configs = []
+    for players, teams in tables_of(study):
+        rules = Rules.make(players, teams, **rest)
+        for lineup, games in lineups_for(study, rules):
+            configs.append(Config(rules, lineup, games, "table", f"{players} players, {teams} teams"))
+    return configs
+
+
+def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
+    """One row per table and line-up: team 0's edge in points and relative to its fair share, with intervals."""
+    rows = []
+    for r in summary.itertuples():
+        row = {"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "games": count(r.games),
+               "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
+               "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high,
+                                                       digits=1 if compact else 2),
+               "relative advantage [95% CI]": relative(r.relative_advantage, r.relative_advantage_low,
+                                                       r.relative_advantage_high),
+               "p (Holm)": format_p_value(r.p_holm),
+               "stalemates": pct(r.stalemate_rate, digits=2)}
+        if compact:
+            row["mean turns"] = f"{r.duration:.1f}"
+        else:
+            row["mean turns [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
+            row["median turns"] = f"{r.median_turns:.0f}"
+            row["turn order (partners)"] = r.turn_order or "—"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tables(study: Study, configs: list[Config], results: Results) -> Tables:
+    summary = summary_frame(configs, results)
+    return Tables(summary, key=key_table(summary), terminal=key_table(summary, compact=True), notes=[
+        f"`advantage` is team 0's share of the decided games minus its fair share 1/teams; `relative advantage` "
+        f"is that share divided by the fair share, minus 1, which compares two- and three-team tables. The "
+        f"p-value tests advantage = 0 (exact binomial test), adjusted for the {len(summary)} tests of this study "
+        "together by Holm's method (`p (Holm)`)."])
+
+
+def figures(t: Tables) -> dict:
+    from simkit import plots
+
+    return {"first_player.png": plots.first_player(t.summary)}
+
+
+KIND = StudyKind(
+    "first-player", "How big is the first player's advantage, at every table?",
+    "every legal table (--players/--teams choose some)", plan, tables, figures,
+    varies=("players", "teams"), restricts=("players", "teams"))

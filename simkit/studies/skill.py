@@ -1,0 +1,112 @@
+"""skill: how much does skill matter against luck? A round robin of line-ups, seats swapped, with ratings."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from simkit import stats
+from simkit.policies import Lineup
+from simkit.render import count, markdown_table, pct
+from simkit.rules import Rules
+from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, summary_frame
+
+SKILL_POLICIES = ("random", "greedy", "lookahead:rollouts=32", "lookahead")
+PAIR_GAMES = 2_000
+ANCHOR = "random"
+
+
+def plan(study: Study, results: Results) -> list[Config]:
+    """Every pair of the line-ups (single policies), on the table of the rule options, seats swapped."""
+    specs = list(study.lineups)
+    if len(specs) < 2:
+        raise StudyError("a skill study needs at least two --policy line-ups")
+    rules = Rules.make(**study.base)
+    if rules.teams != 2:
+        raise StudyError(f"a skill study pits two line-ups against each other: a two-team table, not {rules.teams} "
+                         "teams")
+    configs = []
+    for i, a in enumerate(specs):
+        for b in specs[i + 1:]:
+            if "," in a or "," in b:
+                raise StudyError(f"a skill study pits single policies against each other, got {a!r} and {b!r}")
+            games = max(study.lineups[a], study.lineups[b])
+            configs.append(Config(rules, Lineup.parse(f"{a},{b}", rules, swap_seats=True), games, "pair",
+                                  f"{a} vs {b}"))
+    return configs
+
+
+def pairs_and_ratings(configs: list[Config], results: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(pairs, ratings): per pair, A's score (wins + draws / 2) with its interval; a Bradley-Terry rating per
+    line-up (Elo scale, random = 0; simkit.stats.bradley_terry)."""
+    rows, fit = [], []
+    for c in configs:
+        a, b = (p.spec for p in c.lineup.per_team)
+        agg = results.aggregate(c)
+        by = agg.wins_by_rotation()  # rotation 1: b plays team 0
+        a_wins = int(by[0, 0] + by[1, 1])
+        draws = agg.draws
+        e = stats.score(a_wins, draws, agg.games, 2)
+        rows.append({"a": a, "b": b, "games": agg.games, "a_wins": a_wins, "draws": draws,
+                     "b_wins": agg.games - a_wins - draws, "a_score": e.value, "a_score_low": e.low,
+                     "a_score_high": e.high})
+        fit.append((a, b, a_wins + draws / 2, agg.games))
+    ratings = pd.DataFrame([{"policy": name, "rating": r.value, "rating_low": r.low, "rating_high": r.high}
+                            for name, r in stats.bradley_terry(fit, ANCHOR)])
+    return pd.DataFrame(rows), ratings
+
+
+def key_table(pairs: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "pair (A vs B)": pairs["a"] + " vs " + pairs["b"],
+        "games": pairs["games"].map(count),
+        "A's score [95% CI]": [pct(r.a_score, r.a_score_low, r.a_score_high) for r in pairs.itertuples()],
+        "A wins / draws / B wins": [f"{r.a_wins:,} / {r.draws:,} / {r.b_wins:,}" for r in pairs.itertuples()],
+    })
+
+
+def ratings_table(ratings: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({"policy": ratings["policy"],
+                         "rating [95% CI]": [f"{v:+.0f} [{lo:+.0f}, {hi:+.0f}]" for v, lo, hi in
+                                             zip(ratings["rating"], ratings["rating_low"], ratings["rating_high"])]})
+
+
+def best_against_next(pairs: pd.DataFrame, ratings: pd.DataFrame) -> str:
+    """How far the best line-up is from a coin flip against the next best: the skill-versus-luck answer."""
+    ordered = ratings.sort_values("rating", ascending=False)["policy"].tolist()
+    if len(ordered) < 2:
+        return ""
+    best, second = ordered[0], ordered[1]
+    row = pairs[((pairs["a"] == best) & (pairs["b"] == second)) | ((pairs["a"] == second) & (pairs["b"] == best))]
+    if row.empty:
+        return f"The best line-up is {best}."
+    r = row.iloc[0]
+    score, low, high = (r.a_score, r.a_score_low, r.a_score_high) if r.a == best else (
+        1 - r.a_score, 1 - r.a_score_high, 1 - r.a_score_low)
+    return (f"The best line-up, {best}, scores {pct(score, low, high)} against the next best, {second}: "
+            f"{100 * (score - 0.5):+.1f} percentage points from a coin flip, over {r.games:,} games with seats "
+            "swapped.")
+
+
+def tables(study: Study, configs: list[Config], results: Results) -> Tables:
+    summary = summary_frame(configs, results)
+    pairs, ratings = pairs_and_ratings(configs, results)
+    section = ("## Ratings (Bradley-Terry, Elo scale, random = 0)\n\n"
+               + markdown_table(["policy", "rating [95% CI]"], ratings_table(ratings).itertuples(index=False))
+               + "\nEach rating's interval is against random, the anchor, whose few wins make it wide; two line-ups "
+               "are compared by their pair's score above, not by overlapping intervals.\n\n"
+               + best_against_next(pairs, ratings) + "\n")
+    return Tables(summary, {"pairs": pairs, "ratings": ratings}, key=key_table(pairs), sections=[section], notes=[
+        "A score counts a draw as half a win; its interval is Wilson's on the fractional count. The ratings are a "
+        "Bradley-Terry model fitted as a binomial GLM (statsmodels), Wald intervals against the anchor."])
+
+
+def figures(t: Tables) -> dict:
+    from simkit import plots
+
+    return {"skill.png": plots.skill(t.extra["ratings"])}
+
+
+KIND = StudyKind(
+    "skill", "How much does skill matter against luck?",
+    "a round robin of --policy line-ups, seats swapped, with ratings", plan, tables, figures,
+    default_policies=SKILL_POLICIES, games=lambda lineup: PAIR_GAMES, unit="pair")

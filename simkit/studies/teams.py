@@ -1,0 +1,72 @@
+"""teams: are three teams fairer than two? How many sequences to win?"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from simkit.render import count, format_p_value, pct, pp, relative
+from simkit.rules import Rules
+from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame
+
+
+def plan(study: Study, results: Results) -> list[Config]:
+    """6 and 12 players in two or three teams; two teams needing 1, 2 or 3 sequences (2 and 6 players).
+
+    6 players in 2 teams needing 2 sequences is one configuration of both
+    parts: it is listed once, in the split.
+    """
+    base = study.base
+    configs = []
+    for players in (6, 12):
+        for teams in (2, 3):
+            rules = Rules.make(players, teams, **base)
+            for lineup, games in lineups_for(study, rules):
+                configs.append(Config(rules, lineup, games, "split", f"{players} players in {teams} teams"))
+    for players in (2, 6):
+        for q in (1, 2, 3):
+            if players == 6 and q == 2:
+                continue  # = 6 players in 2 teams, above
+            rules = Rules.make(players, 2, sequences_to_win=q, **base)
+            for lineup, games in lineups_for(study, rules):
+                configs.append(Config(rules, lineup, games, "sequences",
+                                      f"{players} players, {q} sequence{'s' if q > 1 else ''} to win"))
+    return configs
+
+
+def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
+    rows = []
+    for r in summary.itertuples():
+        rows.append({"table": f"{r.players}p / {r.teams}t", "variant": r.label, "line-up": r.policies,
+                     "games": count(r.games),
+                     "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high),
+                     "relative advantage [95% CI]": relative(r.relative_advantage, r.relative_advantage_low,
+                                                             r.relative_advantage_high),
+                     "p (Holm)": format_p_value(r.p_holm),
+                     "balance, decided games [95% CI]": pct(r.balance_decided, r.balance_decided_low,
+                                                            r.balance_decided_high),
+                     "balance, all games [95% CI]": pct(r.balance, r.balance_low, r.balance_high),
+                     "stalemates": pct(r.stalemate_rate, digits=2),
+                     "mean turns": f"{r.duration:.1f}"})
+    return pd.DataFrame(rows)
+
+
+def tables(study: Study, configs: list[Config], results: Results) -> Tables:
+    summary = summary_frame(configs, results)
+    return Tables(summary, key=key_table(summary), notes=[
+        "Two and three teams have different fair shares (50% and 33.3%): compare them by the relative advantage "
+        "(team 0's share of the decided games over its fair share, minus 1) and by the balance of the decided "
+        "games; the balance of all games also counts stalemates, which shrink the gaps by themselves.",
+        f"The p-values of the {len(summary)} distinct configurations' advantages are adjusted together by Holm's "
+        "method (6 players in 2 teams needing 2 sequences is listed once)."])
+
+
+def figures(t: Tables) -> dict:
+    from simkit import plots
+
+    return {"teams.png": plots.teams(t.summary)}
+
+
+KIND = StudyKind(
+    "teams", "Are three teams fairer than two? How many sequences to win?",
+    "6 and 12 players in two or three teams; two teams needing 1-3 sequences",
+    plan, tables, figures, varies=("players", "teams", "sequences_to_win"))

@@ -1,0 +1,126 @@
+"""variants: what do the rule variants change? The standard game against each variant, on the same deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simkit import stats
+from simkit.render import count, format_p_value, markdown_table, pct, pp
+from simkit.rules import Rules
+from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame
+
+TABLES = ((2, 2), (3, 3), (4, 2))
+VARIANTS: tuple[tuple[str, dict], ...] = (
+    ("standard", {}),
+    ("no reshuffle", {"reshuffle": False}),
+    ("no dead-card swap", {"dead_swap": False}),
+    ("no reshuffle, no dead-card swap", {"reshuffle": False, "dead_swap": False}),
+    ("late card, K = 1", {"late_card": 1}),
+    ("late card, K = 5", {"late_card": 5}),
+    ("late card, K = 10", {"late_card": 10}),
+)
+"""Each variant's name and its rule options (RULES.md, "Rule variants"); the first is the reference."""
+
+
+def tables_of(study: Study) -> list[tuple[int, int]]:
+    base = study.base
+    chosen = [(p, t) for p, t in TABLES if base.get("players", p) == p and base.get("teams", t) == t]
+    if not chosen:
+        rules = Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})
+        chosen = [(rules.players, rules.teams)]
+    return chosen
+
+
+def plan(study: Study, results: Results) -> list[Config]:
+    rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
+    configs = []
+    for players, teams in tables_of(study):
+        for name, options in VARIANTS:
+            rules = Rules.make(players, teams, **{**rest, **options})
+            for lineup, games in lineups_for(study, rules):
+                configs.append(Config(rules, lineup, games, "standard" if not options else "variant", name,
+                                      facts=(("variant", name),)))
+    return configs
+
+
+def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
+    """Each variant against the standard game of its table and line-up, pair by pair on the same deals:
+    the shifts of team 0's advantage, of the mean game length and of the stalemate rate."""
+    standard = {(c.rules.players, c.rules.teams, c.lineup.spec): c for c in configs if c.group == "standard"}
+    rows = []
+    for c in configs:
+        if c.group != "variant":
+            continue
+        ref = standard[c.rules.players, c.rules.teams, c.lineup.spec]
+        a, b = results.aggregate(c), results.aggregate(ref)
+        pairs = results.pairs(c, ref)
+        edge = stats.shift(a.wins(), a.games, b.wins(), b.games, joint=pairs.winners)
+        length = stats.paired_difference(pairs.n, pairs.turns)
+        s_a, s_b = int(pairs.ends[1].sum()), int(pairs.ends[:, 1].sum())
+        stall = stats.paired_difference(pairs.n, np.array([s_a, s_b, s_a, s_b, int(pairs.ends[1, 1])]))
+        row = {"players": c.rules.players, "teams": c.rules.teams, "policies": c.lineup.spec, "variant": c.label,
+               "games": pairs.n, "advantage": stats.advantage(a.wins()).value,
+               "standard_advantage": stats.advantage(b.wins()).value}
+        for name, s in (("advantage_shift", edge), ("turns_shift", length), ("stalemate_shift", stall)):
+            row.update({name: s.estimate.value, f"{name}_low": s.estimate.low, f"{name}_high": s.estimate.high,
+                        f"{name}_unpaired_low": s.unpaired.low, f"{name}_unpaired_high": s.unpaired.high,
+                        f"{name}_correlation": s.correlation, f"{name}_paired": s.paired,
+                        f"{name}_narrower": s.narrower, f"{name}_p": s.p_value})
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    for name in ("advantage_shift", "turns_shift", "stalemate_shift"):
+        frame[f"{name}_p_holm"] = stats.holm(frame[f"{name}_p"])
+    return frame
+
+
+def key_table(s: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for r in s.itertuples():
+        rows.append({"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "variant": r.variant,
+                     "games": count(r.games),
+                     "advantage (standard)": f"{pp(r.advantage, digits=2)} ({pp(r.standard_advantage, digits=2)})",
+                     "shift of the advantage [95% CI]": pp(r.advantage_shift, r.advantage_shift_low,
+                                                           r.advantage_shift_high, digits=2),
+                     "p (Holm)": format_p_value(r.advantage_shift_p_holm),
+                     "shift of the mean length, turns [95% CI]": f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, "
+                                                                 f"{r.turns_shift_high:+.2f}]",
+                     "shift of the stalemates [95% CI]": pp(r.stalemate_shift, r.stalemate_shift_low,
+                                                            r.stalemate_shift_high, digits=2)})
+    return pd.DataFrame(rows)
+
+
+def tables(study: Study, configs: list[Config], results: Results) -> Tables:
+    summary = summary_frame(configs, results)
+    s = shifts(configs, results)
+    standard = summary[summary["study_group"] == "standard"]
+    base = markdown_table(
+        ["table", "line-up", "games", "advantage [95% CI]", "stalemates", "mean turns"],
+        [(f"{r.players}p / {r.teams}t", r.policies, count(r.games), pp(r.advantage, r.advantage_low,
+                                                                       r.advantage_high, digits=2),
+          pct(r.stalemate_rate, digits=2), f"{r.duration:.2f}") for r in standard.itertuples()])
+    from simkit.studies.hand_size import pairing_sentence
+
+    said = pairing_sentence(s, "advantage_shift_correlation", "advantage_shift_paired", "advantage_shift_narrower")
+    section = ("## The standard game\n\n" + base + "\nShifts of team 0's advantage: " + said +
+               "A variant that changes the deal from the start (the late card) keeps less of the pairing than one "
+               "that only changes the game once the pile runs out or a card dies. shifts.csv has the paired and the "
+               "unpaired intervals of every shift (the length's and the stalemates' too).\n")
+    return Tables(summary, {"shifts": s}, key=key_table(s), sections=[section], notes=[
+        "Shifts: the variant's value minus the standard game's, on the same deals (paired; delta method for the "
+        f"advantage). The {len(s)} shifts of the advantage are tested together (Holm), as are those of the length "
+        "and of the stalemate rate.",
+        "`advantage` is team 0's share of the decided games minus its fair share 1/teams."])
+
+
+def figures(t: Tables) -> dict:
+    from simkit import plots
+
+    return {"variants.png": plots.variants(t.extra["shifts"])}
+
+
+KIND = StudyKind(
+    "variants", "What do the rule variants change, against the standard game?",
+    "the standard game against each variant (no reshuffle, no dead-card swap, both, the late card) at 2p, 3p "
+    "and 4p/2t", plan, tables, figures, varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
+    restricts=("players", "teams"))
