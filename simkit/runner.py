@@ -4,9 +4,9 @@ A run is identified by its identity (``simkit.dataset.identity_of``). Its
 games are split into chunks of ``chunk_size`` consecutive game indices;
 each chunk is played by the kernel on all threads (or by a Dask worker,
 ``simkit.distributed``) and written as one part file. A part file that
-exists is complete (it was renamed into place) and says which run it
-belongs to, so a re-run checks the parts on disk, plays only the missing
-chunks, and a finished run plays nothing.
+exists is complete (it was fsynced and renamed into place) and says which
+run it belongs to, so a re-run checks the parts on disk, plays only the
+missing chunks, and a finished run plays nothing.
 
 While a chunk is played the kernel runs in a thread of its own and reports
 its games as they finish, so the progress bar moves and Ctrl-C answers

@@ -10,11 +10,13 @@ import sys
 import textwrap
 import time
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
 from simkit import dataset as ds
 from simkit.atomic import WriteError, replacing
+from simkit.kernels.state import N_STATS
 from simkit.lock import DirectoryLock, LockedError
 from simkit.policies import Lineup
 from simkit.rules import Rules
@@ -144,3 +146,28 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     assert again.returncode == 0, again.stderr
     assert ds.read_manifest(out)["complete"]
     assert len(ds.read_games(out)) == 2_000_000
+
+
+# --- durable writes ----------------------------------------------------------------
+
+def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, monkeypatch):
+    """The order that survives a power loss: data on disk, then the name, then the name on disk."""
+    done = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        done.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(a, b):
+        done.append(("rename", os.path.basename(a), os.path.basename(b)))
+        real_replace(a, b)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    ds.write_part(tmp_path, np.zeros((3, N_STATS), np.int64), 0, spec().identity())
+    (_, tmp), rename, last = done
+    part = ds.part_name(0)
+    assert os.path.basename(tmp).startswith(f".{part}.") and tmp.endswith(".tmp")
+    assert rename == ("rename", os.path.basename(tmp), part)
+    assert last == ("fsync", str(tmp_path))
