@@ -55,6 +55,23 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+def append_line(path: Path, line: str) -> None:
+    """Append one line to `path` (created if missing) in a single write, then fsync it.
+
+    One write call: a signal cannot split the line, and a reader or a crash
+    sees the line whole or not at all, save a torn last line after a power
+    loss (readers skip a line without its newline).
+    """
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        if os.write(fd, data) != len(data):
+            raise OSError(errno.EIO, f"short write appending to {path}")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def remove_temporaries(directory: Path, pattern: str = TMP_GLOB) -> None:
     """Remove the temporaries matching `pattern` that writers killed mid-write left in `directory`.
 

@@ -2,7 +2,8 @@
 
 Layout of a run directory::
 
-    DIR/_manifest.json                     identity, versions, chunks, complete flag
+    DIR/_manifest.json                     identity, versions, games, chunk size (simkit.manifest)
+    DIR/_chunks.log                        one line per finished chunk (simkit.manifest)
     DIR/part-000000000000.parquet          games [0, chunk_size)
     DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
     DIR/.simkit.lock                       held by the run writing DIR (simkit.lock)
@@ -211,17 +212,11 @@ def writing(path: Path):
 
 
 def read_manifest(directory: Path) -> dict | None:
-    """The run's manifest, or None where there is none; DatasetError if unreadable."""
-    path = Path(directory) / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise DatasetError(f"{path} is not a readable simkit manifest ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, *OLD_FORMATS):
-        raise DatasetError(f"{path} is not a simkit dataset manifest (format {FORMAT!r} expected)")
-    return manifest
+    """The run's manifest, with its chunks list and complete flag (simkit.manifest.read), or None
+    where there is none; DatasetError if unreadable."""
+    from simkit.manifest import read
+
+    return read(directory)
 
 
 def read_part_metadata(path: Path) -> dict:

@@ -6,7 +6,9 @@ each chunk is played by the kernel on all threads (or by a Dask worker,
 ``simkit.distributed``) and written as one part file. A part file that
 exists is complete (it was fsynced and renamed into place) and says which
 run it belongs to, so a re-run checks the parts on disk, plays only the
-missing chunks, and a finished run plays nothing.
+missing chunks, and a finished run plays nothing. The manifest
+(``simkit.manifest``) is a small header and a log with one line per
+finished chunk: the same bookkeeping per chunk at any length of run.
 
 While a chunk is played the kernel runs in a thread of its own and reports
 its games as they finish, so the progress bar moves and Ctrl-C answers
@@ -27,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit import dataset as ds
+from simkit import manifest as mf
 from simkit.atomic import remove_temporaries
 from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.play import check_games, get_threads, simulate
@@ -102,8 +105,7 @@ class RunSpec:
 
     def chunks(self) -> list[tuple[int, int]]:
         """(first game, number of games) of each chunk."""
-        size = self.chunking
-        return [(g, min(size, self.games - g)) for g in range(0, self.games, size)]
+        return mf.chunk_list(self.games, self.chunking)
 
     def describe(self) -> str:
         """'2 players, 2 teams, hand 7, policies random, seed 2026' for messages."""
@@ -223,7 +225,7 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
     remove_temporaries(out)  # left by a writer killed mid-write; never a finished part
     manifest = ds.read_manifest(out)
     if manifest is None:
-        foreign = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME)
+        foreign = sorted(p.name for p in out.iterdir() if not _ours(p))
         if foreign:
             raise ds.DatasetError(
                 f"{out} is not empty and holds no simkit dataset ({', '.join(foreign[:3])}, ...); "
@@ -245,9 +247,9 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
             f"{out} holds a different run ({_manifest_words(manifest)}); "
             "use --overwrite to replace it or choose another --out"
         )
-    if not same:  # overwrite
+    if not same:  # overwrite: the parts, then the log, the header last
         replaced = _manifest_words(manifest)
-        for p in list(out.glob(ds.PART_GLOB)) + [out / ds.MANIFEST]:
+        for p in [*out.glob(ds.PART_GLOB), out / mf.LOG, out / ds.MANIFEST]:
             p.unlink(missing_ok=True)
         return spec, replaced
     if spec.games < manifest["games"]:
@@ -256,6 +258,11 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
             "or use --overwrite"
         )
     return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, manifest["chunk_size"]), None
+
+
+def _ours(path: Path) -> bool:
+    """A file simkit keeps beside a run's parts: the lock, the chunk log."""
+    return path.name in (LOCK_NAME, mf.LOG)
 
 
 def _without_versions(identity: dict) -> dict:
@@ -272,24 +279,6 @@ def _manifest_words(manifest: dict) -> str:
         return f"{count} of {describe(identity)}"
     except (KeyError, TypeError):
         return f"{count} written by simkit {manifest.get('versions', {}).get('simkit', '?')}"
-
-
-def _manifest(spec: RunSpec, done: set[int]) -> dict:
-    identity = spec.identity()
-    return {
-        "format": ds.FORMAT,
-        "run_id": ds.run_id(identity),
-        "identity": identity,
-        "games": spec.games,
-        "chunk_size": spec.chunking,
-        "versions": ds.versions(),
-        "columns": ds.SCHEMA.names,
-        "chunks": [
-            {"first_game": first, "games": n, "file": ds.part_name(first), "done": first in done}
-            for first, n in spec.chunks()
-        ],
-        "complete": len(done) == len(spec.chunks()),
-    }
 
 
 def _open(out: Path) -> None:
@@ -339,7 +328,8 @@ def run(
         identity = spec.identity()
         done = _finished(out, spec, ds.run_id(identity))
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
-        ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
+        mf.start(out, mf.header(identity, spec.games, spec.chunking),
+                 [(first, n) for first, n in spec.chunks() if first in done])
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
         if todo and scheduler is None:
@@ -353,9 +343,9 @@ def run(
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:
-            """Chunk `first` is on disk: record it in the manifest."""
+            """Chunk `first` is on disk: one line in the manifest's log."""
             done.add(first)
-            ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
+            mf.record(out, first, n)
             outcome.chunks_written += 1
             outcome.games_played += n
 

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simkit import dataset as ds
+from simkit import manifest as mf
 from simkit.atomic import WriteError, replacing
 from simkit.kernels.state import N_STATS
 from simkit.lock import DirectoryLock, LockedError
@@ -171,3 +172,6 @@ def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, m
     assert os.path.basename(tmp).startswith(f".{part}.") and tmp.endswith(".tmp")
     assert rename == ("rename", os.path.basename(tmp), part)
     assert last == ("fsync", str(tmp_path))
+    done.clear()
+    mf.record(tmp_path, 0, 3)  # a finished chunk's line is on disk before the next chunk counts on it
+    assert done == [("fsync", str(tmp_path / mf.LOG))]
