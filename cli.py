@@ -76,7 +76,8 @@ SwapSeats = Annotated[bool, typer.Option(
     "--swap-seats", help="Rotate the line-up from game to game (two teams: swap seats every other game), "
     "so each policy takes every place at the table equally often.")]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed (0 .. 2**63-1).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors: no progress bar, no report.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors and warnings: no progress "
+                                     "bar, no report.")]
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
     "single-threaded workers on this machine (needs pip install 'simkit\\[distributed]').")]
@@ -218,6 +219,9 @@ class _Bar:
             self.bar.start_task(self.task)
         self.bar.update(self.task, visible=True)
 
+    def notice(self, message: str) -> None:
+        err_console.print(message, highlight=False)
+
     def advanced(self, games: int) -> None:
         if self.t0 is None:  # a watcher that never heard playing(): count from the first games
             self.playing()
@@ -228,16 +232,16 @@ class _Bar:
 
 
 class _Quiet:
-    """Events that print nothing but the compile notice (on a terminal, not with --quiet)."""
+    """Events that print the compile notice (on a terminal, not with --quiet) and the runner's notices, nothing else."""
 
     def __init__(self, notice: bool):
-        self.notice = notice
+        self.compile_notice = notice
 
     def started(self, total: int, already: int) -> None:
         pass
 
     def compiling(self, lineup: str) -> None:
-        if self.notice:
+        if self.compile_notice:
             _say_compiling(lineup)
 
     def compiled(self, seconds: float) -> None:
@@ -248,6 +252,9 @@ class _Quiet:
 
     def advanced(self, games: int) -> None:
         pass
+
+    def notice(self, message: str) -> None:  # printed even with --quiet: a part set aside, an option not used
+        err_console.print(message, highlight=False)
 
 
 def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):

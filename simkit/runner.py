@@ -6,9 +6,11 @@ each chunk is played by the kernel on all threads (or by a Dask worker,
 ``simkit.distributed``) and written as one part file. A part file that
 exists is complete (it was fsynced and renamed into place) and says which
 run it belongs to, so a re-run checks the parts on disk, plays only the
-missing chunks, and a finished run plays nothing. The manifest
-(``simkit.manifest``) is a small header and a log with one line per
-finished chunk: the same bookkeeping per chunk at any length of run.
+missing chunks, and a finished run plays nothing. A part that cannot be read
+(a power loss, a truncated copy) is set aside under a name that says so and
+played again. The manifest (``simkit.manifest``) is a small header and a log
+with one line per finished chunk: the same bookkeeping per chunk at any
+length of run.
 
 While a chunk is played the kernel runs in a thread of its own and reports
 its games as they finish, so the progress bar moves and Ctrl-C answers
@@ -18,6 +20,7 @@ run holds the directory's lock (``simkit.lock``) from start to end.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -40,6 +43,8 @@ DEFAULT_CHUNK_SIZE = 100_000
 LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chunk stays short
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
+
+log = logging.getLogger(__name__)
 
 
 def default_chunk_size(lineup: Lineup) -> int:
@@ -170,6 +175,10 @@ class RunEvents:
     def advanced(self, games: int) -> None:
         """`games` more games were played."""
 
+    def notice(self, message: str) -> None:
+        """A line the user should read (a part set aside, a --chunk-size not used); here a logged warning."""
+        log.warning("%s", message)
+
 
 def check_spec(spec: RunSpec) -> None:
     """Reject a game count or chunk size the runner does not take."""
@@ -182,15 +191,23 @@ def check_spec(spec: RunSpec) -> None:
 
 # --- the directory -----------------------------------------------------------
 
-def _finished(directory: Path, spec: RunSpec, run_id: str) -> set[int]:
+def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) -> set[int]:
     """First games of the chunks whose part files are complete on disk and belong to this run.
 
-    A part of another run, or one that does not fit the run's chunks, is refused.
+    A part of another run, or one that does not fit the run's chunks, is
+    refused; one that cannot be read is set aside (events.notice says so),
+    and its chunk is played again.
     """
     chunks = dict(spec.chunks())
     done = set()
     for path in sorted(directory.glob(ds.PART_GLOB)):
-        meta = ds.read_part_metadata(path)
+        try:
+            meta = ds.read_part_metadata(path)
+        except ds.UnreadablePart as e:
+            aside = ds.set_aside(path)
+            events.notice(f"{path} cannot be read ({e.why}): set aside as {aside.name}; "
+                          "its games will be played again")
+            continue
         if meta.get("run_id") != run_id:
             raise ds.DatasetError(
                 f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out"
@@ -247,9 +264,9 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
             f"{out} holds a different run ({_manifest_words(manifest)}); "
             "use --overwrite to replace it or choose another --out"
         )
-    if not same:  # overwrite: the parts, then the log, the header last
+    if not same:  # overwrite: the parts (set-aside ones too), then the log, the header last
         replaced = _manifest_words(manifest)
-        for p in [*out.glob(ds.PART_GLOB), out / mf.LOG, out / ds.MANIFEST]:
+        for p in [*out.glob(ds.PART_GLOB), *out.glob(ds.UNREADABLE_GLOB), out / mf.LOG, out / ds.MANIFEST]:
             p.unlink(missing_ok=True)
         return spec, replaced
     if spec.games < manifest["games"]:
@@ -261,8 +278,8 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
 
 
 def _ours(path: Path) -> bool:
-    """A file simkit keeps beside a run's parts: the lock, the chunk log."""
-    return path.name in (LOCK_NAME, mf.LOG)
+    """A file simkit keeps beside a run's parts: the lock, the chunk log, a part set aside."""
+    return path.name in (LOCK_NAME, mf.LOG) or path.match(ds.UNREADABLE_GLOB)
 
 
 def _without_versions(identity: dict) -> dict:
@@ -326,7 +343,7 @@ def run(
     try:
         spec, replaced = prepare(out, spec, overwrite)
         identity = spec.identity()
-        done = _finished(out, spec, ds.run_id(identity))
+        done = _finished(out, spec, ds.run_id(identity), events)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
         mf.start(out, mf.header(identity, spec.games, spec.chunking),
                  [(first, n) for first, n in spec.chunks() if first in done])

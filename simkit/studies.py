@@ -235,6 +235,9 @@ class StudyEvents(RunEvents):
     def advanced(self, games: int) -> None:
         self.watcher.advanced(games)
 
+    def notice(self, message: str) -> None:
+        self.watcher.notice(message)
+
 
 def games_on_disk(directory: Path) -> int:
     """Games in the finished chunks of the run in `directory` (0 if there is none yet)."""

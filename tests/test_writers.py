@@ -11,6 +11,7 @@ import textwrap
 import time
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
@@ -21,7 +22,7 @@ from simkit.kernels.state import N_STATS
 from simkit.lock import DirectoryLock, LockedError
 from simkit.policies import Lineup
 from simkit.rules import Rules
-from simkit.runner import RunSpec, run
+from simkit.runner import RunEvents, RunSpec, run
 
 TWO = Rules.make(2)
 
@@ -175,3 +176,66 @@ def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, m
     done.clear()
     mf.record(tmp_path, 0, 3)  # a finished chunk's line is on disk before the next chunk counts on it
     assert done == [("fsync", str(tmp_path / mf.LOG))]
+
+
+class Notes(RunEvents):
+    def __init__(self):
+        self.notes = []
+
+    def notice(self, message):
+        self.notes.append(message)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "not parquet"])
+def test_an_unreadable_part_is_set_aside_said_in_a_line_and_played_again(tmp_path, damage):
+    """What a power loss or a bad copy leaves: the resume moves it out of every reader's way and replays it."""
+    run(tmp_path / "straight", spec())
+    out = tmp_path / "ds"
+    run(out, spec())
+    part = out / ds.part_name(100)
+    whole = part.read_bytes()
+    part.write_bytes({"truncated": whole[: len(whole) // 2], "empty": b"", "not parquet": b"hello\n"}[damage])
+    events = Notes()
+    again = run(out, spec(), events=events)
+    assert again.complete and again.chunks_before == 2 and again.chunks_written == 1
+    (aside,) = out.glob(ds.UNREADABLE_GLOB)
+    assert aside.name.startswith("_part-000000000100.parquet.unreadable-2")
+    (note,) = events.notes
+    assert note.startswith(f"{part} cannot be read (") and "\n" not in note
+    assert note.endswith(f"): set aside as {aside.name}; its games will be played again")
+    if damage == "empty":
+        assert "(the file is empty)" in note
+    assert part.read_bytes() == whole
+    pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
+    assert len(pd.read_parquet(out)) == 300  # pyarrow's discovery skips the part set aside
+    assert sorted(p.name for p in out.glob("*.parquet")) == [ds.part_name(g) for g in (0, 100, 200)]
+    assert run(out, spec()).chunks_written == 0  # set aside once, not again
+
+
+def test_simkit_run_after_a_part_was_truncated_says_so_in_one_line(tmp_path):
+    """The command line's side: one line on stderr, exit 0, the same rows as a run never damaged."""
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "simkit", "run", "--games", "300", "--chunk-size", "100", "--seed", "5",
+            "--out", str(out), "--quiet"]
+    subprocess.run(args, check=True, timeout=300)
+    part = out / ds.part_name(200)
+    part.write_bytes(part.read_bytes()[:1000])
+    again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    (line,) = again.stderr.strip().splitlines()
+    (aside,) = out.glob(ds.UNREADABLE_GLOB)
+    assert line == (f"{part} cannot be read (Parquet magic bytes not found in footer. Either the file is corrupted "
+                    f"or this is not a parquet file.): set aside as {aside.name}; its games will be played again")
+    run(tmp_path / "straight", spec())
+    pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
+
+
+def test_overwrite_removes_the_parts_set_aside_and_the_log_with_the_run(tmp_path):
+    run(tmp_path, spec())
+    (tmp_path / ds.part_name(0)).write_bytes(b"")
+    run(tmp_path, spec())
+    assert list(tmp_path.glob(ds.UNREADABLE_GLOB))
+    other = RunSpec(TWO, Lineup.parse("random", TWO), 6, 200, 100)
+    assert run(tmp_path, other, overwrite=True).replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [".simkit.lock", ds.MANIFEST, mf.LOG, ds.part_name(0), ds.part_name(100)])
