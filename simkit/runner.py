@@ -233,11 +233,13 @@ def _part_origin(meta: dict) -> str:
     return describe(identity) + f", simkit {identity.get('simkit')}"
 
 
-def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec, str | None]:
+def prepare(out: Path, spec: RunSpec, overwrite: bool = False,
+            events: RunEvents | None = None) -> tuple[RunSpec, str | None]:
     """Make `out` (locked by the caller) ready for `spec`: (the spec to run, what was replaced or None).
 
-    Keeps the chunking of an existing run of the same identity; refuses a
-    directory holding another run (unless overwrite) or foreign files.
+    Keeps the chunking of an existing run of the same identity (events.notice
+    says so when spec asked for another); refuses a directory holding another
+    run (unless overwrite) or foreign files.
     """
     remove_temporaries(out)  # left by a writer killed mid-write; never a finished part
     manifest = ds.read_manifest(out)
@@ -274,7 +276,11 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
             f"{out} already holds a run of {manifest['games']:,} games; ask for at least that many "
             "or use --overwrite"
         )
-    return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, manifest["chunk_size"]), None
+    theirs = manifest["chunk_size"]
+    if spec.chunk_size is not None and spec.chunk_size != theirs and events is not None:
+        events.notice(f"{out} is written in chunks of {theirs:,} games: resuming in those, not in the "
+                      f"--chunk-size {spec.chunk_size:,} asked for (a chunk size applies to a new dataset only)")
+    return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, theirs), None
 
 
 def _ours(path: Path) -> bool:
@@ -341,7 +347,7 @@ def run(
     except LockedError as e:
         raise ds.DatasetError(str(e)) from None
     try:
-        spec, replaced = prepare(out, spec, overwrite)
+        spec, replaced = prepare(out, spec, overwrite, events)
         identity = spec.identity()
         done = _finished(out, spec, ds.run_id(identity), events)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)

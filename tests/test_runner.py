@@ -376,3 +376,25 @@ def test_a_torn_last_line_of_the_log_is_skipped_and_rewritten_on_resume(tmp_path
     again = run(tmp_path, spec())  # the part of the torn line is on disk: nothing to play
     assert again.chunks_written == 0 and again.complete
     assert log.read_text().splitlines() == lines
+
+
+def test_a_resume_with_another_chunk_size_says_so_and_keeps_the_datasets(tmp_path):
+    class Notes(RunEvents):
+        def __init__(self):
+            self.notes = []
+
+        def notice(self, message):
+            self.notes.append(message)
+
+    run(tmp_path, spec(games=500), events=InterruptAfter(300))
+    events = Notes()
+    again = run(tmp_path, spec(games=500, chunk_size=100), events=events)
+    assert again.complete and ds.read_manifest(tmp_path)["chunk_size"] == 250
+    assert sorted(p.name for p in tmp_path.glob(ds.PART_GLOB)) == [ds.part_name(0), ds.part_name(250)]
+    (note,) = events.notes
+    assert note == (f"{tmp_path} is written in chunks of 250 games: resuming in those, not in the --chunk-size "
+                    "100 asked for (a chunk size applies to a new dataset only)")
+    quiet = Notes()
+    run(tmp_path, spec(games=500, chunk_size=250), events=quiet)
+    run(tmp_path, RunSpec(RULES, LINEUP, 5, 500), events=quiet)  # no --chunk-size: nothing to say
+    assert quiet.notes == []
