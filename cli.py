@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import signal
 import sys
 import time
 from contextlib import contextmanager
@@ -156,12 +157,57 @@ def run(
         n_threads = set_threads(threads)
         spec = RunSpec(rules, lineup, seed, games, chunk_size)
         out = out if out is not None else default_out(spec)
-        outcome = _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler)
-        _say_outcome(outcome, n_threads, quiet, scheduler)
+        with _stop_signals() as heard:
+            try:
+                outcome = _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler)
+            except KeyboardInterrupt:  # before the runner could answer it: what is on disk is whole all the same
+                _say_stopped(heard, f"the files in {out} are whole; run the same command again to resume")
+        _say_outcome(outcome, n_threads, quiet, scheduler, _stop_word(heard))
         if outcome.interrupted:
-            raise typer.Exit(130)
+            raise typer.Exit(_stop_code(heard))
         if not quiet:
             _print_report(out, "rich")
+
+
+@contextmanager
+def _stop_signals():
+    """SIGTERM (kill, a batch scheduler) stops what runs inside as Ctrl-C does; yields a list that then holds it.
+
+    The first SIGTERM raises KeyboardInterrupt (the chunk in play is dropped,
+    the parts on disk stay whole); later ones are ignored while the run winds
+    down. The handler before is restored at the end.
+    """
+    heard: list[int] = []
+
+    def on_term(signum, frame):
+        if not heard:
+            heard.append(signum)
+            raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread: SIGTERM keeps its default
+        yield heard
+        return
+    try:
+        yield heard
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _stop_word(heard: list[int]) -> str:
+    return "terminated (SIGTERM)" if heard else "interrupted"
+
+
+def _stop_code(heard: list[int]) -> int:
+    """143 after SIGTERM, 130 after Ctrl-C (128 + the signal's number, as a shell reports it)."""
+    return 128 + (signal.SIGTERM if heard else signal.SIGINT)
+
+
+def _say_stopped(heard: list[int], what: str) -> None:
+    """One line: stopped by Ctrl-C or SIGTERM, and `what` (how to resume); then exit 130 or 143."""
+    err_console.print(f"{_stop_word(heard)}: {what}", highlight=False)
+    raise typer.Exit(_stop_code(heard))
 
 
 def default_out(spec) -> Path:
@@ -264,7 +310,8 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
         return run_games(out, spec, overwrite, events=_Bar(bar, scheduler), scheduler=scheduler)
 
 
-def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None) -> None:
+def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None,
+                 stopped: str = "interrupted") -> None:
     if outcome.replaced:
         err_console.print(f"replaced {outcome.out}: it held {outcome.replaced}", highlight=False)
     if outcome.chunks_before == outcome.chunks and not outcome.chunks_written:
@@ -272,7 +319,7 @@ def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = N
         return
     if outcome.interrupted:
         err_console.print(
-            f"interrupted: {outcome.chunks_before + outcome.chunks_written} of {outcome.chunks} chunks are "
+            f"{stopped}: {outcome.chunks_before + outcome.chunks_written} of {outcome.chunks} chunks are "
             f"on disk in {outcome.out}; run the same command again to resume",
             highlight=False,
         )
@@ -362,11 +409,13 @@ def study(
         default_games = SKILL_GAMES if name == "skill" else DEFAULT_GAMES
         the_study = Study(name, configs, games or default_games, seed)
         out = out or Path("results") / name
-        outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
-        if outcome.interrupted:
-            err_console.print(f"interrupted: run the same command again to resume the study in {out}",
-                              highlight=False)
-            raise typer.Exit(130)
+        with _stop_signals() as heard:
+            try:
+                outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
+            except KeyboardInterrupt:  # before a run could answer it
+                outcome = None
+        if outcome is None or outcome.interrupted:
+            _say_stopped(heard, f"run the same command again to resume the study in {out}")
         if not quiet:
             _print_study(the_study, outcome, out)
 

@@ -366,24 +366,45 @@ def run(
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:
-            """Chunk `first` is on disk: one line in the manifest's log."""
+            """Chunk `first` is on disk: counted, then one line in the manifest's log (once)."""
+            if first in done:
+                return
             done.add(first)
-            mf.record(out, first, n)
             outcome.chunks_written += 1
             outcome.games_played += n
+            mf.record(out, first, n)
 
-        if not todo:
-            pass
-        elif scheduler is None:
-            _play_here(out, spec, identity, todo, finished, events, outcome)
-        else:
-            from simkit.distributed import play_on_cluster
+        try:
+            if not todo:
+                pass
+            elif scheduler is None:
+                _play_here(out, spec, identity, todo, finished, events, outcome)
+            else:
+                from simkit.distributed import play_on_cluster
 
-            play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome)
+                play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome)
+        finally:  # a part renamed into place as the run stopped (Ctrl-C, SIGTERM, a failed chunk) counts too
+            record_parts_on_disk(out, [(f, n) for f, n in todo if f not in done], ds.run_id(identity), finished)
         outcome.seconds = time.perf_counter() - start
         return outcome
     finally:
         lock.__exit__(None, None, None)
+
+
+def record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, finished) -> None:
+    """finished(first, n) for each of `chunks` whose part is on disk, whole and of run `rid`.
+
+    A signal can land between a part's rename and its bookkeeping; the disk
+    is the truth.
+    """
+    for first, n in chunks:
+        path = out / ds.part_name(first)
+        try:
+            meta = ds.read_part_metadata(path) if path.exists() else None
+        except ds.DatasetError:
+            continue
+        if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:
+            finished(first, n)
 
 
 def _yield_to_kernel() -> None:
