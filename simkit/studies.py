@@ -37,6 +37,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from simkit import dataset as ds
 from simkit.kernels.state import DECK_SIZE
+from simkit.lock import DirectoryLock, LockedError
 from simkit.metrics import measure, team_wins, wilson
 from simkit.policies import Lineup
 from simkit.rules import HAND_SIZE, LEGAL_TEAMS, MAX_HAND_SIZE, Rules
@@ -265,6 +266,8 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
 
     scheduler: None (this machine), or as ``simkit.runner.run`` takes it.
     overwrite: replace a configuration's dataset that holds a different run.
+    One study at a time: the study holds `out`'s lock (``simkit.lock``) to the
+    end, and a second one on `out` is refused at once, naming the first.
     """
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -278,7 +281,19 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
         if runs.setdefault(c.name, c).rules != c.rules or runs[c.name].lineup != c.lineup:
             raise StudyError(f"two different configurations of the study share the folder {c.name}")
     out.mkdir(parents=True, exist_ok=True)
-    events = events or RunEvents()
+    try:
+        lock = DirectoryLock(out).__enter__()
+    except LockedError as e:
+        raise StudyError(str(e)) from None
+    try:
+        return _run_locked(study, out, runs, events or RunEvents(), scheduler, command, overwrite)
+    finally:
+        lock.__exit__(None, None, None)
+
+
+def _run_locked(study: Study, out: Path, runs: dict[str, Config], events: RunEvents, scheduler,
+                command: Sequence[str] | None, overwrite: bool) -> StudyOutcome:
+    """run_study's work, under the study directory's lock."""
     on_disk = sum(min(games_on_disk(out / name), study.games) for name in runs)
     events.started(study.games * len(runs), on_disk)
     watcher = StudyEvents(events)

@@ -73,3 +73,4 @@ def test_sigterm_stops_a_study_like_ctrl_c(tmp_path):
     assert err.strip() == f"terminated (SIGTERM): run the same command again to resume the study in {out}"
     assert_whole(out, 100000)
     assert not (out / "summary.csv").exists()
+    assert not (out / ".simkit.lock").read_text(), "the study's lock is released"

@@ -94,7 +94,7 @@ def test_the_study_directory_holds_what_the_readme_promises(done):
     study, out = done
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted([c.name for c in study.configs] + ["summary.csv", "summary.md", "study.json",
-                                                                "first_player.png"])
+                                                                "first_player.png", ".simkit.lock"])
     assert (out / "first_player.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     meta = json.loads((out / "study.json").read_text())
     assert meta["command"] == f"simkit study first-player --games {GAMES}" and meta["seed"] == 3

@@ -43,7 +43,7 @@ def test_every_writer_has_its_own_temporary_name(tmp_path):
 
 def test_a_second_run_on_a_directory_being_written_is_refused_naming_the_first(tmp_path):
     with DirectoryLock(tmp_path):
-        with pytest.raises(ds.DatasetError, match=rf"being written by another simkit run \(pid {os.getpid()} on "):
+        with pytest.raises(ds.DatasetError, match=rf"being written by another simkit command \(pid {os.getpid()} on "):
             run(tmp_path, spec())
     assert run(tmp_path, spec()).complete  # released: the next run goes ahead
 
@@ -239,3 +239,25 @@ def test_overwrite_removes_the_parts_set_aside_and_the_log_with_the_run(tmp_path
     assert run(tmp_path, other, overwrite=True).replaced
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [".simkit.lock", ds.MANIFEST, mf.LOG, ds.part_name(0), ds.part_name(100)])
+
+
+# --- one writer per study ------------------------------------------------------------
+
+def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the_first(tmp_path):
+    from cli import app
+    from typer.testing import CliRunner
+
+    from simkit.studies import Study, StudyError, first_player, run_study
+
+    study = Study("first-player", first_player(["random"], {"players": 2}), 100, 5)
+    with DirectoryLock(tmp_path):
+        with pytest.raises(StudyError, match=rf"^{tmp_path} is being written by another simkit command "
+                                             rf"\(pid {os.getpid()} on .*\); wait for it"):
+            run_study(study, tmp_path)
+        result = CliRunner().invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
+                                          "--games", "100", "--out", str(tmp_path)])
+        assert result.exit_code == 1
+        (line,) = result.output.strip().splitlines()
+        assert line.startswith(f"error: {tmp_path} is being written by another simkit command (pid {os.getpid()}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".simkit.lock"]  # nothing was played or written
+    assert run_study(study, tmp_path).games_played == 100  # released: the next study goes ahead
