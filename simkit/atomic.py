@@ -58,9 +58,9 @@ def fsync_directory(directory: Path) -> None:
 def append_line(path: Path, line: str) -> None:
     """Append one line to `path` (created if missing) in a single write, then fsync it.
 
-    One write call: a signal cannot split the line, and a reader or a crash
-    sees the line whole or not at all, save a torn last line after a power
-    loss (readers skip a line without its newline).
+    One write call, so a signal cannot split the line and a reader never
+    sees half of it; only a power loss can leave a torn last line, which
+    readers skip (it has no newline).
     """
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

@@ -30,9 +30,12 @@ scheduler gives the chunk to another worker (up to
 that raises is retried ``RETRIES`` times (``client.map(retries=...)``). A
 dying worker can leave a temporary ``.part-*.tmp`` file (never a part file):
 stray temporaries are removed when the run ends, under the run's lock.
-Ctrl-C at the client stops every chunk of the run within about a game's time
-(a stop flag set on each worker with ``client.run``), keeps the finished
-parts and returns; re-running resumes like a local run.
+Ctrl-C at the client (or SIGTERM, which the command line turns into one)
+stops every chunk of the run within about a game's time (a stop flag set on
+each worker with ``client.run``), keeps the finished parts and returns;
+re-running resumes like a local run. LocalCluster workers ignore both
+signals: a terminal's Ctrl-C or a batch scheduler's SIGTERM to every
+process of the job is the client's to answer.
 
 One cluster for many runs: ``with connect("local:2") as cluster:
 run(..., scheduler=cluster); run(..., scheduler=cluster)``; starting a
