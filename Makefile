@@ -5,7 +5,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test bench clean-cache
+# The bounds-checked pass: these tests again, on kernels compiled with numba's bounds checks,
+# cached apart (NUMBA_CACHE_DIR) so checked and fast machine code never mix.
+BOUNDSCHECKED := tests/test_boundscheck.py tests/test_kernel_vs_naive.py tests/test_golden.py tests/test_variants.py
+BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
+
+.PHONY: run test test-boundscheck bench clean-cache
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -17,11 +22,16 @@ $(INSTALLED): pyproject.toml
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play
 	$(VENV)/bin/simkit study first-player
 
-test: $(INSTALLED)  ## the test suite
+test: $(INSTALLED)  ## the test suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory test-boundscheck
+
+test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests on bounds-checked kernels
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PY) -m pytest -q $(BOUNDSCHECKED)
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks (results in benchmarks/results.md)
 	$(PY) benchmarks/bench.py
 
-clean-cache:  ## drop numba's compiled-code cache
+clean-cache:  ## drop numba's compiled-code caches (the fast one and the bounds-checked one)
 	find kernels -name '*.nbi' -delete -o -name '*.nbc' -delete
+	rm -rf "$(BOUNDSCHECK_CACHE)"

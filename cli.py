@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import signal
 import sys
 import time
 from contextlib import contextmanager
@@ -23,11 +24,63 @@ import simkit
 from simkit import defaults
 from simkit.options import OPTIONS
 
+class _OneLineErrors(typer.core.TyperGroup):
+    """The app's group: a usage error (an unknown option, a missing value, a value of the wrong type) ends
+    in one line, ``error: ...`` naming the option and pointing to --help, and exit code 2 (Click's)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        exceptions = _click_exceptions()
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False,
+                              **extra)
+            code = rv if isinstance(rv, int) else 0
+        except exceptions.NoArgsIsHelpError as e:  # `simkit` alone: the help, as asked
+            typer.echo(e.ctx.get_help())
+            code = 0
+        except exceptions.UsageError as e:
+            err_console.print(f"error: {usage_message(e, args)}", highlight=False)
+            code = 2
+        except exceptions.Abort:
+            code = 130
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _click_exceptions():
+    """Click's exceptions, as typer raises them (typer 0.2x vendors its own copy of Click)."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # a typer that uses Click itself
+        from click import exceptions
+    return exceptions
+
+
+def usage_message(e, args=None) -> str:
+    """A Click usage error in one line: what is wrong, a close match if there is one, where --help is."""
+    exceptions = _click_exceptions()
+    words = list(sys.argv[1:] if args is None else args)
+    command = next((w for w in words if w in ("run", "study", "report", "play")), None)
+    where = f"see `simkit {command} --help`" if command else "see `simkit --help`"
+    if isinstance(e, exceptions.NoSuchOption):
+        close = f" (did you mean {e.possibilities[0]}?)" if e.possibilities else ""
+        return f"no such option {e.option_name}{close}; {where}"
+    text = " ".join(e.format_message().split()).rstrip(".")
+    param = getattr(e, "param", None)
+    if isinstance(e, exceptions.BadParameter) and param is not None and "valid integer" in text:
+        return f"{'/'.join(param.opts)} takes a whole number; {where}"
+    if isinstance(e, exceptions.BadParameter) and param is not None and "valid boolean" in text:
+        return f"{'/'.join(param.opts)} takes true or false; {where}"
+    return f"{text[0].lower()}{text[1:]}; {where}"
+
+
 app = typer.Typer(
+    cls=_OneLineErrors,
     help="Monte Carlo simulator for the board game Sequence: exactly reproducible games, fast.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # Click's plain help: wrapped to the terminal, never an option's name cut short
 )
 # soft_wrap: a message is one line, never cut at rich's 80 columns when piped.
 # markup off: a path or a spec with brackets ("simkit[distributed]") prints as it is
@@ -76,7 +129,8 @@ SwapSeats = Annotated[bool, typer.Option(
     "--swap-seats", help="Rotate the line-up from game to game (two teams: swap seats every other game), "
     "so each policy takes every place at the table equally often.")]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed (0 .. 2**63-1).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors: no progress bar, no report.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors and warnings: no progress "
+                                     "bar, no report.")]
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
     "single-threaded workers on this machine (needs pip install 'simkit\\[distributed]').")]
@@ -155,12 +209,57 @@ def run(
         n_threads = set_threads(threads)
         spec = RunSpec(rules, lineup, seed, games, chunk_size)
         out = out if out is not None else default_out(spec)
-        outcome = _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler)
-        _say_outcome(outcome, n_threads, quiet, scheduler)
+        with _stop_signals() as heard:
+            try:
+                outcome = _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler)
+            except KeyboardInterrupt:  # before the runner could answer it: what is on disk is whole all the same
+                _say_stopped(heard, f"the files in {out} are whole; run the same command again to resume")
+        _say_outcome(outcome, n_threads, quiet, scheduler, _stop_word(heard))
         if outcome.interrupted:
-            raise typer.Exit(130)
+            raise typer.Exit(_stop_code(heard))
         if not quiet:
             _print_report(out, "rich")
+
+
+@contextmanager
+def _stop_signals():
+    """SIGTERM (kill, a batch scheduler) stops what runs inside as Ctrl-C does; yields a list that then holds it.
+
+    The first SIGTERM raises KeyboardInterrupt (the chunk in play is dropped,
+    the parts on disk stay whole); later ones are ignored while the run winds
+    down. The handler before is restored at the end.
+    """
+    heard: list[int] = []
+
+    def on_term(signum, frame):
+        if not heard:
+            heard.append(signum)
+            raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread: SIGTERM keeps its default
+        yield heard
+        return
+    try:
+        yield heard
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _stop_word(heard: list[int]) -> str:
+    return "terminated (SIGTERM)" if heard else "interrupted"
+
+
+def _stop_code(heard: list[int]) -> int:
+    """143 after SIGTERM, 130 after Ctrl-C (128 + the signal's number, as a shell reports it)."""
+    return 128 + (signal.SIGTERM if heard else signal.SIGINT)
+
+
+def _say_stopped(heard: list[int], what: str) -> None:
+    """One line: stopped by Ctrl-C or SIGTERM, and `what` (how to resume); then exit 130 or 143."""
+    err_console.print(f"{_stop_word(heard)}: {what}", highlight=False)
+    raise typer.Exit(_stop_code(heard))
 
 
 def default_out(spec) -> Path:
@@ -218,6 +317,9 @@ class _Bar:
             self.bar.start_task(self.task)
         self.bar.update(self.task, visible=True)
 
+    def notice(self, message: str) -> None:
+        err_console.print(message, highlight=False)
+
     def advanced(self, games: int) -> None:
         if self.t0 is None:  # a watcher that never heard playing(): count from the first games
             self.playing()
@@ -228,16 +330,16 @@ class _Bar:
 
 
 class _Quiet:
-    """Events that print nothing but the compile notice (on a terminal, not with --quiet)."""
+    """Events that print the compile notice (on a terminal, not with --quiet) and the runner's notices, nothing else."""
 
     def __init__(self, notice: bool):
-        self.notice = notice
+        self.compile_notice = notice
 
     def started(self, total: int, already: int) -> None:
         pass
 
     def compiling(self, lineup: str) -> None:
-        if self.notice:
+        if self.compile_notice:
             _say_compiling(lineup)
 
     def compiled(self, seconds: float) -> None:
@@ -249,6 +351,9 @@ class _Quiet:
     def advanced(self, games: int) -> None:
         pass
 
+    def notice(self, message: str) -> None:  # printed even with --quiet: a part set aside, an option not used
+        err_console.print(message, highlight=False)
+
 
 def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
     if quiet or not sys.stderr.isatty():
@@ -257,7 +362,8 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
         return run_games(out, spec, overwrite, events=_Bar(bar, scheduler), scheduler=scheduler)
 
 
-def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None) -> None:
+def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None,
+                 stopped: str = "interrupted") -> None:
     if outcome.replaced:
         err_console.print(f"replaced {outcome.out}: it held {outcome.replaced}", highlight=False)
     if outcome.chunks_before == outcome.chunks and not outcome.chunks_written:
@@ -265,7 +371,7 @@ def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = N
         return
     if outcome.interrupted:
         err_console.print(
-            f"interrupted: {outcome.chunks_before + outcome.chunks_written} of {outcome.chunks} chunks are "
+            f"{stopped}: {outcome.chunks_before + outcome.chunks_written} of {outcome.chunks} chunks are "
             f"on disk in {outcome.out}; run the same command again to resume",
             highlight=False,
         )
@@ -356,13 +462,15 @@ def study(
         set_threads(threads)
         the_study = make_study(name, policy, games, seed, rule_options, **options)
         out = out or Path("results") / default_folder(the_study)
-        outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
-        if outcome.replaced:
+        with _stop_signals() as heard:
+            try:
+                outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
+            except KeyboardInterrupt:  # before a run could answer it
+                outcome = None
+        if outcome is not None and outcome.replaced:
             err_console.print(f"replaced {out}: it held {outcome.replaced}", highlight=False)
-        if outcome.interrupted:
-            err_console.print(f"interrupted: run the same command again to resume the study in {out}",
-                              highlight=False)
-            raise typer.Exit(130)
+        if outcome is None or outcome.interrupted:
+            _say_stopped(heard, f"run the same command again to resume the study in {out}")
         if not quiet:
             _print_study(the_study, outcome, out)
 

@@ -1,4 +1,4 @@
-"""Files written whole or not at all: a temporary name, then a rename."""
+"""Files written whole or not at all, and kept: a temporary name, fsync, a rename, fsync of the directory."""
 
 from __future__ import annotations
 
@@ -14,19 +14,62 @@ TMP_GLOB = ".*.tmp"  # what `replacing` leaves only if the process is killed mid
 
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside `path`; on success rename it to `path`.
+    """Yield a temporary path beside `path`; on success make it `path`, durably.
 
     The temporary name is the writer's own (process id and a random suffix),
-    so two writers never write the same temporary file. On any error (Ctrl-C
-    included) the temporary file is removed and `path` is left as it was.
+    so two writers never write the same temporary file. Once the caller has
+    written it, the file is fsynced, renamed to `path`, and the directory
+    fsynced: after a power loss `path` is the old file or the whole new one,
+    never an empty or truncated one. On any error (Ctrl-C included) the
+    temporary file is removed and `path` is left as it was.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
     try:
         yield tmp
+        fsync_file(tmp)
         os.replace(tmp, path)
+        fsync_directory(path.parent)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a written file's data to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Flush a directory's entries (a rename, a new file) to the disk; a no-op where directories cannot be opened."""
+    flags = getattr(os, "O_DIRECTORY", None)
+    if flags is None:  # not POSIX (Windows): a rename there is flushed with the file
+        return
+    fd = os.open(directory, os.O_RDONLY | flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line to `path` (created if missing) in a single write, then fsync it.
+
+    One write call, so a signal cannot split the line and a reader never
+    sees half of it; only a power loss can leave a torn last line, which
+    readers skip (it has no newline).
+    """
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        if os.write(fd, data) != len(data):
+            raise OSError(errno.EIO, f"short write appending to {path}")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def remove_temporaries(directory: Path, pattern: str = TMP_GLOB) -> None:

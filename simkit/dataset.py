@@ -2,10 +2,12 @@
 
 Layout of a run directory::
 
-    DIR/_manifest.json                     identity, versions, chunks, complete flag
+    DIR/_manifest.json                     identity, versions, games, chunk size (simkit.manifest)
+    DIR/_chunks.log                        one line per finished chunk (simkit.manifest)
     DIR/part-000000000000.parquet          games [0, chunk_size)
     DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
     DIR/.simkit.lock                       held by the run writing DIR (simkit.lock)
+    DIR/_part-....parquet.unreadable-...   a part a resume could not read, set aside (set_aside)
 
 A run's *identity* is everything that decides its rows (``identity_of``):
 seed, rules (with the chip supply), a hash of the board, every seat's policy
@@ -14,8 +16,9 @@ versions. Its hash, ``run_id``, is a column of every row and a key of every
 part's metadata, so a part from another run is recognised, and a report
 never pools two runs or counts a game twice.
 
-Files are written under a temporary name and renamed into place, so a part
-file that exists is complete. Columns are non-nullable; parts are
+Files are written under a temporary name, fsynced and renamed into place
+(simkit.atomic.replacing), so a part file that exists is complete, even
+after a power loss. Columns are non-nullable; parts are
 lz4-compressed, without column statistics, with dictionary encoding only for
 the string columns and delta encoding for the game index (see
 WRITE_OPTIONS): about 23 ms per 100,000 games (Arrow conversion included),
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +39,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simkit.atomic import replacing, reporting_write_errors
+from simkit.atomic import fsync_directory, replacing, reporting_write_errors
 from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
 from simkit.options import OPTIONS
@@ -44,6 +48,7 @@ FORMAT = "simkit.dataset/2"
 OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
 MANIFEST = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
 PART_GLOB = "part-*.parquet"
+UNREADABLE_GLOB = "_part-*.parquet.unreadable-*"  # parts set aside: "_" hides them from Parquet readers
 
 # Per-game statistics columns and their Arrow types (kernel STAT_NAMES order).
 STAT_TYPES: dict[str, pa.DataType] = {
@@ -210,28 +215,62 @@ def writing(path: Path):
 
 
 def read_manifest(directory: Path) -> dict | None:
-    """The run's manifest, or None where there is none; DatasetError if unreadable."""
-    path = Path(directory) / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise DatasetError(f"{path} is not a readable simkit manifest ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, *OLD_FORMATS):
-        raise DatasetError(f"{path} is not a simkit dataset manifest (format {FORMAT!r} expected)")
-    return manifest
+    """The run's manifest, with its chunks list and complete flag (simkit.manifest.read), or None
+    where there is none; DatasetError if unreadable."""
+    from simkit.manifest import read
+
+    return read(directory)
+
+
+class UnreadablePart(DatasetError):
+    """A part file that cannot be read as Parquet (empty, truncated, not Parquet); `why` says how."""
+
+    def __init__(self, path: Path, why: str):
+        super().__init__(f"{path} is not a readable Parquet part ({why})")
+        self.path, self.why = Path(path), why
 
 
 def read_part_metadata(path: Path) -> dict:
-    """The ``simkit`` metadata of a part file; DatasetError if it has none or cannot be read."""
+    """The ``simkit`` metadata of a part file, from its footer alone.
+
+    UnreadablePart if the file is not readable Parquet or its row count is
+    not the one its metadata gives; DatasetError if it has no simkit metadata.
+    """
     try:
-        metadata = pq.read_schema(path).metadata or {}
+        footer = pq.read_metadata(path)
     except (OSError, pa.ArrowException) as e:
-        raise DatasetError(f"{path} is not a readable Parquet part ({e}); delete it and re-run") from None
+        empty = Path(path).exists() and Path(path).stat().st_size == 0
+        raise UnreadablePart(path, "the file is empty" if empty else " ".join(str(e).split())) from None
+    metadata = footer.metadata or {}
     if b"simkit" not in metadata:
         raise DatasetError(f"{path} is not a simkit part file (no simkit metadata)")
-    return json.loads(metadata[b"simkit"])
+    try:
+        meta = json.loads(metadata[b"simkit"])
+    except ValueError:
+        raise UnreadablePart(path, "its simkit metadata is not JSON") from None
+    if isinstance(meta, dict) and isinstance(meta.get("games"), int) and footer.num_rows != meta["games"]:
+        raise UnreadablePart(path, f"it holds {footer.num_rows} rows where its metadata says {meta['games']}")
+    return meta
+
+
+def set_aside(path: Path) -> Path:
+    """Rename an unreadable part to _part-....parquet.unreadable-<UTC time>, out of every reader's way; the new path.
+
+    The leading "_" keeps pandas, pyarrow and Dask from reading it as a
+    part; the name no longer ends in .parquet, so globs skip it too.
+    """
+    import time
+
+    path = Path(path)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    aside = path.with_name(f"_{path.name}.unreadable-{stamp}")
+    k = 1
+    while aside.exists():
+        k += 1
+        aside = path.with_name(f"_{path.name}.unreadable-{stamp}-{k}")
+    os.replace(path, aside)
+    fsync_directory(path.parent)
+    return aside
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,12 @@ scheduler gives the chunk to another worker (up to
 that raises is retried ``RETRIES`` times (``client.map(retries=...)``). A
 dying worker can leave a temporary ``.part-*.tmp`` file (never a part file):
 stray temporaries are removed when the run ends, under the run's lock.
-Ctrl-C at the client stops every chunk of the run within about a game's time
-(a stop flag set on each worker with ``client.run``), keeps the finished
-parts and returns; re-running resumes like a local run.
+Ctrl-C at the client (or SIGTERM, which the command line turns into one)
+stops every chunk of the run within about a game's time (a stop flag set on
+each worker with ``client.run``), keeps the finished parts and returns;
+re-running resumes like a local run. LocalCluster workers ignore both
+signals: a terminal's Ctrl-C or a batch scheduler's SIGTERM to every
+process of the job is the client's to answer.
 
 One cluster for many runs: ``with connect("local:2") as cluster:
 run(..., scheduler=cluster); run(..., scheduler=cluster)``; starting a
@@ -231,20 +234,23 @@ def open_cluster(scheduler: str) -> Cluster:
 
 @contextmanager
 def _terminal_interrupts_ignored() -> Iterator[None]:
-    """Worker processes started in here ignore SIGINT (Ctrl-C reaches every process of the terminal).
+    """Worker processes started in here ignore SIGINT and SIGTERM.
 
-    An ignored signal stays ignored in a child process, and Python leaves it
-    so. The client answers Ctrl-C itself: it stops the chunks and closes
-    the cluster.
+    Ctrl-C reaches every process of the terminal, and a batch scheduler's
+    SIGTERM every process of the job. An ignored signal stays ignored in a
+    child process, and Python leaves it so. The client answers both itself:
+    it stops the chunks and closes the cluster (whose nannies stop their
+    workers through a queue, or with SIGKILL).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def _as_cluster(scheduler) -> Cluster:
@@ -333,8 +339,7 @@ def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome
         outcome.interrupted = True
     finally:
         if pending or outcome.interrupted:
-            _halt(client, token, list(pending.values()))
-            _record_parts_on_disk(out, [chunk_of[k] for k in pending], rid, finished)
+            _halt(client, token, list(pending.values()))  # parts renamed meanwhile: simkit.runner.record_parts_on_disk
         if listening:
             client.unsubscribe_topic(topic)
         remove_temporaries(out, PART_TMP_GLOB)
@@ -440,18 +445,6 @@ def _halt(client, token: str, futures: list) -> None:
             log.warning("chunks of this run were still playing on the cluster %d s after it was stopped", STOP_SECONDS)
     except Exception as e:  # noqa: BLE001 - the cluster is going away; what is on disk is whole anyway
         log.warning("could not stop the run's chunks on the cluster: %s", _one_line(e))
-
-
-def _record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, finished) -> None:
-    """Record chunks whose part was renamed into place after the client stopped listening."""
-    for first, n in chunks:
-        path = out / ds.part_name(first)
-        try:
-            meta = ds.read_part_metadata(path) if path.exists() else None
-        except ds.DatasetError:
-            continue
-        if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:
-            finished(first, n)
 
 
 class _Progress:

@@ -1,4 +1,4 @@
-"""One writer per dataset directory: an exclusive lock held for a run's life.
+"""One writer per directory: an exclusive lock held for a run's (or a study's) life.
 
 The lock is ``fcntl.flock`` on ``DIR/.simkit.lock``. The operating system
 releases it when the process ends, however it ends, so a crashed or killed
@@ -22,7 +22,7 @@ LOCK_NAME = ".simkit.lock"
 
 
 class LockedError(RuntimeError):
-    """The directory is being written by another run; the message names it."""
+    """The directory is being written by another run or study; the message names it."""
 
 
 class DirectoryLock:
@@ -41,7 +41,7 @@ class DirectoryLock:
             holder = _describe(f.read())
             f.close()
             raise LockedError(
-                f"{self.path.parent} is being written by another simkit run ({holder}); "
+                f"{self.path.parent} is being written by another simkit command ({holder}); "
                 "wait for it to finish or choose another --out"
             ) from None
         f.seek(0)

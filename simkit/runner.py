@@ -4,9 +4,13 @@ A run is identified by its identity (``simkit.dataset.identity_of``). Its
 games are split into chunks of ``chunk_size`` consecutive game indices;
 each chunk is played by the kernel on all threads (or by a Dask worker,
 ``simkit.distributed``) and written as one part file. A part file that
-exists is complete (it was renamed into place) and says which run it
-belongs to, so a re-run checks the parts on disk, plays only the missing
-chunks, and a finished run plays nothing.
+exists is complete (it was fsynced and renamed into place) and says which
+run it belongs to, so a re-run checks the parts on disk, plays only the
+missing chunks, and a finished run plays nothing. A part that cannot be read
+(a power loss, a truncated copy) is set aside under a name that says so and
+played again. The manifest (``simkit.manifest``) is a small header and a log
+with one line per finished chunk: the same bookkeeping per chunk at any
+length of run.
 
 While a chunk is played the kernel runs in a thread of its own and reports
 its games as they finish, so the progress bar moves and Ctrl-C answers
@@ -16,6 +20,7 @@ run holds the directory's lock (``simkit.lock``) from start to end.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -27,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit import dataset as ds
+from simkit import manifest as mf
 from simkit.atomic import remove_temporaries
 from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.play import check_games, get_threads, simulate
@@ -37,6 +43,8 @@ DEFAULT_CHUNK_SIZE = 100_000
 LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chunk stays short
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
+
+log = logging.getLogger(__name__)
 
 
 def default_chunk_size(lineup: Lineup) -> int:
@@ -106,8 +114,7 @@ class RunSpec:
 
     def chunks(self) -> list[tuple[int, int]]:
         """(first game, number of games) of each chunk."""
-        size = self.chunking
-        return [(g, min(size, self.games - g)) for g in range(0, self.games, size)]
+        return mf.chunk_list(self.games, self.chunking)
 
     def describe(self) -> str:
         """'2 players, 2 teams, hand 7, policies random, seed 2026' for messages."""
@@ -172,6 +179,10 @@ class RunEvents:
     def advanced(self, games: int) -> None:
         """`games` more games were played."""
 
+    def notice(self, message: str) -> None:
+        """A line the user should read (a part set aside, a --chunk-size not used); here a logged warning."""
+        log.warning("%s", message)
+
 
 def check_spec(spec: RunSpec) -> None:
     """Reject a game count or chunk size the runner does not take."""
@@ -184,15 +195,23 @@ def check_spec(spec: RunSpec) -> None:
 
 # --- the directory -----------------------------------------------------------
 
-def _finished(directory: Path, spec: RunSpec, run_id: str) -> set[int]:
+def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) -> set[int]:
     """First games of the chunks whose part files are complete on disk and belong to this run.
 
-    A part of another run, or one that does not fit the run's chunks, is refused.
+    A part of another run, or one that does not fit the run's chunks, is
+    refused; one that cannot be read is set aside (events.notice says so),
+    and its chunk is played again.
     """
     chunks = dict(spec.chunks())
     done = set()
     for path in sorted(directory.glob(ds.PART_GLOB)):
-        meta = ds.read_part_metadata(path)
+        try:
+            meta = ds.read_part_metadata(path)
+        except ds.UnreadablePart as e:
+            aside = ds.set_aside(path)
+            events.notice(f"{path} cannot be read ({e.why}): set aside as {aside.name}; "
+                          "its games will be played again")
+            continue
         if meta.get("run_id") != run_id:
             raise ds.DatasetError(
                 f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out"
@@ -218,16 +237,18 @@ def _part_origin(meta: dict) -> str:
     return describe(identity) + f", simkit {identity.get('simkit')}"
 
 
-def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec, str | None]:
+def prepare(out: Path, spec: RunSpec, overwrite: bool = False,
+            events: RunEvents | None = None) -> tuple[RunSpec, str | None]:
     """Make `out` (locked by the caller) ready for `spec`: (the spec to run, what was replaced or None).
 
-    Keeps the chunking of an existing run of the same identity; refuses a
-    directory holding another run (unless overwrite) or foreign files.
+    Keeps the chunking of an existing run of the same identity (events.notice
+    says so when spec asked for another); refuses a directory holding another
+    run (unless overwrite) or foreign files.
     """
     remove_temporaries(out)  # left by a writer killed mid-write; never a finished part
     manifest = ds.read_manifest(out)
     if manifest is None:
-        foreign = sorted(p.name for p in out.iterdir() if p.name != LOCK_NAME)
+        foreign = sorted(p.name for p in out.iterdir() if not _ours(p))
         if foreign:
             raise ds.DatasetError(
                 f"{out} is not empty and holds no simkit dataset ({', '.join(foreign[:3])}, ...); "
@@ -246,12 +267,12 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
                 "use --overwrite to replay it or choose another --out"
             )
         raise ds.DatasetError(
-            f"{out} holds a different run ({_manifest_words(manifest)}); "
-            "use --overwrite to replace it or choose another --out"
+            f"{out} holds a different run ({identity_differences(identity, theirs)}; it holds "
+            f"{_manifest_words(manifest)}); use --overwrite to replace it or choose another --out"
         )
-    if not same:  # overwrite
+    if not same:  # overwrite: the parts (set-aside ones too), then the log, the header last
         replaced = _manifest_words(manifest)
-        for p in list(out.glob(ds.PART_GLOB)) + [out / ds.MANIFEST]:
+        for p in [*out.glob(ds.PART_GLOB), *out.glob(ds.UNREADABLE_GLOB), out / mf.LOG, out / ds.MANIFEST]:
             p.unlink(missing_ok=True)
         return spec, replaced
     if spec.games < manifest["games"]:
@@ -259,7 +280,37 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False) -> tuple[RunSpec,
             f"{out} already holds a run of {manifest['games']:,} games; ask for at least that many "
             "or use --overwrite"
         )
-    return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, manifest["chunk_size"]), None
+    theirs = manifest["chunk_size"]
+    if spec.chunk_size is not None and spec.chunk_size != theirs and events is not None:
+        events.notice(f"{out} is written in chunks of {theirs:,} games: resuming in those, not in the "
+                      f"--chunk-size {spec.chunk_size:,} asked for (a chunk size applies to a new dataset only)")
+    return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, theirs), None
+
+
+def _ours(path: Path) -> bool:
+    """A file simkit keeps beside a run's parts: the lock, the chunk log, a part set aside."""
+    return path.name in (LOCK_NAME, mf.LOG) or path.match(ds.UNREADABLE_GLOB)
+
+
+def identity_differences(mine: dict, theirs: dict) -> str:
+    """'seed 7 asked, 2026 on disk; players 4 asked, 2 on disk': the fields of two run identities that differ."""
+    out = []
+    for key in ("seed", "lineup", "swap_seats", "board", "simkit", "kernel"):
+        if mine.get(key) != theirs.get(key):
+            out.append(f"{key} {mine.get(key)} asked, {theirs.get(key)} on disk")
+    ra, rb = mine.get("rules", {}), theirs.get("rules", {})
+    for name in ra:
+        if name in rb and ra[name] != rb[name]:
+            out.append(f"{name} {_plain_value(ra[name])} asked, {_plain_value(rb[name])} on disk")
+        elif name not in rb and name != "chip_supply":
+            out.append(f"{name} {_plain_value(ra[name])} asked, absent on disk")
+    if not out and mine.get("policies") != theirs.get("policies"):
+        out.append("a policy parameter differs")
+    return "; ".join(out) or "its identity differs"
+
+
+def _plain_value(v) -> str:
+    return ",".join(map(str, v)) if isinstance(v, list) else str(v)
 
 
 def _without_versions(identity: dict) -> dict:
@@ -276,24 +327,6 @@ def _manifest_words(manifest: dict) -> str:
         return f"{count} of {describe(identity)}"
     except (KeyError, TypeError):
         return f"{count} written by simkit {manifest.get('versions', {}).get('simkit', '?')}"
-
-
-def _manifest(spec: RunSpec, done: set[int]) -> dict:
-    identity = spec.identity()
-    return {
-        "format": ds.FORMAT,
-        "run_id": ds.run_id(identity),
-        "identity": identity,
-        "games": spec.games,
-        "chunk_size": spec.chunking,
-        "versions": ds.versions(),
-        "columns": ds.SCHEMA.names,
-        "chunks": [
-            {"first_game": first, "games": n, "file": ds.part_name(first), "done": first in done}
-            for first, n in spec.chunks()
-        ],
-        "complete": len(done) == len(spec.chunks()),
-    }
 
 
 def _open(out: Path) -> None:
@@ -339,11 +372,12 @@ def run(
     except LockedError as e:
         raise ds.DatasetError(str(e)) from None
     try:
-        spec, replaced = prepare(out, spec, overwrite)
+        spec, replaced = prepare(out, spec, overwrite, events)
         identity = spec.identity()
-        done = _finished(out, spec, ds.run_id(identity))
+        done = _finished(out, spec, ds.run_id(identity), events)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
-        ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
+        mf.start(out, mf.header(identity, spec.games, spec.chunking),
+                 [(first, n) for first, n in spec.chunks() if first in done])
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
         if todo and scheduler is None:
@@ -357,24 +391,45 @@ def run(
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:
-            """Chunk `first` is on disk: record it in the manifest."""
+            """Chunk `first` is on disk: counted, then one line in the manifest's log (once)."""
+            if first in done:
+                return
             done.add(first)
-            ds.write_json_atomic(out / ds.MANIFEST, _manifest(spec, done))
             outcome.chunks_written += 1
             outcome.games_played += n
+            mf.record(out, first, n)
 
-        if not todo:
-            pass
-        elif scheduler is None:
-            _play_here(out, spec, identity, todo, finished, events, outcome)
-        else:
-            from simkit.distributed import play_on_cluster
+        try:
+            if not todo:
+                pass
+            elif scheduler is None:
+                _play_here(out, spec, identity, todo, finished, events, outcome)
+            else:
+                from simkit.distributed import play_on_cluster
 
-            play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome)
+                play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome)
+        finally:  # a part renamed into place as the run stopped (Ctrl-C, SIGTERM, a failed chunk) counts too
+            record_parts_on_disk(out, [(f, n) for f, n in todo if f not in done], ds.run_id(identity), finished)
         outcome.seconds = time.perf_counter() - start
         return outcome
     finally:
         lock.__exit__(None, None, None)
+
+
+def record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, finished) -> None:
+    """finished(first, n) for each of `chunks` whose part is on disk, whole and of run `rid`.
+
+    A signal can land between a part's rename and its bookkeeping; the disk
+    is the truth.
+    """
+    for first, n in chunks:
+        path = out / ds.part_name(first)
+        try:
+            meta = ds.read_part_metadata(path) if path.exists() else None
+        except ds.DatasetError:
+            continue
+        if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:
+            finished(first, n)
 
 
 def _yield_to_kernel() -> None:

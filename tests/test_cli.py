@@ -218,3 +218,42 @@ def test_the_help_names_the_extra_to_install(command):
     assert result.exit_code == 0
     text = " ".join(result.output.replace("│", " ").split())  # the help's box, wrapped lines joined
     assert "pip install 'simkit[distributed]'" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--no-reshufle"], "error: no such option --no-reshufle (did you mean --no-reshuffle?); "
+                               "see `simkit run --help`"),
+    (["run", "--late-card", "x"], "error: --late-card takes a whole number; see `simkit run --help`"),
+    (["run", "--games"], "error: option '--games' requires an argument; see `simkit run --help`"),
+    (["play", "--jokers"], "error: no such option --jokers; see `simkit play --help`"),
+    (["study", "first-player", "--sizes"], "requires an argument; see `simkit study --help`"),
+    (["report"], "error: missing argument 'directory'; see `simkit report --help`"),
+    (["stdy"], "no such command 'stdy'"),
+])
+def test_every_bad_command_line_is_one_error_line(args, message):
+    """issue 25: unknown options, missing values and wrong types: one `error:` line pointing to --help, a close
+    match where there is one, exit code 2 (Click's usage errors; README, "Exit codes")."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    err = result.stderr.strip()
+    assert "\n" not in err and "Traceback" not in result.output and "╭" not in err, err
+    assert message in err, err
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["study"], ["report"], ["play"]])
+def test_help_fits_an_80_column_terminal(command):
+    """issue 25: --help readable at 80 columns, no option's name cut short."""
+    from typer.main import get_command
+
+    result = runner.invoke(app, [*command, "--help"], terminal_width=80)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    assert "…" not in result.stdout
+    click_command = get_command(app)
+    for name in command:
+        click_command = click_command.commands[name]
+    for param in click_command.params:
+        for flag in [*param.opts, *param.secondary_opts]:
+            if flag.startswith("-"):
+                assert flag in result.stdout, flag

@@ -385,3 +385,40 @@ def test_simkit_run_on_a_local_cluster_end_to_end(tmp_path, local_runs):
 
 def test_cluster_errors_are_value_errors_for_the_command_line():
     assert issubclass(ClusterError, ValueError) and issubclass(WorkerMismatch, ClusterError)
+
+
+@pytest.mark.parametrize("to", ["client", "process group"])
+def test_sigterm_at_the_client_stops_the_cluster_run_like_ctrl_c(tmp_path, to):
+    """SIGTERM to `simkit run --scheduler local:2` (kill PID), or to all its processes (a batch scheduler):
+    its chunks stop, the cluster closes, exit 143, one line, whole parts."""
+    import subprocess
+
+    import psutil
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "simkit", "run", "--games", "1000000", "--chunk-size", "25000", "--seed", "11",
+            "--scheduler", "local:2", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list(out.glob(ds.PART_GLOB)):
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, "no part file appeared"
+        time.sleep(0.01)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    assert len(workers) >= 2
+    if to == "client":
+        os.kill(proc.pid, signal.SIGTERM)
+    else:
+        os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    parts = sorted(out.glob(ds.PART_GLOB))
+    assert 0 < len(parts) < 40
+    assert err.strip() == (f"terminated (SIGTERM): {len(parts)} of 40 chunks are on disk in {out}; "
+                           "run the same command again to resume")
+    _, alive = psutil.wait_procs(workers, timeout=30)
+    assert not alive, f"worker processes outlived the client: {alive}"
+    assert strays(out) == []
+    assert all(pq.read_metadata(p).num_rows == 25000 for p in parts)
+    assert {c["file"] for c in ds.read_manifest(out)["chunks"] if c["done"]} == {p.name for p in parts}

@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simkit import dataset as ds
+from simkit import manifest as mf
 from simkit.policies import Lineup
 from simkit.rules import Rules
 import simkit.play
@@ -285,11 +286,115 @@ def test_a_run_from_another_version_is_not_resumed(tmp_path):
 
 def test_manifest_records_seed_configuration_and_versions(tmp_path):
     run(tmp_path, spec())
-    manifest = json.loads((tmp_path / ds.MANIFEST).read_text())
-    assert manifest["identity"] == spec().identity()
-    assert manifest["run_id"] == ds.run_id(spec().identity())
-    assert set(manifest["versions"]) >= {"simkit", "numba", "numpy", "pyarrow", "kernel_sources"}
+    header = json.loads((tmp_path / ds.MANIFEST).read_text())
+    assert header["identity"] == spec().identity()
+    assert header["run_id"] == ds.run_id(spec().identity())
+    assert set(header["versions"]) >= {"simkit", "numba", "numpy", "pyarrow", "kernel_sources"}
+    assert header["games"] == 600 and header["chunk_size"] == 250 and header["chunk_log"] == mf.LOG
+    assert "chunks" not in header  # the chunks are in the log, a line each
+    assert (tmp_path / mf.LOG).read_text().splitlines() == [
+        '{"first_game":0,"games":250}', '{"first_game":250,"games":250}', '{"first_game":500,"games":100}']
+    manifest = ds.read_manifest(tmp_path)  # read as 0.4.0 wrote it whole
     assert manifest["complete"] and [c["first_game"] for c in manifest["chunks"]] == [0, 250, 500]
+    assert manifest["chunks"][2] == {"first_game": 500, "games": 100, "file": ds.part_name(500), "done": True}
     meta = json.loads(pq.read_schema(tmp_path / ds.part_name(250)).metadata[b"simkit"])
-    assert meta == {"format": ds.FORMAT, "run_id": manifest["run_id"], "identity": manifest["identity"],
+    assert meta == {"format": ds.FORMAT, "run_id": header["run_id"], "identity": header["identity"],
                     "first_game": 250, "games": 250}
+
+
+# --- the manifest: a header and a log of finished chunks ---------------------------
+
+def _bookkeeping_per_chunk(directory, games: int, monkeypatch) -> tuple[list[int], int]:
+    """(bytes added to the manifest's files by each finished chunk, header rewrites after the start)."""
+    header = directory / ds.MANIFEST
+    log = directory / mf.LOG
+    real = mf.record.__wrapped__ if hasattr(mf.record, "__wrapped__") else mf.record
+    added, stamps = [], set()
+
+    def record(where, first, n):
+        before = header.stat().st_size + log.stat().st_size
+        stamps.add((header.stat().st_ino, header.stat().st_mtime_ns))
+        real(where, first, n)
+        added.append(header.stat().st_size + log.stat().st_size - before)
+
+    record.__wrapped__ = real
+    monkeypatch.setattr(mf, "record", record)
+    run(directory, spec(games=games, chunk_size=1))
+    stamps.add((header.stat().st_ino, header.stat().st_mtime_ns))
+    return added, len(stamps) - 1
+
+
+def test_each_finished_chunk_costs_the_same_bookkeeping_however_long_the_run(tmp_path, monkeypatch):
+    """The header is written once, at the start; a chunk appends one short line, at chunk 10 as at 150."""
+    short, rewrites_short = _bookkeeping_per_chunk(tmp_path / "short", 10, monkeypatch)
+    long, rewrites_long = _bookkeeping_per_chunk(tmp_path / "long", 150, monkeypatch)
+    assert len(short) == 10 and len(long) == 150
+    assert rewrites_short == rewrites_long == 0, "the header was rewritten during the run"
+    assert max(short) <= max(long) <= max(short) + 2  # the line grows with the digits of first_game only
+    assert max(long) <= 40
+    assert ds.read_manifest(tmp_path / "long")["complete"]
+
+
+def write_040_manifest(directory, s: RunSpec, done: set[int]) -> None:
+    """The whole-JSON manifest of simkit 0.4.0 (a chunks list and a complete flag), without a log."""
+    identity = s.identity()
+    ds.write_json_atomic(directory / ds.MANIFEST, {
+        "format": ds.FORMAT, "run_id": ds.run_id(identity), "identity": identity, "games": s.games,
+        "chunk_size": s.chunking, "versions": ds.versions(), "columns": ds.SCHEMA.names,
+        "chunks": [{"first_game": f, "games": n, "file": ds.part_name(f), "done": f in done} for f, n in s.chunks()],
+        "complete": len(done) == len(s.chunks()),
+    })
+    (directory / mf.LOG).unlink(missing_ok=True)
+
+
+def test_a_040_dataset_is_read_and_resumed(tmp_path):
+    """A manifest written whole by 0.4.0 is read as it is; resuming the run writes the header and the log."""
+    run(tmp_path / "old", spec())
+    (tmp_path / "old" / ds.part_name(250)).unlink()
+    write_040_manifest(tmp_path / "old", spec(), {0, 500})
+    manifest = ds.read_manifest(tmp_path / "old")
+    assert [c["done"] for c in manifest["chunks"]] == [True, False, True] and not manifest["complete"]
+    (run_,) = ds.find_runs(tmp_path / "old")
+    assert run_.games == 600 and run_.games_on_disk == 350 and run_.run_id == ds.run_id(spec().identity())
+    again = run(tmp_path / "old", spec())
+    assert again.chunks_before == 2 and again.chunks_written == 1 and again.complete
+    assert "chunks" not in json.loads((tmp_path / "old" / ds.MANIFEST).read_text())
+    assert len((tmp_path / "old" / mf.LOG).read_text().splitlines()) == 3
+    run(tmp_path / "straight", spec())
+    pd.testing.assert_frame_equal(rows(tmp_path / "old"), rows(tmp_path / "straight"))
+
+
+def test_a_torn_last_line_of_the_log_is_skipped_and_rewritten_on_resume(tmp_path):
+    """A power loss mid-append leaves a line without its newline: it claims nothing."""
+    run(tmp_path, spec())
+    log = tmp_path / mf.LOG
+    lines = log.read_text().splitlines()
+    log.write_text(lines[0] + "\n" + lines[1] + "\n" + lines[2][:12])
+    manifest = ds.read_manifest(tmp_path)
+    assert [c["done"] for c in manifest["chunks"]] == [True, True, False]
+    assert ds.find_runs(tmp_path)[0].games_on_disk == 500
+    again = run(tmp_path, spec())  # the part of the torn line is on disk: nothing to play
+    assert again.chunks_written == 0 and again.complete
+    assert log.read_text().splitlines() == lines
+
+
+def test_a_resume_with_another_chunk_size_says_so_and_keeps_the_datasets(tmp_path):
+    class Notes(RunEvents):
+        def __init__(self):
+            self.notes = []
+
+        def notice(self, message):
+            self.notes.append(message)
+
+    run(tmp_path, spec(games=500), events=InterruptAfter(300))
+    events = Notes()
+    again = run(tmp_path, spec(games=500, chunk_size=100), events=events)
+    assert again.complete and ds.read_manifest(tmp_path)["chunk_size"] == 250
+    assert sorted(p.name for p in tmp_path.glob(ds.PART_GLOB)) == [ds.part_name(0), ds.part_name(250)]
+    (note,) = events.notes
+    assert note == (f"{tmp_path} is written in chunks of 250 games: resuming in those, not in the --chunk-size "
+                    "100 asked for (a chunk size applies to a new dataset only)")
+    quiet = Notes()
+    run(tmp_path, spec(games=500, chunk_size=250), events=quiet)
+    run(tmp_path, RunSpec(RULES, LINEUP, 5, 500), events=quiet)  # no --chunk-size: nothing to say
+    assert quiet.notes == []

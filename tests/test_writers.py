@@ -10,15 +10,19 @@ import sys
 import textwrap
 import time
 
+import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
 from simkit import dataset as ds
+from simkit import manifest as mf
 from simkit.atomic import WriteError, replacing
+from simkit.kernels.state import N_STATS
 from simkit.lock import DirectoryLock, LockedError
 from simkit.policies import Lineup
 from simkit.rules import Rules
-from simkit.runner import RunSpec, run
+from simkit.runner import RunEvents, RunSpec, run
 
 TWO = Rules.make(2)
 
@@ -39,7 +43,7 @@ def test_every_writer_has_its_own_temporary_name(tmp_path):
 
 def test_a_second_run_on_a_directory_being_written_is_refused_naming_the_first(tmp_path):
     with DirectoryLock(tmp_path):
-        with pytest.raises(ds.DatasetError, match=rf"being written by another simkit run \(pid {os.getpid()} on "):
+        with pytest.raises(ds.DatasetError, match=rf"being written by another simkit command \(pid {os.getpid()} on "):
             run(tmp_path, spec())
     assert run(tmp_path, spec()).complete  # released: the next run goes ahead
 
@@ -144,3 +148,116 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     assert again.returncode == 0, again.stderr
     assert ds.read_manifest(out)["complete"]
     assert len(ds.read_games(out)) == 2_000_000
+
+
+# --- durable writes ----------------------------------------------------------------
+
+def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, monkeypatch):
+    """The order that survives a power loss: data on disk, then the name, then the name on disk."""
+    done = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        done.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(a, b):
+        done.append(("rename", os.path.basename(a), os.path.basename(b)))
+        real_replace(a, b)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    ds.write_part(tmp_path, np.zeros((3, N_STATS), np.int64), 0, spec().identity())
+    (_, tmp), rename, last = done
+    part = ds.part_name(0)
+    assert os.path.basename(tmp).startswith(f".{part}.") and tmp.endswith(".tmp")
+    assert rename == ("rename", os.path.basename(tmp), part)
+    assert last == ("fsync", str(tmp_path))
+    done.clear()
+    mf.record(tmp_path, 0, 3)  # a finished chunk's line is on disk before the next chunk counts on it
+    assert done == [("fsync", str(tmp_path / mf.LOG))]
+
+
+class Notes(RunEvents):
+    def __init__(self):
+        self.notes = []
+
+    def notice(self, message):
+        self.notes.append(message)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "not parquet"])
+def test_an_unreadable_part_is_set_aside_said_in_a_line_and_played_again(tmp_path, damage):
+    """What a power loss or a bad copy leaves: the resume moves it out of every reader's way and replays it."""
+    run(tmp_path / "straight", spec())
+    out = tmp_path / "ds"
+    run(out, spec())
+    part = out / ds.part_name(100)
+    whole = part.read_bytes()
+    part.write_bytes({"truncated": whole[: len(whole) // 2], "empty": b"", "not parquet": b"hello\n"}[damage])
+    events = Notes()
+    again = run(out, spec(), events=events)
+    assert again.complete and again.chunks_before == 2 and again.chunks_written == 1
+    (aside,) = out.glob(ds.UNREADABLE_GLOB)
+    assert aside.name.startswith("_part-000000000100.parquet.unreadable-2")
+    (note,) = events.notes
+    assert note.startswith(f"{part} cannot be read (") and "\n" not in note
+    assert note.endswith(f"): set aside as {aside.name}; its games will be played again")
+    if damage == "empty":
+        assert "(the file is empty)" in note
+    assert part.read_bytes() == whole
+    pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
+    assert len(pd.read_parquet(out)) == 300  # pyarrow's discovery skips the part set aside
+    assert sorted(p.name for p in out.glob("*.parquet")) == [ds.part_name(g) for g in (0, 100, 200)]
+    assert run(out, spec()).chunks_written == 0  # set aside once, not again
+
+
+def test_simkit_run_after_a_part_was_truncated_says_so_in_one_line(tmp_path):
+    """The command line's side: one line on stderr, exit 0, the same rows as a run never damaged."""
+    out = tmp_path / "ds"
+    args = [sys.executable, "-m", "simkit", "run", "--games", "300", "--chunk-size", "100", "--seed", "5",
+            "--out", str(out), "--quiet"]
+    subprocess.run(args, check=True, timeout=300)
+    part = out / ds.part_name(200)
+    part.write_bytes(part.read_bytes()[:1000])
+    again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    (line,) = again.stderr.strip().splitlines()
+    (aside,) = out.glob(ds.UNREADABLE_GLOB)
+    assert line == (f"{part} cannot be read (Parquet magic bytes not found in footer. Either the file is corrupted "
+                    f"or this is not a parquet file.): set aside as {aside.name}; its games will be played again")
+    run(tmp_path / "straight", spec())
+    pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
+
+
+def test_overwrite_removes_the_parts_set_aside_and_the_log_with_the_run(tmp_path):
+    run(tmp_path, spec())
+    (tmp_path / ds.part_name(0)).write_bytes(b"")
+    run(tmp_path, spec())
+    assert list(tmp_path.glob(ds.UNREADABLE_GLOB))
+    other = RunSpec(TWO, Lineup.parse("random", TWO), 6, 200, 100)
+    assert run(tmp_path, other, overwrite=True).replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [".simkit.lock", ds.MANIFEST, mf.LOG, ds.part_name(0), ds.part_name(100)])
+
+
+# --- one writer per study ------------------------------------------------------------
+
+def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the_first(tmp_path):
+    from cli import app
+    from typer.testing import CliRunner
+
+    from simkit.studies import StudyError, make_study, run_study
+
+    study = make_study("first-player", ["random"], 100, 5, {"players": 2})
+    with DirectoryLock(tmp_path):
+        with pytest.raises(StudyError, match=rf"^{tmp_path} is being written by another simkit command "
+                                             rf"\(pid {os.getpid()} on .*\); wait for it"):
+            run_study(study, tmp_path)
+        result = CliRunner().invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
+                                          "--games", "100", "--out", str(tmp_path)])
+        assert result.exit_code == 1
+        (line,) = result.output.strip().splitlines()
+        assert line.startswith(f"error: {tmp_path} is being written by another simkit command (pid {os.getpid()}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".simkit.lock"]  # nothing was played or written
+    assert run_study(study, tmp_path).games_played == 100  # released: the next study goes ahead

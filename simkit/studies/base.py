@@ -225,6 +225,9 @@ class StudyEvents(RunEvents):
     def advanced(self, games: int) -> None:
         self.watcher.advanced(games)
 
+    def notice(self, message: str) -> None:
+        self.watcher.notice(message)
+
 
 def games_on_disk(directory: Path) -> int:
     """Games in the finished chunks of the run in `directory` (0 if there is none yet)."""
@@ -270,7 +273,7 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
     try:
         lock = DirectoryLock(out).__enter__()
     except LockedError as e:
-        raise StudyError(str(e).replace("simkit run", "simkit study")) from None
+        raise StudyError(str(e)) from None
     try:
         outcome = StudyOutcome(out)
         outcome.replaced, outcome.added, lineups, previous = _claim(study, out, overwrite)

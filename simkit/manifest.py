@@ -1,0 +1,108 @@
+"""A run's manifest: a small header, and an append-only log of its finished chunks.
+
+    DIR/_manifest.json   the header: format, run_id, identity, games, chunk_size, versions, columns
+    DIR/_chunks.log      one line per finished chunk: {"first_game":100000,"games":100000}
+
+A finished chunk costs one appended, fsynced line (about 40 bytes), however
+long the run; the header and the log are rewritten whole (durably, see
+``simkit.atomic.replacing``) only when a run starts, resumes or grows, from
+the part files on disk. A line is appended only once its part is on disk
+for good, so the log never claims a missing part; a torn last line (a power
+loss mid-append) is skipped.
+
+``read`` gives the manifest as simkit 0.4.0 wrote it whole after every
+chunk: the header with a ``chunks`` list (first_game, games, file, done)
+and a ``complete`` flag. A 0.4.0 manifest, which holds its ``chunks`` list
+itself, is read as it is; resuming its run writes the new layout.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from simkit import dataset as ds
+from simkit.atomic import append_line, replacing
+
+HEADER = ds.MANIFEST
+LOG = "_chunks.log"  # "_": Parquet readers skip it, as they skip the header
+
+
+def chunk_list(games: int, chunk_size: int) -> list[tuple[int, int]]:
+    """(first game, number of games) of each chunk of a run."""
+    return [(g, min(chunk_size, games - g)) for g in range(0, games, chunk_size)]
+
+
+def header(identity: dict, games: int, chunk_size: int) -> dict:
+    """What the header says of a run (no chunks: they are in the log)."""
+    return {
+        "format": ds.FORMAT,
+        "run_id": ds.run_id(identity),
+        "identity": identity,
+        "games": games,
+        "chunk_size": chunk_size,
+        "versions": ds.versions(),
+        "columns": ds.SCHEMA.names,
+        "chunk_log": LOG,
+    }
+
+
+def _line(first: int, games: int) -> str:
+    return json.dumps({"first_game": first, "games": games}, separators=(",", ":"))
+
+
+def start(directory: Path, head: dict, done: list[tuple[int, int]]) -> None:
+    """Write the log of the chunks `done` (first, games), then the header: the run's bookkeeping from now on."""
+    directory = Path(directory)
+    with ds.writing(directory / LOG), replacing(directory / LOG) as tmp:
+        tmp.write_text("".join(_line(f, n) + "\n" for f, n in sorted(done)), encoding="utf-8")
+    with ds.writing(directory / HEADER), replacing(directory / HEADER) as tmp:
+        tmp.write_text(json.dumps(head, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def record(directory: Path, first: int, games: int) -> None:
+    """Chunk `first` of `games` games is on disk: one line appended to the log."""
+    path = Path(directory) / LOG
+    with ds.writing(path):
+        append_line(path, _line(first, games))
+
+
+def logged(directory: Path) -> set[tuple[int, int]]:
+    """(first, games) of every chunk the log records; lines that do not parse (a torn tail) are skipped."""
+    path = Path(directory) / LOG
+    try:
+        text = path.read_bytes()
+    except FileNotFoundError:
+        return set()
+    except OSError as e:
+        raise ds.DatasetError(f"{path} cannot be read ({e.strerror or e})") from None
+    out = set()
+    for line in text.split(b"\n")[:-1]:  # the piece after the last newline is empty or torn
+        try:
+            entry = json.loads(line)
+            out.add((int(entry["first_game"]), int(entry["games"])))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
+def read(directory: Path) -> dict | None:
+    """The run's manifest with its chunks list and complete flag (as 0.4.0 wrote it), or None where there is none."""
+    path = Path(directory) / HEADER
+    if not path.exists():
+        return None
+    try:
+        head = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ds.DatasetError(f"{path} is not a readable simkit manifest ({e})") from None
+    if not isinstance(head, dict) or head.get("format") not in (ds.FORMAT, *ds.OLD_FORMATS):
+        raise ds.DatasetError(f"{path} is not a simkit dataset manifest (format {ds.FORMAT!r} expected)")
+    if "chunks" in head or "chunk_log" not in head:  # written whole (0.4.0 and earlier)
+        return head
+    games, size = head.get("games"), head.get("chunk_size")
+    if not (isinstance(games, int) and isinstance(size, int) and games >= 1 and size >= 1):
+        raise ds.DatasetError(f"{path} is not a readable simkit manifest (games {games!r}, chunk_size {size!r})")
+    done = logged(directory)
+    chunks = [{"first_game": f, "games": n, "file": ds.part_name(f), "done": (f, n) in done}
+              for f, n in chunk_list(games, size)]
+    return {**head, "chunks": chunks, "complete": all(c["done"] for c in chunks)}
