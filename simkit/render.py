@@ -484,34 +484,29 @@ def render_rich(summaries: Iterable[Summary], console: Console, explain: bool = 
 # --------------------------------------------------------------------------- study tables
 
 
-def pct(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
-    """'52.4% [51.9, 52.9]': a rate in percent, with its interval."""
+def _with_interval(value: float, low: float | None, high: float | None, number) -> str:
+    """number(value), then ' [number(low), number(high)]' when there is an interval; UNDEFINED for NaN."""
     if value is None or not np.isfinite(value):
         return UNDEFINED
-    text = f"{100 * value:.{digits}f}%"
+    text = number(value)
     if low is not None and np.isfinite(low):
-        text += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+        text += f" [{number(low).rstrip('%').removesuffix(' pp')}, {number(high).rstrip('%').removesuffix(' pp')}]"
     return text
+
+
+def pct(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """'52.4% [51.9, 52.9]': a rate in percent, with its interval."""
+    return _with_interval(value, low, high, lambda v: f"{100 * v:.{digits}f}%")
 
 
 def pp(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
     """'+2.4 pp [+1.9, +2.9]': a difference of rates in percentage points, with its interval."""
-    if value is None or not np.isfinite(value):
-        return UNDEFINED
-    text = f"{100 * value:+.{digits}f} pp"
-    if low is not None and np.isfinite(low):
-        text += f" [{100 * low:+.{digits}f}, {100 * high:+.{digits}f}]"
-    return text
+    return _with_interval(value, low, high, lambda v: f"{100 * v:+.{digits}f} pp")
 
 
 def relative(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
     """'+9.0% [+8.0, +10.0]': a relative advantage, in percent of the fair share, with its interval."""
-    if value is None or not np.isfinite(value):
-        return UNDEFINED
-    text = f"{100 * value:+.{digits}f}%"
-    if low is not None and np.isfinite(low):
-        text += f" [{100 * low:+.{digits}f}, {100 * high:+.{digits}f}]"
-    return text
+    return _with_interval(value, low, high, lambda v: f"{100 * v:+.{digits}f}%")
 
 
 def count(n: Any) -> str:

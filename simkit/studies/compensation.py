@@ -207,26 +207,26 @@ class Search:
         return at(best)
 
 
-def _last_true(pred: Callable[[int], bool], a: int, b: int) -> int:
-    """The largest x in [a, b) with pred(x), given pred(a) and not pred(b) (monotone)."""
+def _bisect(pred: Callable[[int], bool], a: int, b: int) -> int:
+    """For a monotone pred with pred(a) != pred(b), the x in [a, b) with pred(x) == pred(a) != pred(x + 1)."""
+    side = pred(a)
     while b - a > 1:
         m = (a + b) // 2
-        if pred(m):
+        if pred(m) == side:
             a = m
         else:
             b = m
     return a
 
 
+def _last_true(pred: Callable[[int], bool], a: int, b: int) -> int:
+    """The largest x in [a, b) with pred(x), given pred(a) and not pred(b) (monotone)."""
+    return _bisect(pred, a, b)
+
+
 def _first_true(pred: Callable[[int], bool], a: int, b: int) -> int:
     """The smallest x in (a, b] with pred(x), given not pred(a) and pred(b) (monotone)."""
-    while b - a > 1:
-        m = (a + b) // 2
-        if pred(m):
-            b = m
-        else:
-            a = m
-    return b
+    return _bisect(pred, a, b) + 1
 
 
 def _crossing(values: dict[int, stats.Estimate]) -> float:
