@@ -58,6 +58,9 @@ def simulate(rules: Rules, lineup: Lineup, seed: int, first_game: int, n_games: 
     (``simkit.kernels.batch``).
     """
     check_games(seed, first_game, n_games)
+    if (lineup.players, lineup.teams) != (rules.players, rules.teams):
+        raise ValueError(f"a line-up for {lineup.players} players in {lineup.teams} teams cannot play a table of "
+                         f"{rules.players} players in {rules.teams} teams")
     return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(),
                      seed, first_game, n_games, get_threads(), stop, done)
 

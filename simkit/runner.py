@@ -185,12 +185,23 @@ class RunEvents:
 
 
 def check_spec(spec: RunSpec) -> None:
-    """Reject a game count or chunk size the runner does not take."""
+    """Reject a game count or chunk size the runner does not take, or a line-up parsed for another table
+    (its seats, teams or table-dependent defaults would not be this table's)."""
+    check_lineup(spec.rules, spec.lineup)
     if spec.games < 1:
         raise ValueError(f"games must be at least 1, got {spec.games}")
     if not 1 <= spec.chunking <= MAX_CHUNK_SIZE:
         raise ValueError(f"chunk size must be 1..{MAX_CHUNK_SIZE}, got {spec.chunking}")
     check_games(spec.seed, 0, spec.games)
+
+
+def check_lineup(rules: Rules, lineup: Lineup) -> None:
+    """Refuse a line-up that was not parsed for the table of `rules` (Lineup.parse(spec, rules))."""
+    if (lineup.players, lineup.teams) != (rules.players, rules.teams) or \
+            Lineup.parse(lineup.spec, rules, lineup.swap_seats) != lineup:
+        raise ValueError(f"the line-up {lineup.spec!r} was parsed for another table ({lineup.players} players, "
+                         f"{lineup.teams} teams) than the rules' ({rules.players} players, {rules.teams} teams); "
+                         "parse it with Lineup.parse(spec, rules)")
 
 
 # --- the directory -----------------------------------------------------------

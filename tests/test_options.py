@@ -154,3 +154,19 @@ def test_variant_runs_from_the_command_line(tmp_path):
     assert not rows["reshuffle"].any() and not rows["dead_swap"].any() and (rows["late_card"] == 4).all()
     assert (rows["dead_swaps"] == 0).all() and (rows["reshuffles"] == 0).all()
     assert rows.equals(simkit.simulate(games=200, reshuffle=False, dead_swap=False, late_card=4))
+
+
+def test_a_line_up_parsed_for_another_table_is_refused_before_any_kernel_runs(tmp_path):
+    """issue 18: a run spec whose line-up was parsed for another table is refused (its seats, or its
+    table-dependent defaults such as the lookahead's value weights, are another table's)."""
+    from simkit.play import simulate
+    from simkit.runner import run
+
+    two, four, three = Rules.make(2), Rules.make(4), Rules.make(3)
+    with pytest.raises(ValueError, match="parsed for another table"):
+        run(tmp_path / "a", RunSpec(four, Lineup.parse("random", two), 1, 10))
+    with pytest.raises(ValueError, match="parsed for another table"):  # a lookahead of 6 players in 3 teams
+        run(tmp_path / "b", RunSpec(Rules.make(3), Lineup.parse("lookahead", Rules.make(6, 3)), 1, 10))
+    with pytest.raises(ValueError, match="cannot play a table of 3 players"):
+        simulate(three, Lineup.parse("greedy", two), 1, 0, 5)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
