@@ -21,7 +21,7 @@ import json
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -30,6 +30,9 @@ from rich.table import Table
 from rich.text import Text
 
 from simkit.glossary import P_FLOOR_TEXT, UNDEFINED, glossary_markdown, glossary_table
+
+if TYPE_CHECKING:  # the report imports nothing from here at run time, so no cycle
+    from simkit.report import Summary
 
 P_FLOOR = 1e-300
 """p-values below this (including an exact 0.0 from scipy's underflow) print as `P_FLOOR_TEXT`."""

@@ -151,12 +151,10 @@ def title_config(config: dict[str, Any]) -> dict[str, Any]:
     values = {k: v for k, v in config.items() if k in OPTIONS}
     if not all(k in values for k in ("players", "teams")):
         return dict(config)
-    sizes = values.get("hand_size")
-    if isinstance(sizes, str) and "," in sizes:
-        values["hand_size"] = tuple(int(h) for h in sizes.split(","))
-    elif isinstance(sizes, str) and sizes.isdigit():
-        values["hand_size"] = int(sizes)
     try:
+        for k, v in values.items():  # the text columns ('6,7', '9,3') as Rules holds them
+            if OPTIONS[k].kind in ("sizes", "counts") and isinstance(v, str):
+                values[k] = OPTIONS[k].coerce(v)
         hidden = {k for k, v in values.items() if not OPTIONS[k].required and is_default(k, v, values)}
     except (KeyError, ValueError):  # an older or hand-made table: show everything
         hidden = set()

@@ -82,6 +82,9 @@ def test_identity_records_and_titles_carry_every_option():
     config = {**rules.as_dict(), "policies": "random", "seed": 1}
     assert list(title_config(config)) == ["players", "teams", "hand_size", "sequences_to_win", "max_turns",
                                           "reshuffle", "late_card", "policies", "seed"]
+    as_columns = {**config, "hand_size": "6", "handicap": "0"}  # a dataset's text columns
+    assert list(title_config(as_columns)) == list(title_config(config))
+    assert "handicap" in title_config({**as_columns, "late_card": 0, "handicap": "4,1", "teams": 3})
 
 
 @pytest.mark.parametrize("fields", [

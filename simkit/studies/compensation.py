@@ -30,7 +30,7 @@ import pandas as pd
 
 from simkit import stats
 from simkit.options import OPTIONS, is_default
-from simkit.render import count, markdown_table, pct, pp
+from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
     LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, round_games, summary_frame,
