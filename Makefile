@@ -10,7 +10,7 @@ INSTALLED := $(VENV)/.installed
 BOUNDSCHECKED := tests/test_boundscheck.py tests/test_kernel_vs_naive.py tests/test_golden.py tests/test_variants.py
 BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 
-.PHONY: run test test-boundscheck bench clean-cache
+.PHONY: run test test-boundscheck bench results clean-cache
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -28,6 +28,20 @@ test: $(INSTALLED)  ## the test suite, then its kernel checks again with bounds 
 
 test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests on bounds-checked kernels
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PY) -m pytest -q $(BOUNDSCHECKED)
+
+results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; hours on 2 cores)
+	$(VENV)/bin/simkit study first-player --quiet
+	$(VENV)/bin/simkit study first-player --policy lookahead --quiet
+	$(VENV)/bin/simkit study hand-size --quiet
+	$(VENV)/bin/simkit study teams --quiet
+	$(VENV)/bin/simkit study variants --quiet
+	$(VENV)/bin/simkit study skill --quiet
+	$(VENV)/bin/simkit study compensation --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 2 --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 4 --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --quiet
+	$(VENV)/bin/simkit run --quiet
+	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks (results in benchmarks/results.md)
 	$(PY) benchmarks/bench.py

@@ -96,6 +96,7 @@ class Search:
         self.bracket: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
         self.crossing = math.nan  # the fitted crossing of the last one-knob search (team 0's knob)
         self.need: Config | None = None  # the next setting to play, while the search is unfinished
+        self.guide = False  # a greedy search that only shows a slower line-up where to begin
 
     def config(self, knobs: tuple[int, ...], seed: int | None = None, games: int | None = None,
                role: str = "search") -> Config:
@@ -267,22 +268,42 @@ def families_of(study: Study) -> list[str]:
 
 def searches(study: Study, results: Results) -> list[tuple[Search, Config | None]]:
     """Every search of the study, replayed as far as the results go, with its confirmation (None while
-    the search is unfinished)."""
+    the search is unfinished).
+
+    A slow (lookahead) line-up's search begins where greedy's ends at the same table and family: the
+    greedy search is replayed first, and played first if it is not on disk (a guide: no confirmation of
+    its own unless greedy is asked for), so the slow search is the same whatever ran before it.
+    """
+    from simkit.policies import Lineup
+
     rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
     out = []
     for players, teams in tables_of(study):
         rules = Rules.make(players, teams, **rest)
-        known: dict[str, tuple[int, ...]] = {}  # a faster line-up's answer: where a slower one's search begins
-        for lineup, games in sorted(lineups_for(study, rules), key=lambda lg: strength(lg[0]) == "strong"):
-            for family in families_of(study):
-                search = Search(family, rules, lineup, games, results, near=known.get(family))
+        lineups = sorted(lineups_for(study, rules), key=lambda lg: strength(lg[0]) == "strong")
+        for family in families_of(study):
+            known: tuple[int, ...] | None = None
+            for lineup, games in lineups:
+                if strength(lineup) == "strong" and known is None:
+                    guide = Search(family, rules, Lineup.parse("greedy", rules), SEARCH_GAMES["fast"], results)
+                    guide.guide = True
+                    try:
+                        guide.run()
+                        known = guide.chosen
+                        out.append((guide, None))
+                    except Need as need:
+                        guide.need = need.config
+                        out.append((guide, None))
+                        continue  # the slow search waits for its guide
+                search = Search(family, rules, lineup, games, results, near=known)
                 try:
                     search.run()
                 except Need as need:
                     search.need = need.config
                     out.append((search, None))
                     continue
-                known.setdefault(family, search.chosen)
+                if known is None:
+                    known = search.chosen
                 out.append((search, confirmation(search, study.seed)))
     return out
 
@@ -306,7 +327,10 @@ def plan(study: Study, results: Results) -> list[Config]:
     configs = []
     for search, confirm in searches(study, results):
         configs += [p.config for p in search.points.values()]
-        configs.append(search.need if confirm is None else confirm)
+        if search.need is not None:
+            configs.append(search.need)
+        elif confirm is not None:
+            configs.append(confirm)
     return configs
 
 
@@ -333,7 +357,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
     summary["run_args"] = [run_args(c) for c in configs]
-    found = searches(study, results)
+    found = [(s, c) for s, c in searches(study, results) if not s.guide]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
     return Tables(summary, {"verdicts": verdicts}, key=key_table(verdicts), sections=[search_section(found)],
                   notes=[
