@@ -96,11 +96,11 @@ simulate.__signature__ = _signature_with_rule_options()
 def read_games(directory: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
     """Every game of the dataset (or folder of datasets, such as a study) at `directory`, one row each.
 
-    The all-rows door, for notebooks: a row costs about 60 bytes in memory
+    The all-rows door, for notebooks: a row costs about 75 bytes in memory
     with every column (the strings are categoricals), so 10,000,000 games
-    take about 0.6 GB, growing with the games; ``columns=[...]`` reads only
-    those (``["players", "teams", "winner_team", "turns"]`` costs about 10
-    bytes a row). Reports never need this: ``summarise(directory)`` reads a
+    take about 0.75 GB, growing with the games; ``columns=[...]`` reads only
+    those (``["players", "teams", "policies", "turns"]`` costs about 7 bytes
+    a row). Reports never need this: ``summarise(directory)`` reads a
     dataset part by part in constant memory. Each (run, game) appears once.
     """
     from simkit.dataset import read_games as read
