@@ -133,7 +133,7 @@ Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but er
                                      "bar, no report.")]
 Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
-    "single-threaded workers on this machine (needs pip install 'simkit\\[distributed]').")]
+    "single-threaded workers on this machine (needs pip install 'simkit[distributed]').")]
 
 
 def with_rule_options(command):
