@@ -4,6 +4,8 @@ Pure kernel functions on a State (``kernels.state``), shared by the game
 loop (``kernels.engine``) and the lookahead policy's rollouts.
 """
 
+import numpy as np
+
 from .jit import inline_kernel, kernel
 from .rng import shuffle
 from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare
@@ -78,30 +80,65 @@ def declare_sequences(tb, st, team, cell):
             continue
         if (w1 & hi) != hi:
             continue
-        if may_declare(tb, st, team, k):
-            n = st.nseq[team]
-            st.seqs[team, n] = k
-            st.nseq[team] = n + 1
-            st.locked[0] |= lo
-            st.locked[1] |= hi
-            new += 1
+        new += add_sequence(tb, st, team, k)
     return new
 
 
 @inline_kernel
-def place_chip(tb, st, team, cell):
-    """Put a chip of `team` on the empty `cell`; its card is dead if both cells are now taken."""
+def add_sequence(tb, st, team, k):
+    """Declare the covered line k a sequence of `team` if it shares at most one cell with
+    every sequence the team holds; lock its chips. Returns 1 if declared, else 0."""
+    if not may_declare(tb, st, team, k):
+        return 0
+    n = st.nseq[team]
+    st.seqs[team, n] = k
+    st.nseq[team] = n + 1
+    st.locked[0] |= tb.line_lo[k]
+    st.locked[1] |= tb.line_hi[k]
+    return 1
+
+
+@inline_kernel
+def put_chip(tb, st, team, cell):
+    """The bitboards of a placement: team's chip on the empty `cell`; its card is dead if both
+    cells are now taken."""
     w, m = bit(cell)
     st.chips[team, w] |= m
     st.occupied[w] |= m
     st.on_board[team] += 1
-    for i in range(tb.cell_nlines[cell]):
-        k = tb.cell_lines[cell, i]
-        st.in_line[team, k] += 1
     code = tb.card_of_cell[cell]
     if has(st.occupied, tb.card_cells[code, 0]):
         if has(st.occupied, tb.card_cells[code, 1]):
             st.dead[0] |= code_bit(code)
+
+
+@inline_kernel
+def place_chip(tb, st, team, cell):
+    """Put a chip of `team` on the empty `cell` (bitboards and line counts); declares nothing."""
+    put_chip(tb, st, team, cell)
+    for i in range(tb.cell_nlines[cell]):
+        k = tb.cell_lines[cell, i]
+        st.in_line[team, k] += 1
+
+
+@inline_kernel
+def place_and_declare(tb, st, team, cell):
+    """place_chip, then declare_sequences, in one pass over the lines through `cell`; return
+    how many sequences it declared.
+
+    The team's count on a line (st.in_line) is raised as the chip goes down, and a line is
+    covered when that count and the line's corners make five: the same lines, in the same
+    order, as declare_sequences finds with the bitboards.
+    """
+    put_chip(tb, st, team, cell)
+    new = 0
+    for i in range(tb.cell_nlines[cell]):
+        k = np.uint64(tb.cell_lines[cell, i])  # unsigned: an index without numba's negative-index fix-up
+        n = st.in_line[team, k] + 1
+        st.in_line[team, k] = n
+        if n + tb.line_corners[k] == 5:
+            new += add_sequence(tb, st, team, k)
+    return new
 
 
 @inline_kernel
@@ -141,5 +178,4 @@ def play_card(tb, st, seat, team, code, cell):
     if tb.card_kind[code] == ONE_EYED:
         remove_chip(tb, st, cell)
         return 0
-    place_chip(tb, st, team, cell)
-    return declare_sequences(tb, st, team, cell)
+    return place_and_declare(tb, st, team, cell)
