@@ -20,7 +20,7 @@ from .state import (
     L_DRAWN0, L_NDRAWN, L_NSEQ, L_RESHUFFLE, L_SEAT, L_SEQ0, PASS_RUN, PILE_N, PILE_POS,
     S_CHIPS, S_DEAD_SWAPS, S_END, S_FIRST_SEQ_TEAM, S_FIRST_SEQ_TURN, S_ONE_EYED, S_PASSES,
     S_RESHUFFLES, S_SEQUENCES, S_TURNS, S_TWO_EYED, S_WINNER, T_CARD, T_CELL, T_DEAD, T_DRAWN,
-    T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, lowest_bit,
+    T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, lowest_bit, unsigned,
 )
 from .tables import N_CODES, ONE_EYED, TWO_EYED
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
@@ -109,7 +109,6 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
         if turn == max_turns:
             s[S_END] = END_TURN_CAP
             break
-        before = st.nseq[team]
         result = play_turn(policies, seat_policies[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
         turn += 1
 
@@ -119,16 +118,16 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
         if result == PASSED:
             s[S_PASSES] += 1
         else:
-            kind = tb.card_kind[t[T_CARD]]
-            s[S_ONE_EYED + team] += kind == ONE_EYED
-            s[S_TWO_EYED + team] += kind == TWO_EYED
+            kind = tb.card_kind[unsigned(t[T_CARD])]
+            s[unsigned(S_ONE_EYED + team)] += kind == ONE_EYED
+            s[unsigned(S_TWO_EYED + team)] += kind == TWO_EYED
             if t[T_NEW_SEQUENCES] > 0:
                 if s[S_FIRST_SEQ_TURN] < 0:
                     s[S_FIRST_SEQ_TURN] = turn
                     s[S_FIRST_SEQ_TEAM] = team
         if logging:
             if turn <= st.log.shape[0]:
-                log_turn(tb, st, st.log[turn - 1], seat, team, before, result)
+                log_turn(tb, st, st.log[turn - 1], seat, team, result)
 
         # The end of the game, or the next seat.
         if result == WON:
@@ -148,12 +147,10 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
 
 
 @kernel
-def log_turn(tb, st, row, seat, team, before, result):
-    """Write the turn just played (st.turn) into its move-log row.
-
-    before: the team's sequences before the turn (the new ones follow it).
-    """
+def log_turn(tb, st, row, seat, team, result):
+    """Write the turn just played (st.turn) into its move-log row."""
     t = st.turn
+    before = st.nseq[team] - t[T_NEW_SEQUENCES]  # the team's sequences before the turn; the new ones follow
     row[:] = -1
     row[L_SEAT] = seat
     row[L_NDRAWN] = 0

@@ -4,11 +4,9 @@ Pure kernel functions on a State (``kernels.state``), shared by the game
 loop (``kernels.engine``) and the lookahead policy's rollouts.
 """
 
-import numpy as np
-
 from .jit import inline_kernel, kernel
 from .rng import shuffle
-from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare
+from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare, unsigned
 from .tables import ONE_EYED
 
 
@@ -17,19 +15,21 @@ from .tables import ONE_EYED
 @inline_kernel
 def add_to_hand(st, seat, code):
     """Put one copy of `code` into the seat's hand."""
-    st.count[seat, code] += 1
-    st.held[seat] |= code_bit(code)
-    st.hand_n[seat] += 1
+    s = unsigned(seat)
+    st.count[s, unsigned(code)] += 1
+    st.held[s] |= code_bit(code)
+    st.hand_n[s] += 1
 
 
 @inline_kernel
 def take_from_hand(st, seat, code):
     """Take one copy of `code` from the seat's hand and put it on the discards."""
-    st.count[seat, code] -= 1
-    if st.count[seat, code] == 0:
-        st.held[seat] &= ~code_bit(code)
-    st.hand_n[seat] -= 1
-    st.discard[st.ctr[DISCARD_N]] = code
+    s, c = unsigned(seat), unsigned(code)
+    st.count[s, c] -= 1
+    if st.count[s, c] == 0:
+        st.held[s] &= ~code_bit(code)
+    st.hand_n[s] -= 1
+    st.discard[unsigned(st.ctr[DISCARD_N])] = code
     st.ctr[DISCARD_N] += 1
 
 
@@ -54,7 +54,7 @@ def draw(cfg, st, seat):
         st.ctr[PILE_N] = n
         shuffle(st.rng, st.pile, n)
         reshuffled = 1
-    card = st.pile[st.ctr[PILE_POS]]
+    card = st.pile[unsigned(st.ctr[PILE_POS])]
     st.ctr[PILE_POS] += 1
     add_to_hand(st, seat, card)
     return card, reshuffled
@@ -103,10 +103,11 @@ def put_chip(tb, st, team, cell):
     """The bitboards of a placement: team's chip on the empty `cell`; its card is dead if both
     cells are now taken."""
     w, m = bit(cell)
-    st.chips[team, w] |= m
+    t = unsigned(team)
+    st.chips[t, w] |= m
     st.occupied[w] |= m
-    st.on_board[team] += 1
-    code = tb.card_of_cell[cell]
+    st.on_board[t] += 1
+    code = unsigned(tb.card_of_cell[unsigned(cell)])
     if has(st.occupied, tb.card_cells[code, 0]):
         if has(st.occupied, tb.card_cells[code, 1]):
             st.dead[0] |= code_bit(code)
@@ -131,11 +132,12 @@ def place_and_declare(tb, st, team, cell):
     order, as declare_sequences finds with the bitboards.
     """
     put_chip(tb, st, team, cell)
+    t = unsigned(team)
     new = 0
     for i in range(tb.cell_nlines[cell]):
-        k = np.uint64(tb.cell_lines[cell, i])  # unsigned: an index without numba's negative-index fix-up
-        n = st.in_line[team, k] + 1
-        st.in_line[team, k] = n
+        k = unsigned(tb.cell_lines[cell, i])
+        n = st.in_line[t, k] + 1
+        st.in_line[t, k] = n
         if n + tb.line_corners[k] == 5:
             new += add_sequence(tb, st, team, k)
     return new

@@ -154,12 +154,23 @@ def new_state(log_rows: int = 0) -> State:
     )
 
 
+# --- indices -----------------------------------------------------------------
+
+@inline_kernel
+def unsigned(i):
+    """The index i (>= 0) as an unsigned integer. Numba fixes up a negative signed index
+    (a shift, a mask and an add on every access, and a shape to keep at hand); an unsigned
+    one it uses as it is. Index with the result only: arithmetic mixing uint64 and int64
+    gives float64."""
+    return np.uint64(i)
+
+
 # --- bitboards ---------------------------------------------------------------
 
 @inline_kernel
 def bit(c):
-    """The word index and mask of cell c."""
-    return c >> 6, np.uint64(1) << np.uint64(c & 63)
+    """The word index (unsigned) and mask of cell c."""
+    return unsigned(c) >> np.uint64(6), np.uint64(1) << np.uint64(c & 63)
 
 
 @inline_kernel
@@ -248,8 +259,9 @@ def may_swap_dead(cfg, st):
 @inline_kernel
 def removable(st, team):
     """The bitboard (lo, hi) of opponent chips not in a completed sequence."""
-    return (st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0],
-            st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1])
+    t = unsigned(team)
+    return (st.occupied[0] & ~st.chips[t, 0] & ~st.locked[0],
+            st.occupied[1] & ~st.chips[t, 1] & ~st.locked[1])
 
 
 @inline_kernel
