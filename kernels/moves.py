@@ -90,9 +90,10 @@ def add_sequence(tb, st, team, k):
     every sequence the team holds; lock its chips. Returns 1 if declared, else 0."""
     if not may_declare(tb, st, team, k):
         return 0
-    n = st.nseq[team]
-    st.seqs[team, n] = k
-    st.nseq[team] = n + 1
+    t = unsigned(team)
+    n = st.nseq[t]
+    st.seqs[t, unsigned(n)] = k
+    st.nseq[t] = n + 1
     st.locked[0] |= tb.line_lo[k]
     st.locked[1] |= tb.line_hi[k]
     return 1

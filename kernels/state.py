@@ -292,7 +292,8 @@ def shares_at_most_one_cell(tb, a, b):
 @inline_kernel
 def may_declare(tb, st, team, k):
     """Whether line k shares at most one cell with every sequence `team` holds."""
-    for j in range(st.nseq[team]):
-        if not shares_at_most_one_cell(tb, k, st.seqs[team, j]):
+    t = unsigned(team)
+    for j in range(st.nseq[t]):
+        if not shares_at_most_one_cell(tb, k, unsigned(st.seqs[t, j])):
             return False
     return True
