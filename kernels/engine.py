@@ -12,7 +12,8 @@ loop adds the game's beginning and end, its statistics and its log.
 import numpy as np
 
 from .jit import inline_kernel, kernel
-from .moves import draw
+from .moves import count_lines, draw
+from .policies import counts_lines
 from .rng import seed_stream, shuffle
 from .state import (
     ACT_PASS, ACT_PLACE, ACT_REMOVE, CFG_HAND, CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS,
@@ -85,8 +86,19 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
     policies: the policy set; seat_policies: (players,) int64 policy id per
     seat; params: (players, P) float64 policy parameters per seat. With
     st.log of T rows, the first min(turns, T) turns are logged (T >= cfg
-    max_turns logs the whole game).
+    max_turns logs the whole game). Leaves st whole, its line counts
+    (st.in_line) included, for callers that look at the final position.
     """
+    play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game)
+    if not counts_lines(policies):
+        count_lines(tb, st)
+
+
+@kernel
+def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
+    """play_game, for the batch driver, which reads only st.stats: under random play the line
+    counts st.in_line are not kept during the game (``kernels.policies.counts_lines``) and
+    are left uncounted at its end."""
     reset(cfg, st, seed, game)
     logging = st.log.shape[0] > 0
     if logging:

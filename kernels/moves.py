@@ -6,7 +6,9 @@ loop (``kernels.engine``) and the lookahead policy's rollouts.
 
 from .jit import inline_kernel, kernel
 from .rng import shuffle
-from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare, unsigned
+from .state import (
+    DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare, popcount, unsigned,
+)
 from .tables import ONE_EYED
 
 
@@ -74,7 +76,7 @@ def declare_sequences(tb, st, team, cell):
     w1 = st.chips[team, 1] | tb.corners[1]
     new = 0
     for i in range(tb.cell_nlines[cell]):
-        k = tb.cell_lines[cell, i]
+        k = unsigned(tb.cell_lines[cell, i])
         lo, hi = tb.line_lo[k], tb.line_hi[k]
         if (w0 & lo) != lo:
             continue
@@ -124,15 +126,18 @@ def place_chip(tb, st, team, cell):
 
 
 @inline_kernel
-def place_and_declare(tb, st, team, cell):
-    """place_chip, then declare_sequences, in one pass over the lines through `cell`; return
-    how many sequences it declared.
+def place_and_declare(tb, st, team, cell, counted):
+    """place_chip, then declare_sequences; return how many sequences it declared.
 
-    The team's count on a line (st.in_line) is raised as the chip goes down, and a line is
-    covered when that count and the line's corners make five: the same lines, in the same
-    order, as declare_sequences finds with the bitboards.
+    counted (whether the line counts st.in_line are kept): one pass over the lines through
+    `cell`, the team's count on each raised as the chip goes down, a line covered when that
+    count and the line's corners make five: the same lines, in the same order, as
+    declare_sequences finds with the bitboards. Not counted: the chip on the bitboards and
+    declare_sequences.
     """
     put_chip(tb, st, team, cell)
+    if not counted:
+        return declare_sequences(tb, st, team, cell)
     t = unsigned(team)
     new = 0
     for i in range(tb.cell_nlines[cell]):
@@ -147,16 +152,32 @@ def place_and_declare(tb, st, team, cell):
 @inline_kernel
 def remove_chip(tb, st, cell):
     """Take the (unlocked) chip off `cell`, whoever owns it; its card lives again."""
+    lift_chip(tb, st, cell, True)
+
+
+@inline_kernel
+def lift_chip(tb, st, cell, counted):
+    """remove_chip; the owner's line counts (st.in_line) lowered only when `counted`."""
     w, m = bit(cell)
     for t in range(MAX_TEAMS):
         if has(st.chips[t], cell):
             st.chips[t, w] &= ~m
             st.on_board[t] -= 1
-            for i in range(tb.cell_nlines[cell]):
-                k = tb.cell_lines[cell, i]
-                st.in_line[t, k] -= 1
+            if counted:
+                for i in range(tb.cell_nlines[cell]):
+                    k = unsigned(tb.cell_lines[cell, i])
+                    st.in_line[t, k] -= 1
     st.occupied[w] &= ~m
-    st.dead[0] &= ~code_bit(tb.card_of_cell[cell])
+    st.dead[0] &= ~code_bit(tb.card_of_cell[unsigned(cell)])
+
+
+@kernel
+def count_lines(tb, st):
+    """Every team's chips on every line (st.in_line), counted afresh from the bitboards."""
+    for t in range(MAX_TEAMS):
+        lo, hi = st.chips[t, 0], st.chips[t, 1]
+        for k in range(tb.line_lo.shape[0]):
+            st.in_line[t, k] = popcount(lo & tb.line_lo[k]) + popcount(hi & tb.line_hi[k])
 
 
 # --- whole moves -------------------------------------------------------------
@@ -172,13 +193,16 @@ def swap_dead(cfg, st, seat, dead):
 
 
 @inline_kernel
-def play_card(tb, st, seat, team, code, cell):
+def play_card(tb, st, seat, team, code, cell, counted):
     """Play `code` from the seat's hand on `cell`: remove (one-eyed Jack) or place.
 
-    A placement declares the sequences it completes; returns how many.
+    A placement declares the sequences it completes; returns how many. counted: a constant
+    of the compiled code, whether the line counts st.in_line are kept (policies that read
+    them, ``kernels.policies.counts_lines``); without them a placement finds its sequences
+    on the bitboards (declare_sequences).
     """
     take_from_hand(st, seat, code)
-    if tb.card_kind[code] == ONE_EYED:
-        remove_chip(tb, st, cell)
+    if tb.card_kind[unsigned(code)] == ONE_EYED:
+        lift_chip(tb, st, cell, counted)
         return 0
-    return place_and_declare(tb, st, team, cell)
+    return place_and_declare(tb, st, team, cell, counted)

@@ -91,7 +91,8 @@ class State(NamedTuple):
     chips:    (3, 2) uint64, each team's chips as a bitboard.
     occupied: (2,) uint64, all chips.
     locked:   (2,) uint64, chips of completed sequences.
-    in_line:  (3, 192) int16, chips of each team on each line (greedy's counts).
+    in_line:  (3, 192) int16, chips of each team on each line (greedy's counts; under random
+              play the batch driver does not keep them: kernels.engine.play_to_end).
     seqs:     (3, 16) int64, each team's sequences as line numbers: seqs[t, :nseq[t]].
     nseq:     (3,) int64.
     on_board: (3,) int64, chips per team on the board.

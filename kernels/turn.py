@@ -10,7 +10,7 @@ do not.
 
 from .jit import inline_kernel
 from .moves import draw, play_card, swap_dead
-from .policies import choose_action, choose_dead
+from .policies import choose_action, choose_dead, counts_lines
 from .state import (
     CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, PASS_RUN, T_CARD, T_CELL, T_DEAD,
     T_DRAWN, T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, may_swap_dead, unsigned,
@@ -76,7 +76,7 @@ def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
             late_card(cfg, st, seat)
         return PASSED
     st.ctr[PASS_RUN] = 0
-    t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell)
+    t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell, counts_lines(policies))
     if st.nseq[unsigned(team)] >= cfg[CFG_SEQUENCES_TO_WIN]:
         return WON
     card, reshuffled = draw(cfg, st, seat)
