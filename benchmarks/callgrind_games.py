@@ -83,20 +83,27 @@ def native_cpu() -> dict[str, str]:
     return {"NUMBA_CPU_NAME": ll.get_host_cpu_name(), "NUMBA_CPU_FEATURES": ll.get_host_cpu_features().flatten()}
 
 
-def run(tables, policy: str, games: int, seed: int, valgrind: str) -> None:
+def run(tables, policy: str, games: int, seed: int, valgrind: str, branches: bool = False) -> None:
     env = {**os.environ, **native_cpu()}
     for players, teams in tables:
         with tempfile.TemporaryDirectory() as tmp:
             cmd = [valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+                   *(["--branch-sim=yes"] if branches else []),
                    f"--callgrind-out-file={tmp}/cg.out", sys.executable, __file__,
                    "--table", f"{players},{teams}", "--policy", policy, "--games", str(games),
                    "--seed", str(seed), "--count"]
             p = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
             turns = int(re.search(r"turns (\d+)", p.stdout).group(1))
             text = Path(f"{tmp}/cg.out").read_text()
-            ir = int(re.search(r"^totals:\s+(\d+)", text, re.M).group(1))
+            events = re.search(r"^events:\s+(.*)$", text, re.M).group(1).split()
+            totals = dict(zip(events, map(int, re.search(r"^totals:\s+(.*)$", text, re.M).group(1).split())))
+            ir = totals["Ir"]
+            extra = ""
+            if branches:  # valgrind's simple predictor: a relative measure, not this CPU's
+                missed = totals.get("Bcm", 0) + totals.get("Bim", 0)
+                extra = f", {missed / games:,.0f} branches mispredicted/game (simulated)"
             print(f"{players}p/{teams}t {policy}: {ir / games:,.0f} instructions/game, "
-                  f"{ir / turns:,.1f}/turn ({turns / games:.1f} turns/game), {games} games", flush=True)
+                  f"{ir / turns:,.1f}/turn ({turns / games:.1f} turns/game){extra}, {games} games", flush=True)
 
 
 def main() -> None:
@@ -110,10 +117,11 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true", help="fill numba's cache for the tables, no valgrind")
     parser.add_argument("--run", action="store_true", help="run under valgrind, print instructions per game")
     parser.add_argument("--valgrind", default="valgrind")
+    parser.add_argument("--branches", action="store_true", help="also simulate branch prediction (slower)")
     args = parser.parse_args()
     tables = [tuple(map(int, t.split(","))) for t in args.table] if args.table else TABLES
     if args.run:
-        run(tables, args.policy, args.games, args.seed, args.valgrind)
+        run(tables, args.policy, args.games, args.seed, args.valgrind, args.branches)
         return
     for players, teams in tables:
         play(players, teams, args.policy, args.games if not args.warm else 10, args.seed, args.first,
