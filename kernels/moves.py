@@ -71,18 +71,27 @@ def declare_sequences(tb, st, team, cell):
     Tests only the lines through `cell`, in line-number order, and keeps each
     covered line that shares at most one cell with every sequence the team
     holds (those just declared included). Declared chips become locked.
+    A direction whose other cells (tb.reach_*) are not four covered has no
+    covered line through `cell`: its lines are skipped.
     """
-    w0 = st.chips[team, 0] | tb.corners[0]
-    w1 = st.chips[team, 1] | tb.corners[1]
+    t = unsigned(team)
+    w0 = st.chips[t, 0] | tb.corners[0]
+    w1 = st.chips[t, 1] | tb.corners[1]
+    c = unsigned(cell)
     new = 0
-    for i in range(tb.cell_nlines[cell]):
-        k = unsigned(tb.cell_lines[cell, i])
-        lo, hi = tb.line_lo[k], tb.line_hi[k]
-        if (w0 & lo) != lo:
-            continue
-        if (w1 & hi) != hi:
-            continue
-        new += add_sequence(tb, st, team, k)
+    start = 0
+    for d in range(4):
+        end = tb.cell_dir_end[c, d]
+        if popcount(w0 & tb.reach_lo[c, d]) + popcount(w1 & tb.reach_hi[c, d]) >= 4:
+            for i in range(start, end):
+                k = unsigned(tb.cell_lines[c, i])
+                lo, hi = tb.line_lo[k], tb.line_hi[k]
+                if (w0 & lo) != lo:
+                    continue
+                if (w1 & hi) != hi:
+                    continue
+                new += add_sequence(tb, st, team, k)
+        start = end
     return new
 
 
