@@ -4,10 +4,12 @@ Pure kernel functions on a State (``kernels.state``), shared by the game
 loop (``kernels.engine``) and the lookahead policy's rollouts.
 """
 
+import numpy as np
+
 from .jit import inline_kernel, kernel
 from .rng import shuffle
 from .state import (
-    DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare, popcount, unsigned,
+    DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, bit_of, can_draw, code_bit, has, may_declare, popcount, unsigned,
 )
 from .tables import ONE_EYED
 
@@ -27,9 +29,9 @@ def add_to_hand(st, seat, code):
 def take_from_hand(st, seat, code):
     """Take one copy of `code` from the seat's hand and put it on the discards."""
     s, c = unsigned(seat), unsigned(code)
-    st.count[s, c] -= 1
-    if st.count[s, c] == 0:
-        st.held[s] &= ~code_bit(code)
+    left = st.count[s, c] - 1
+    st.count[s, c] = left
+    st.held[s] &= ~(np.uint64(left == 0) << c)  # the code leaves the set with its last copy (no branch)
     st.hand_n[s] -= 1
     st.discard[unsigned(st.ctr[DISCARD_N])] = code
     st.ctr[DISCARD_N] += 1
@@ -120,9 +122,9 @@ def put_chip(tb, st, team, cell):
     st.occupied[w] |= m
     st.on_board[t] += 1
     code = unsigned(tb.card_of_cell[unsigned(cell)])
-    if has(st.occupied, tb.card_cells[code, 0]):
-        if has(st.occupied, tb.card_cells[code, 1]):
-            st.dead[0] |= code_bit(code)
+    # Without branches: whether the other cell is taken is a coin flip the CPU cannot predict.
+    both = bit_of(st.occupied, tb.card_cells[code, 0]) & bit_of(st.occupied, tb.card_cells[code, 1])
+    st.dead[0] |= both << code
 
 
 @inline_kernel

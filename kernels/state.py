@@ -181,6 +181,12 @@ def bit(c):
 
 
 @inline_kernel
+def bit_of(words, c):
+    """Cell c of the bitboard `words` as a uint64 0 or 1."""
+    return (words[unsigned(c) >> np.uint64(6)] >> np.uint64(c & 63)) & np.uint64(1)
+
+
+@inline_kernel
 def has(words, c):
     """Whether cell c is in the bitboard `words`."""
     w, m = bit(c)
