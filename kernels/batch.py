@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from .engine import play_game
+from .engine import play_to_end
 from .jit import COMPILE_OPTIONS
 from .state import N_STATS, new_state
 
@@ -44,7 +44,7 @@ def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_ga
             return
         game = first_game + i
         r = game % rotations
-        play_game(policies, tb, cfg, seat_policies[r], params[r], st, sim, seed, game)
+        play_to_end(policies, tb, cfg, seat_policies[r], params[r], st, sim, seed, game)
         for k in range(N_STATS):
             out[i, k] = st.stats[k]
         done[block] += 1

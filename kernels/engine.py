@@ -9,16 +9,19 @@ which look ahead play on. The steps of a turn are ``kernels.turn``'s; this
 loop adds the game's beginning and end, its statistics and its log.
 """
 
-from .jit import kernel
-from .moves import draw
+import numpy as np
+
+from .jit import inline_kernel, kernel
+from .moves import count_lines, draw
+from .policies import counts_lines
 from .rng import seed_stream, shuffle
 from .state import (
     ACT_PASS, ACT_PLACE, ACT_REMOVE, CFG_HAND, CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS,
     DECK_SIZE, DISCARD_N, END_STALEMATE, END_TURN_CAP, END_WIN, L_ACTION, L_CARD, L_CELL, L_DEAD,
-    L_DRAWN0, L_NDRAWN, L_NSEQ, L_RESHUFFLE, L_SEAT, L_SEQ0, MAX_HAND, PASS_RUN, PILE_N, PILE_POS,
+    L_DRAWN0, L_NDRAWN, L_NSEQ, L_RESHUFFLE, L_SEAT, L_SEQ0, PASS_RUN, PILE_N, PILE_POS,
     S_CHIPS, S_DEAD_SWAPS, S_END, S_FIRST_SEQ_TEAM, S_FIRST_SEQ_TURN, S_ONE_EYED, S_PASSES,
     S_RESHUFFLES, S_SEQUENCES, S_TURNS, S_TWO_EYED, S_WINNER, T_CARD, T_CELL, T_DEAD, T_DRAWN,
-    T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS,
+    T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, lowest_bit, unsigned,
 )
 from .tables import N_CODES, ONE_EYED, TWO_EYED
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
@@ -41,9 +44,15 @@ def reset(cfg, st, seed, game):
     st.ctr[DISCARD_N] = 0
     st.ctr[TURNS] = 0
     st.ctr[PASS_RUN] = 0
-    st.hand_n[:] = 0
-    st.held[:] = 0
-    st.count[:, :] = 0
+    # Empty the hands. A code has copies counted only while it is in the seat's held set, so
+    # clearing the counts of the held codes empties the (12, 52) counts for the cards held.
+    for seat in range(st.held.shape[0]):
+        held = st.held[seat]
+        while held != np.uint64(0):
+            st.count[seat, lowest_bit(held)] = 0
+            held &= held - np.uint64(1)
+        st.held[seat] = 0
+        st.hand_n[seat] = 0
     st.dead[:] = 0
     st.chips[:] = 0
     st.occupied[:] = 0
@@ -52,13 +61,22 @@ def reset(cfg, st, seed, game):
     st.nseq[:] = 0
     st.on_board[:] = 0
     st.stats[:] = 0
-    for round_ in range(MAX_HAND):
-        for seat in range(cfg[CFG_PLAYERS]):
-            dealt = cfg[CFG_HAND + seat]
-            if cfg[CFG_LATE + seat] > 0:
-                dealt -= 1
-            if round_ < dealt:
+    players = cfg[CFG_PLAYERS]
+    rounds = 0  # the largest hand dealt
+    for seat in range(players):
+        rounds = max(rounds, dealt_size(cfg, seat))
+    for round_ in range(rounds):
+        for seat in range(players):
+            if round_ < dealt_size(cfg, seat):
                 draw(cfg, st, seat)
+
+
+@inline_kernel
+def dealt_size(cfg, seat):
+    """Cards the seat is dealt: its hand size, one fewer when it receives a late card."""
+    if cfg[CFG_LATE + seat] > 0:
+        return cfg[CFG_HAND + seat] - 1
+    return cfg[CFG_HAND + seat]
 
 
 @kernel
@@ -68,8 +86,19 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
     policies: the policy set; seat_policies: (players,) int64 policy id per
     seat; params: (players, P) float64 policy parameters per seat. With
     st.log of T rows, the first min(turns, T) turns are logged (T >= cfg
-    max_turns logs the whole game).
+    max_turns logs the whole game). Leaves st whole, its line counts
+    (st.in_line) included, for callers that look at the final position.
     """
+    play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game)
+    if not counts_lines(policies):
+        count_lines(tb, st)
+
+
+@kernel
+def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
+    """play_game, for the batch driver, which reads only st.stats: under random play the line
+    counts st.in_line are not kept during the game (``kernels.policies.counts_lines``) and
+    are left uncounted at its end."""
     reset(cfg, st, seed, game)
     logging = st.log.shape[0] > 0
     if logging:
@@ -92,7 +121,6 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
         if turn == max_turns:
             s[S_END] = END_TURN_CAP
             break
-        before = st.nseq[team]
         result = play_turn(policies, seat_policies[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
         turn += 1
 
@@ -102,16 +130,16 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
         if result == PASSED:
             s[S_PASSES] += 1
         else:
-            kind = tb.card_kind[t[T_CARD]]
-            s[S_ONE_EYED + team] += kind == ONE_EYED
-            s[S_TWO_EYED + team] += kind == TWO_EYED
+            kind = tb.card_kind[unsigned(t[T_CARD])]
+            s[unsigned(S_ONE_EYED + team)] += kind == ONE_EYED
+            s[unsigned(S_TWO_EYED + team)] += kind == TWO_EYED
             if t[T_NEW_SEQUENCES] > 0:
                 if s[S_FIRST_SEQ_TURN] < 0:
                     s[S_FIRST_SEQ_TURN] = turn
                     s[S_FIRST_SEQ_TEAM] = team
         if logging:
             if turn <= st.log.shape[0]:
-                log_turn(tb, st, st.log[turn - 1], seat, team, before, result)
+                log_turn(tb, st, st.log[turn - 1], seat, team, result)
 
         # The end of the game, or the next seat.
         if result == WON:
@@ -131,12 +159,10 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
 
 
 @kernel
-def log_turn(tb, st, row, seat, team, before, result):
-    """Write the turn just played (st.turn) into its move-log row.
-
-    before: the team's sequences before the turn (the new ones follow it).
-    """
+def log_turn(tb, st, row, seat, team, result):
+    """Write the turn just played (st.turn) into its move-log row."""
     t = st.turn
+    before = st.nseq[team] - t[T_NEW_SEQUENCES]  # the team's sequences before the turn; the new ones follow
     row[:] = -1
     row[L_SEAT] = seat
     row[L_NDRAWN] = 0

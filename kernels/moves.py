@@ -4,9 +4,13 @@ Pure kernel functions on a State (``kernels.state``), shared by the game
 loop (``kernels.engine``) and the lookahead policy's rollouts.
 """
 
+import numpy as np
+
 from .jit import inline_kernel, kernel
 from .rng import shuffle
-from .state import DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, can_draw, code_bit, has, may_declare
+from .state import (
+    DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, bit_of, can_draw, code_bit, has, may_declare, popcount, unsigned,
+)
 from .tables import ONE_EYED
 
 
@@ -15,19 +19,21 @@ from .tables import ONE_EYED
 @inline_kernel
 def add_to_hand(st, seat, code):
     """Put one copy of `code` into the seat's hand."""
-    st.count[seat, code] += 1
-    st.held[seat] |= code_bit(code)
-    st.hand_n[seat] += 1
+    s = unsigned(seat)
+    st.count[s, unsigned(code)] += 1
+    st.held[s] |= code_bit(code)
+    st.hand_n[s] += 1
 
 
 @inline_kernel
 def take_from_hand(st, seat, code):
     """Take one copy of `code` from the seat's hand and put it on the discards."""
-    st.count[seat, code] -= 1
-    if st.count[seat, code] == 0:
-        st.held[seat] &= ~code_bit(code)
-    st.hand_n[seat] -= 1
-    st.discard[st.ctr[DISCARD_N]] = code
+    s, c = unsigned(seat), unsigned(code)
+    left = st.count[s, c] - 1
+    st.count[s, c] = left
+    st.held[s] &= ~(np.uint64(left == 0) << c)  # the code leaves the set with its last copy (no branch)
+    st.hand_n[s] -= 1
+    st.discard[unsigned(st.ctr[DISCARD_N])] = code
     st.ctr[DISCARD_N] += 1
 
 
@@ -52,7 +58,7 @@ def draw(cfg, st, seat):
         st.ctr[PILE_N] = n
         shuffle(st.rng, st.pile, n)
         reshuffled = 1
-    card = st.pile[st.ctr[PILE_POS]]
+    card = st.pile[unsigned(st.ctr[PILE_POS])]
     st.ctr[PILE_POS] += 1
     add_to_hand(st, seat, card)
     return card, reshuffled
@@ -67,56 +73,122 @@ def declare_sequences(tb, st, team, cell):
     Tests only the lines through `cell`, in line-number order, and keeps each
     covered line that shares at most one cell with every sequence the team
     holds (those just declared included). Declared chips become locked.
+    A direction whose other cells (tb.reach_*) are not four covered has no
+    covered line through `cell`: its lines are skipped.
     """
-    w0 = st.chips[team, 0] | tb.corners[0]
-    w1 = st.chips[team, 1] | tb.corners[1]
+    t = unsigned(team)
+    w0 = st.chips[t, 0] | tb.corners[0]
+    w1 = st.chips[t, 1] | tb.corners[1]
+    c = unsigned(cell)
     new = 0
-    for i in range(tb.cell_nlines[cell]):
-        k = tb.cell_lines[cell, i]
-        lo, hi = tb.line_lo[k], tb.line_hi[k]
-        if (w0 & lo) != lo:
-            continue
-        if (w1 & hi) != hi:
-            continue
-        if may_declare(tb, st, team, k):
-            n = st.nseq[team]
-            st.seqs[team, n] = k
-            st.nseq[team] = n + 1
-            st.locked[0] |= lo
-            st.locked[1] |= hi
-            new += 1
+    start = 0
+    for d in range(4):
+        end = tb.cell_dir_end[c, d]
+        if popcount(w0 & tb.reach_lo[c, d]) + popcount(w1 & tb.reach_hi[c, d]) >= 4:
+            for i in range(start, end):
+                k = unsigned(tb.cell_lines[c, i])
+                lo, hi = tb.line_lo[k], tb.line_hi[k]
+                if (w0 & lo) != lo:
+                    continue
+                if (w1 & hi) != hi:
+                    continue
+                new += add_sequence(tb, st, team, k)
+        start = end
     return new
 
 
 @inline_kernel
-def place_chip(tb, st, team, cell):
-    """Put a chip of `team` on the empty `cell`; its card is dead if both cells are now taken."""
+def add_sequence(tb, st, team, k):
+    """Declare the covered line k a sequence of `team` if it shares at most one cell with
+    every sequence the team holds; lock its chips. Returns 1 if declared, else 0."""
+    if not may_declare(tb, st, team, k):
+        return 0
+    t = unsigned(team)
+    n = st.nseq[t]
+    st.seqs[t, unsigned(n)] = k
+    st.nseq[t] = n + 1
+    st.locked[0] |= tb.line_lo[k]
+    st.locked[1] |= tb.line_hi[k]
+    return 1
+
+
+@inline_kernel
+def put_chip(tb, st, team, cell):
+    """The bitboards of a placement: team's chip on the empty `cell`; its card is dead if both
+    cells are now taken."""
     w, m = bit(cell)
-    st.chips[team, w] |= m
+    t = unsigned(team)
+    st.chips[t, w] |= m
     st.occupied[w] |= m
-    st.on_board[team] += 1
+    st.on_board[t] += 1
+    code = unsigned(tb.card_of_cell[unsigned(cell)])
+    # Without branches: whether the other cell is taken is a coin flip the CPU cannot predict.
+    both = bit_of(st.occupied, tb.card_cells[code, 0]) & bit_of(st.occupied, tb.card_cells[code, 1])
+    st.dead[0] |= both << code
+
+
+@inline_kernel
+def place_chip(tb, st, team, cell):
+    """Put a chip of `team` on the empty `cell` (bitboards and line counts); declares nothing."""
+    put_chip(tb, st, team, cell)
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
         st.in_line[team, k] += 1
-    code = tb.card_of_cell[cell]
-    if has(st.occupied, tb.card_cells[code, 0]):
-        if has(st.occupied, tb.card_cells[code, 1]):
-            st.dead[0] |= code_bit(code)
+
+
+@inline_kernel
+def place_and_declare(tb, st, team, cell, counted):
+    """place_chip, then declare_sequences; return how many sequences it declared.
+
+    counted (whether the line counts st.in_line are kept): one pass over the lines through
+    `cell`, the team's count on each raised as the chip goes down, a line covered when that
+    count and the line's corners make five: the same lines, in the same order, as
+    declare_sequences finds with the bitboards. Not counted: the chip on the bitboards and
+    declare_sequences.
+    """
+    put_chip(tb, st, team, cell)
+    if not counted:
+        return declare_sequences(tb, st, team, cell)
+    t = unsigned(team)
+    new = 0
+    for i in range(tb.cell_nlines[cell]):
+        k = unsigned(tb.cell_lines[cell, i])
+        n = st.in_line[t, k] + 1
+        st.in_line[t, k] = n
+        if n + tb.line_corners[k] == 5:
+            new += add_sequence(tb, st, team, k)
+    return new
 
 
 @inline_kernel
 def remove_chip(tb, st, cell):
     """Take the (unlocked) chip off `cell`, whoever owns it; its card lives again."""
+    lift_chip(tb, st, cell, True)
+
+
+@inline_kernel
+def lift_chip(tb, st, cell, counted):
+    """remove_chip; the owner's line counts (st.in_line) lowered only when `counted`."""
     w, m = bit(cell)
     for t in range(MAX_TEAMS):
         if has(st.chips[t], cell):
             st.chips[t, w] &= ~m
             st.on_board[t] -= 1
-            for i in range(tb.cell_nlines[cell]):
-                k = tb.cell_lines[cell, i]
-                st.in_line[t, k] -= 1
+            if counted:
+                for i in range(tb.cell_nlines[cell]):
+                    k = unsigned(tb.cell_lines[cell, i])
+                    st.in_line[t, k] -= 1
     st.occupied[w] &= ~m
-    st.dead[0] &= ~code_bit(tb.card_of_cell[cell])
+    st.dead[0] &= ~code_bit(tb.card_of_cell[unsigned(cell)])
+
+
+@kernel
+def count_lines(tb, st):
+    """Every team's chips on every line (st.in_line), counted afresh from the bitboards."""
+    for t in range(MAX_TEAMS):
+        lo, hi = st.chips[t, 0], st.chips[t, 1]
+        for k in range(tb.line_lo.shape[0]):
+            st.in_line[t, k] = popcount(lo & tb.line_lo[k]) + popcount(hi & tb.line_hi[k])
 
 
 # --- whole moves -------------------------------------------------------------
@@ -132,14 +204,16 @@ def swap_dead(cfg, st, seat, dead):
 
 
 @inline_kernel
-def play_card(tb, st, seat, team, code, cell):
+def play_card(tb, st, seat, team, code, cell, counted):
     """Play `code` from the seat's hand on `cell`: remove (one-eyed Jack) or place.
 
-    A placement declares the sequences it completes; returns how many.
+    A placement declares the sequences it completes; returns how many. counted: a constant
+    of the compiled code, whether the line counts st.in_line are kept (policies that read
+    them, ``kernels.policies.counts_lines``); without them a placement finds its sequences
+    on the bitboards (declare_sequences).
     """
     take_from_hand(st, seat, code)
-    if tb.card_kind[code] == ONE_EYED:
-        remove_chip(tb, st, cell)
+    if tb.card_kind[unsigned(code)] == ONE_EYED:
+        lift_chip(tb, st, cell, counted)
         return 0
-    place_chip(tb, st, team, cell)
-    return declare_sequences(tb, st, team, cell)
+    return place_and_declare(tb, st, team, cell, counted)

@@ -97,6 +97,27 @@ def _choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
     return None
 
 
+def counts_lines(policies):
+    """Whether the policy set's policies read the line counts st.in_line (greedy, the lookahead
+    and its evaluation do; random play does not, and skips keeping them). Kernel code only."""
+    raise NotImplementedError("counts_lines is compiled into kernels; call it from jitted code")
+
+
+@overload(counts_lines, jit_options=COMPILE_OPTIONS)
+def _counts_lines(policies):
+    """A constant of the compiled code: False for RandomOnly, True for the others.
+
+    Not inline="always": inlined at numba's IR level, numba 0.68 silently dropped the
+    placement's effects under RandomOnly (no chip reached the board); as a call, LLVM still
+    folds the constant and prunes the branch not taken.
+    """
+    counted = policies.instance_class is not RandomOnly
+
+    def impl(policies):
+        return counted
+    return impl
+
+
 @kernel
 def decide(policies, policy, params, tb, cfg, st, sim, seat, team):
     """choose_action, callable from Python (tests, benchmarks)."""

@@ -10,14 +10,14 @@ import numpy as np
 
 from .jit import inline_kernel
 from .rng import below
-from .state import may_place, nth_bit, nth_cell, popcount, removable, targets
+from .state import may_place, nth_bit, nth_cell, popcount, removable, targets, unsigned
 from .tables import ONE_EYED, ORDINARY, TWO_EYED
 
 
 @inline_kernel
 def dead_codes(st, seat):
     """The set of distinct dead card codes in the seat's hand."""
-    return st.held[seat] & st.dead[0]
+    return st.held[unsigned(seat)] & st.dead[0]
 
 
 @inline_kernel
@@ -28,7 +28,7 @@ def playable_codes(tb, cfg, st, seat, team):
     an empty non-corner cell; a one-eyed Jack an opponent chip not locked.
     Placing needs a chip in supply (chip limit).
     """
-    held = st.held[seat]
+    held = st.held[unsigned(seat)]
     codes = np.uint64(0)
     if may_place(cfg, st, team):
         codes = held & tb.kind_codes[ORDINARY] & ~st.dead[0]

@@ -36,22 +36,39 @@ def next_u64(rng):
 
 
 @inline_kernel
-def below(rng, n):
-    """A uniform integer in 0..n-1 (1 <= n < 2**32), Lemire's unbiased method."""
+def below_state(state, n):
+    """(the stream's next state, a uniform integer in 0..n-1): ``below`` on a state held in a
+    local variable rather than in the (1,) array, for loops that draw many."""
     un = np.uint64(n)
-    m = (next_u64(rng) >> np.uint64(32)) * un
+    state += GOLDEN
+    m = (mix(state) >> np.uint64(32)) * un
     low = m & LOW32
     if low < un:
         t = (TWO32 - un) % un
         while low < t:
-            m = (next_u64(rng) >> np.uint64(32)) * un
+            state += GOLDEN
+            m = (mix(state) >> np.uint64(32)) * un
             low = m & LOW32
-    return np.int64(m >> np.uint64(32))
+    return state, np.int64(m >> np.uint64(32))
+
+
+@inline_kernel
+def below(rng, n):
+    """A uniform integer in 0..n-1 (1 <= n < 2**32), Lemire's unbiased method."""
+    state, x = below_state(rng[0], n)
+    rng[0] = state
+    return x
 
 
 @kernel
 def shuffle(rng, a, n):
-    """Fisher-Yates shuffle of a[:n] in place, from the end."""
+    """Fisher-Yates shuffle of a[:n] in place, from the end.
+
+    The stream's state stays in a register for the whole shuffle: kept in rng, it would be
+    stored and loaded again by every draw (the compiler cannot tell rng from `a`).
+    """
+    state = rng[0]
     for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
+        state, j = below_state(state, i + 1)
         a[i], a[j] = a[j], a[i]
+    rng[0] = state

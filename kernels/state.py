@@ -9,7 +9,13 @@ by the ``S_*`` constants, named in ``STAT_NAMES``.
 
 from typing import NamedTuple
 
+import llvmlite.binding as ll
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils, config
+from numba.extending import intrinsic
+
 from .jit import inline_kernel
 
 from .tables import N_CODES, N_LINES, ONE_EYED
@@ -85,7 +91,8 @@ class State(NamedTuple):
     chips:    (3, 2) uint64, each team's chips as a bitboard.
     occupied: (2,) uint64, all chips.
     locked:   (2,) uint64, chips of completed sequences.
-    in_line:  (3, 192) int16, chips of each team on each line (greedy's counts).
+    in_line:  (3, 192) int16, chips of each team on each line (greedy's counts; under random
+              play the batch driver does not keep them: kernels.engine.play_to_end).
     seqs:     (3, 16) int64, each team's sequences as line numbers: seqs[t, :nseq[t]].
     nseq:     (3,) int64.
     on_board: (3,) int64, chips per team on the board.
@@ -154,12 +161,29 @@ def new_state(log_rows: int = 0) -> State:
     )
 
 
+# --- indices -----------------------------------------------------------------
+
+@inline_kernel
+def unsigned(i):
+    """The index i (>= 0) as an unsigned integer. Numba fixes up a negative signed index
+    (a shift, a mask and an add on every access, and a shape to keep at hand); an unsigned
+    one it uses as it is. Index with the result only: arithmetic mixing uint64 and int64
+    gives float64."""
+    return np.uint64(i)
+
+
 # --- bitboards ---------------------------------------------------------------
 
 @inline_kernel
 def bit(c):
-    """The word index and mask of cell c."""
-    return c >> 6, np.uint64(1) << np.uint64(c & 63)
+    """The word index (unsigned) and mask of cell c."""
+    return unsigned(c) >> np.uint64(6), np.uint64(1) << np.uint64(c & 63)
+
+
+@inline_kernel
+def bit_of(words, c):
+    """Cell c of the bitboard `words` as a uint64 0 or 1."""
+    return (words[unsigned(c) >> np.uint64(6)] >> np.uint64(c & 63)) & np.uint64(1)
 
 
 @inline_kernel
@@ -190,9 +214,42 @@ def code_bit(code):
     return np.uint64(1) << np.uint64(code)
 
 
+def _fast_pdep() -> bool:
+    """Whether the CPU numba compiles for has a fast PDEP (BMI2; microcoded and slow on AMD
+    before Zen 3). Numba keys its cache on that CPU's name and features, so code built with
+    PDEP is only ever loaded where it runs."""
+    name = config.CPU_NAME or ll.get_host_cpu_name()
+    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else ll.get_host_cpu_features().flatten()
+    return "+bmi2" in features.split(",") and name not in ("znver1", "znver2")
+
+
+FAST_PDEP = _fast_pdep()  # a constant of the compiled code, like the tables' sizes
+
+
+@intrinsic
+def pdep(typingctx, src, mask):
+    """x86 PDEP: the low bits of src deposited, in order, on the set bits of mask (BMI2 only)."""
+    if src != types.uint64 or mask != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
+                                            "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
 @inline_kernel
 def nth_bit(x, k):
-    """Index of the k-th (0-based, ascending) set bit of x."""
+    """Index of the k-th (0-based, ascending) set bit of x (k < popcount(x)).
+
+    With a fast PDEP one instruction deposits bit k onto x's set bits, without the loop, whose
+    exit at a random k is a branch the CPU cannot predict.
+    """
+    if FAST_PDEP:
+        return lowest_bit(pdep(np.uint64(1) << np.uint64(k), x))
     for _ in range(k):
         x &= x - np.uint64(1)
     return lowest_bit(x)
@@ -248,8 +305,9 @@ def may_swap_dead(cfg, st):
 @inline_kernel
 def removable(st, team):
     """The bitboard (lo, hi) of opponent chips not in a completed sequence."""
-    return (st.occupied[0] & ~st.chips[team, 0] & ~st.locked[0],
-            st.occupied[1] & ~st.chips[team, 1] & ~st.locked[1])
+    t = unsigned(team)
+    return (st.occupied[0] & ~st.chips[t, 0] & ~st.locked[0],
+            st.occupied[1] & ~st.chips[t, 1] & ~st.locked[1])
 
 
 @inline_kernel
@@ -280,7 +338,8 @@ def shares_at_most_one_cell(tb, a, b):
 @inline_kernel
 def may_declare(tb, st, team, k):
     """Whether line k shares at most one cell with every sequence `team` holds."""
-    for j in range(st.nseq[team]):
-        if not shares_at_most_one_cell(tb, k, st.seqs[team, j]):
+    t = unsigned(team)
+    for j in range(st.nseq[t]):
+        if not shares_at_most_one_cell(tb, k, unsigned(st.seqs[t, j])):
             return False
     return True

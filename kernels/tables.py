@@ -51,6 +51,11 @@ class Tables(NamedTuple):
     card_lo, card_hi: (52,) uint64, the cells a card may take when empty: its two
                       cells; every non-corner cell for a two-eyed Jack; none
                       for a one-eyed Jack.
+    cell_dir_end:     (100, 4) int64, where each direction's lines end in the cell's
+                      row of cell_lines (they come direction by direction).
+    reach_lo, reach_hi: (100, 4) uint64, the other cells of the cell's lines in each
+                      direction: a line through the cell is covered only if four of
+                      these are.
     """
 
     line_lo: np.ndarray
@@ -70,6 +75,9 @@ class Tables(NamedTuple):
     kind_codes: np.ndarray
     card_lo: np.ndarray
     card_hi: np.ndarray
+    cell_dir_end: np.ndarray
+    reach_lo: np.ndarray
+    reach_hi: np.ndarray
 
 
 def bitboard(cells) -> np.ndarray:
@@ -137,6 +145,16 @@ def build_tables(board_codes: np.ndarray) -> Tables:
             raise ValueError(f"card code {code} is printed on {len(cells)} cells, must be 2")
         card_cells[code] = cells
         card_lo[code], card_hi[code] = bitboard(cells)
+    cell_dir_end = np.zeros((N_CELLS, len(STEPS)), np.int64)
+    reach_lo = np.zeros((N_CELLS, len(STEPS)), np.uint64)
+    reach_hi = np.zeros((N_CELLS, len(STEPS)), np.uint64)
+    for c in range(N_CELLS):
+        for i in range(cell_nlines[c]):
+            direction, _, _, cells = lines[cell_lines[c, i]]
+            cell_dir_end[c, direction:] = i + 1
+            others = bitboard(x for x in cells if x != c)
+            reach_lo[c, direction] |= others[0]
+            reach_hi[c, direction] |= others[1]
     playable_cells = bitboard(c for c in range(N_CELLS) if c not in corner_cells)
     for code in TWO_EYED_JACKS:
         card_lo[code], card_hi[code] = playable_cells
@@ -148,5 +166,5 @@ def build_tables(board_codes: np.ndarray) -> Tables:
         playable_cells,
         card_cells, card_kind, board_codes.copy(),
         np.array([sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)], np.uint64),
-        card_lo, card_hi,
+        card_lo, card_hi, cell_dir_end, reach_lo, reach_hi,
     )

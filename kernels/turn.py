@@ -10,10 +10,10 @@ do not.
 
 from .jit import inline_kernel
 from .moves import draw, play_card, swap_dead
-from .policies import choose_action, choose_dead
+from .policies import choose_action, choose_dead, counts_lines
 from .state import (
     CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, PASS_RUN, T_CARD, T_CELL, T_DEAD,
-    T_DRAWN, T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, may_swap_dead,
+    T_DRAWN, T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, may_swap_dead, unsigned,
 )
 
 PASSED, PLAYED, WON = 0, 1, 2
@@ -76,8 +76,8 @@ def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
             late_card(cfg, st, seat)
         return PASSED
     st.ctr[PASS_RUN] = 0
-    t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell)
-    if st.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+    t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell, counts_lines(policies))
+    if st.nseq[unsigned(team)] >= cfg[CFG_SEQUENCES_TO_WIN]:
         return WON
     card, reshuffled = draw(cfg, st, seat)
     t[T_DRAWN] = card
@@ -90,7 +90,7 @@ def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
 def late_card(cfg, st, seat):
     """The late card (RULES.md, "Rule variants"): a seat dealt one card short draws it at
     the end of its own K-th turn (passes included), unless the turn cap ends the game now."""
-    k = cfg[CFG_LATE + seat]
+    k = cfg[unsigned(CFG_LATE + seat)]
     if k > 0:
         turns = st.ctr[TURNS]
         if (turns - 1) // cfg[CFG_PLAYERS] == k - 1:  # the seat's own turns: seat, seat + players, ...
