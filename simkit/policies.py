@@ -98,6 +98,21 @@ POLICIES["lookahead"] = PolicyKind(
     lambda rules: VALUE_WEIGHTS[value_table(rules)],
 )
 
+POLICIES["ismcts"] = PolicyKind(
+    "ismcts",
+    kp.ISMCTS,
+    # kernels/search.py reads them by position: the search's own, then the value weights,
+    # its own greedy weights and its model of the other teams, laid out as the lookahead's.
+    {"iterations": 1000.0, "width": 4.0, "reply": 4.0, "explore": 0.5, "horizon": 2.0, "cheat": 0.0,
+     **VALUE_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
+     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
+    "information-set tree search on re-dealt hidden cards, short greedy playouts scored by the fitted value "
+    "(cheat=1: sees every hand and the deck, a research instrument, never fair play)",
+    {"iterations": (0, 1_000_000, True), "width": (1, 16, True), "reply": (1, 16, True),
+     "explore": (0, math.inf, False), "horizon": (0, 10_000, True), "cheat": (0, 1, True)},
+    lambda rules: VALUE_WEIGHTS[value_table(rules)],
+)
+
 
 class PolicyError(ValueError):
     """A policy spec that cannot be understood; the message says what is allowed."""
