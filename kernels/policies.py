@@ -97,11 +97,11 @@ def workspace(policies, ids, params):
     """
     if not searches(policies):
         return new_state(0)
-    from .search import P_ITERATIONS, new_work
+    from .search import MAX_WIDTH, P_ITERATIONS, new_work
 
     ids, params = np.asarray(ids), np.asarray(params)
     iterations = params[..., P_ITERATIONS][ids == ISMCTS]
-    return new_work(int(iterations.max(initial=0)) + 2)
+    return new_work(int(iterations.max(initial=0)) + 2 + MAX_WIDTH)  # a node per walk, the root and its children
 
 
 @inline_kernel

@@ -23,11 +23,19 @@ down the tree playing real turns (``kernels.turn.play_turn``) in that deal:
   the winner (a draw: 1/teams each), and every node on the path adds the
   score of its mover's team.
 
-After ``iterations`` iterations the most visited move at the root is played.
-A greedy first choice that wins at once is played without a search, and so
-is a single candidate. The real game's generator is advanced once per
-decision; iteration i deals from a stream of that number and i, so the
-decision depends on what the seat sees and on the game's stream alone.
+With ``race=0`` the walks choose among the root's candidates too, and after
+``iterations`` iterations the most visited move at the root is played. With
+``race`` > 0 (the default) the root's candidates are compared as the
+lookahead compares them (``raced``): each deal is searched once below every
+candidate still in the race, so the candidates meet the same deals (common
+random numbers), a challenger whose mean gain over greedy's first choice is
+``race`` standard errors or more below zero after a multiple of 16 deals is
+dropped, and greedy's choice is left only for a challenger better by more
+than ``margin`` standard errors; ``iterations`` counts the walks. A greedy
+first choice that wins at once is played without a search, and so is a
+single candidate. The real game's generator is advanced once per decision;
+deal i comes from a stream of that number and i, so the decision depends on
+what the seat sees and on the game's stream alone.
 
 ``cheat=1`` is a research instrument, never fair play: the deal is not
 re-dealt but copied whole from the real game (every hand and the order of the
@@ -40,8 +48,8 @@ the arena is full the walk stops adding and scores the move it would have
 added.
 
 Parameters (a float64 row): iterations, width, reply, explore, horizon,
-cheat, the N_VALUE_WEIGHTS value weights, the own N_GREEDY_PARAMS greedy
-weights, then the opponents' N_GREEDY_PARAMS.
+cheat, race, margin, the N_VALUE_WEIGHTS value weights, the own
+N_GREEDY_PARAMS greedy weights, then the opponents' N_GREEDY_PARAMS.
 """
 
 from typing import NamedTuple
@@ -51,7 +59,7 @@ import numpy as np
 from .evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, team_score
 from .greedy import N_GREEDY_PARAMS, score_actions
 from .jit import inline_kernel, kernel
-from .lookahead import MAX_SHORTLIST, determinise, shortlist
+from .lookahead import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
 from .moves import swap_dead
 from .policies import GREEDY, UpToGreedy, choose_dead
 from .rng import next_u64, seed_stream
@@ -62,7 +70,7 @@ from .state import (
 from .tables import N_CODES
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 
-P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_VALUE = range(7)
+P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
 P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
 P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 N_SEARCH_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
@@ -251,8 +259,11 @@ def select(work, node, moves, k, explore):
 
 
 @kernel
-def iterate(tb, cfg, st, work, seat, team, params, base, i):
-    """One iteration: deal, walk down (adding at most one node), play out, score, back up."""
+def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
+    """One iteration: deal, walk down (adding at most one node), play out, score, back up.
+
+    forced: the root child the walk starts with (NO_NODE: chosen as at any node). Returns
+    the score of the searching team."""
     sim = work.sim
     seed_stream(sim.rng, base, i)
     if params[P_CHEAT] != 0.0:
@@ -290,7 +301,10 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i):
             k = 1
         else:
             k = shortlist(moves, sim.fscores, n, width if t == team else reply)
-        child, index = select(work, node, moves, k, explore)
+        if depth == 0 and forced != NO_NODE:
+            child, index = forced, -1
+        else:
+            child, index = select(work, node, moves, k, explore)
         added = child == NO_NODE
         if added:
             move = moves[index]
@@ -322,6 +336,7 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i):
         c = path[d]
         nodes[c, N_VISITS] += 1
         work.reward[c] += value[nodes[c, N_TEAM]]
+    return value[team]
 
 
 @kernel
@@ -358,8 +373,10 @@ def search_action(tb, cfg, st, work, seat, team, params):
     nodes[0, N_AVAILABLE] = 0
     nodes[0, N_TEAM] = team
     work.size[0] = 1
+    if params[P_RACE] > 0.0:
+        return raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations)
     for i in range(iterations):
-        iterate(tb, cfg, st, work, seat, team, params, base, i)
+        iterate(tb, cfg, st, work, seat, team, params, base, i, NO_NODE)
     best, best_visits, best_mean = first, -1, 0.0
     child = nodes[0, N_CHILD]
     while child != NO_NODE:
@@ -369,3 +386,50 @@ def search_action(tb, cfg, st, work, seat, team, params):
             best, best_visits, best_mean = nodes[child, N_MOVE], visits, mean
         child = nodes[child, N_SIBLING]
     return best // 128, best % 128
+
+
+@kernel
+def raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
+    """race > 0: the root candidates compared on the same deals, as the lookahead does.
+
+    Deal i is searched once below every candidate still in the race (each walk one of the
+    `iterations`); the score differences from greedy's first choice on the same deal are
+    summed; after every BATCH deals a challenger whose mean difference is `race` standard
+    errors or more below zero is dropped. The first choice is left only for the challenger
+    with the largest mean gain, and only when that gain exceeds `margin` standard errors.
+    """
+    acc = st.fscratch  # sums and sums of squares of challenger j's differences: [8 + 2j], [9 + 2j]
+    racing = st.scratch[MAX_WIDTH:2 * MAX_WIDTH]
+    children = st.scratch[2 * MAX_WIDTH:3 * MAX_WIDTH]
+    for j in range(k):
+        children[j] = add_child(work, 0, moves[j], team)
+        racing[j] = 1
+        acc[8 + 2 * j] = 0.0
+        acc[9 + 2 * j] = 0.0
+    left = k - 1
+    race, margin = params[P_RACE], params[P_MARGIN]
+    walks, deals = 0, 0
+    while walks < iterations and left > 0:
+        first = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[0])
+        walks += 1
+        for j in range(1, k):
+            if racing[j] == 1:
+                d = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first
+                acc[8 + 2 * j] += d
+                acc[9 + 2 * j] += d * d
+                walks += 1
+        deals += 1
+        if deals % BATCH == 0:
+            for j in range(1, k):
+                if racing[j] == 1:
+                    mean, se = paired_mean(acc, j, deals)
+                    if mean + race * se <= 0.0:
+                        racing[j] = 0
+                        left -= 1
+    chosen, gain = 0, 0.0
+    for j in range(1, k):
+        if racing[j] == 1:
+            mean, se = paired_mean(acc, j, deals)
+            if mean > margin * se and mean > gain:
+                chosen, gain = j, mean
+    return moves[chosen] // 128, moves[chosen] % 128
