@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scipy.stats import binomtest
 
-from simkit.play import get_threads, simulate
+from simkit.play import get_threads, set_threads, simulate
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -61,7 +61,10 @@ def main() -> None:
                         help="policies to match (repeatable); default: greedy random, lookahead greedy")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
+    parser.add_argument("--threads", type=int, help="kernel threads (default: all cores; 1 on a shared machine)")
+    parser.add_argument("--no-record", action="store_true", help="print only: do not append to matches.md")
     args = parser.parse_args()
+    set_threads(args.threads)
     try:
         rules = Rules.make(args.players, args.teams)
     except ValueError as e:
@@ -77,8 +80,9 @@ def main() -> None:
     lines = [match(a, b, args.games, args.seed, rules.players, rules.teams) for a, b in pairs]
     text = "\n".join(header + lines) + "\n"
     print(text)
-    with (HERE / "matches.md").open("a", encoding="utf-8") as f:
-        f.write("\n" + text)
+    if not args.no_record:
+        with (HERE / "matches.md").open("a", encoding="utf-8") as f:
+            f.write("\n" + text)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from numba import njit
 
 from .engine import play_to_end
 from .jit import COMPILE_OPTIONS
+from .policies import workspace
 from .state import N_STATS, new_state
 
 BLOCKS_PER_THREAD = 32
@@ -72,7 +73,7 @@ def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_game
 
     def block(b: int) -> None:
         if not hasattr(local, "states"):
-            local.states = (new_state(0), new_state(0))  # sim: the lookahead's board to play ahead on
+            local.states = (new_state(0), workspace(policies, seat_policies, params))  # sim: to play ahead on
         lo, hi = n_games * b // blocks, n_games * (b + 1) // blocks
         st, sim = local.states
         play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game + lo, out[lo:hi],

@@ -10,27 +10,36 @@ hand, the board, the discards and the size of the draw pile.
 
 **Compile only what is played.** The game loop is compiled once per *policy
 set*, a marker argument whose type says which policies a line-up may use:
-``RandomOnly()``, ``UpToGreedy()`` (random and greedy) or ``AllPolicies()``.
-``choose_action`` is resolved from that type when the caller is compiled, so
-a random-only run never compiles greedy, the lookahead or its evaluation,
-and a greedy run never compiles the lookahead. Each set is compiled (and
-cached) on first use. The lookahead's rollouts play with ``UpToGreedy()``.
+``RandomOnly()``, ``UpToGreedy()`` (random and greedy), ``AllPolicies()``
+(random, greedy and the lookahead) or, for line-ups with the later players,
+``Strong(lookahead, ismcts, fast)``: random and greedy, and each of the three
+whose field is ``Yes()`` (``No()`` leaves it out). ``choose_action`` is
+resolved from that type when the caller is compiled, so a random-only run
+never compiles greedy, the lookahead or its evaluation, a greedy run never
+compiles the lookahead, and a lookahead run compiles neither ismcts nor
+fast. ``policy_set`` picks the smallest set that holds a line-up's ids. Each
+set is compiled (and cached) on first use. The rollouts of the lookahead and
+of ismcts play with ``UpToGreedy()``.
 
 A new policy gets a module, an id here, a branch in ``choose_action`` (in
 the smallest set that must hold it), and a name with its parameters in
 ``simkit.policies``. Per-seat parameters arrive as a float64 row ``params``;
-``sim`` is a spare State to play ahead on.
+``sim`` is the policies' spare arrays (``workspace``): a State to play ahead
+on, or, when ismcts may play, a ``kernels.search.SearchWork`` holding that
+State and the search tree's arena.
 """
 
 from typing import NamedTuple
 
+import numpy as np
 from numba.extending import overload
 
 from .greedy import greedy_action
 from .jit import COMPILE_OPTIONS, inline_kernel, kernel
 from .random_policy import random_action, random_dead
+from .state import State, new_state
 
-RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
+RANDOM, GREEDY, LOOKAHEAD, ISMCTS, FAST = 0, 1, 2, 3, 4
 
 
 class RandomOnly(NamedTuple):
@@ -42,17 +51,57 @@ class UpToGreedy(NamedTuple):
 
 
 class AllPolicies(NamedTuple):
-    """Policy set: any policy, the lookahead included."""
+    """Policy set: random, greedy and the lookahead."""
+
+
+class Yes(NamedTuple):
+    """A field of Strong: the set holds this policy."""
+
+
+class No(NamedTuple):
+    """A field of Strong: the set leaves this policy out (it is never compiled)."""
+
+
+class Strong(NamedTuple):
+    """Policy set: random, greedy, and each of the lookahead, ismcts and fast marked Yes()."""
+
+    lookahead: NamedTuple
+    ismcts: NamedTuple
+    fast: NamedTuple
 
 
 def policy_set(ids) -> NamedTuple:
     """The smallest policy set holding every policy id in `ids`."""
-    top = max(ids)
-    if top == RANDOM:
+    held = {int(i) for i in ids}
+    if held <= {RANDOM}:
         return RandomOnly()
-    if top == GREEDY:
+    if held <= {RANDOM, GREEDY}:
         return UpToGreedy()
-    return AllPolicies()
+    if held <= {RANDOM, GREEDY, LOOKAHEAD}:
+        return AllPolicies()
+    return Strong(*(Yes() if i in held else No() for i in (LOOKAHEAD, ISMCTS, FAST)))
+
+
+def searches(policies) -> bool:
+    """Whether the policy set holds ismcts (its spare arrays then hold a search arena)."""
+    return isinstance(policies, Strong) and isinstance(policies.ismcts, Yes)
+
+
+def workspace(policies, ids, params):
+    """The spare arrays the policies of a line-up play ahead on (made in Python: kernels never allocate).
+
+    A State (``kernels.state.new_state``), or with ismcts in the set a
+    ``kernels.search.SearchWork`` whose arena holds the largest search of
+    the line-up. ids: (..., players) policy ids; params: (..., players, P)
+    their parameter rows.
+    """
+    if not searches(policies):
+        return new_state(0)
+    from .search import MAX_WIDTH, P_ITERATIONS, new_work
+
+    ids, params = np.asarray(ids), np.asarray(params)
+    iterations = params[..., P_ITERATIONS][ids == ISMCTS]
+    return new_work(int(iterations.max(initial=0)) + 2 + MAX_WIDTH)  # a node per walk, the root and its children
 
 
 @inline_kernel
@@ -94,6 +143,21 @@ def _choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
                 return lookahead_action(tb, cfg, st, sim, seat, team, params)
             return random_action(tb, cfg, st, seat, team)
         return any_policy
+    if kind is Strong:
+        def strong(policies, policy, params, tb, cfg, st, sim, seat, team):
+            if policy == GREEDY:
+                return greedy_action(tb, cfg, st, seat, team, params)
+            played, code, cell = lookahead_branch(policies.lookahead, policy, params, tb, cfg, st, sim, seat, team)
+            if played:
+                return code, cell
+            played, code, cell = ismcts_branch(policies.ismcts, policy, params, tb, cfg, st, sim, seat, team)
+            if played:
+                return code, cell
+            played, code, cell = fast_branch(policies.fast, policy, params, tb, cfg, st, sim, seat, team)
+            if played:
+                return code, cell
+            return random_action(tb, cfg, st, seat, team)
+        return strong
     return None
 
 
@@ -116,6 +180,79 @@ def _counts_lines(policies):
     def impl(policies):
         return counted
     return impl
+
+
+def lookahead_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    """(played, card, cell): the lookahead's choice if `policy` is it and the set holds it (Yes)."""
+    raise NotImplementedError("kernel code only")
+
+
+def ismcts_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    """(played, card, cell): ismcts's choice if `policy` is it and the set holds it (Yes)."""
+    raise NotImplementedError("kernel code only")
+
+
+def fast_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    """(played, card, cell): the fast policy's choice if `policy` is it and the set holds it (Yes)."""
+    raise NotImplementedError("kernel code only")
+
+
+def state_of(sim):
+    """The State to play ahead on in the spare arrays `sim` (a State, or a SearchWork's)."""
+    raise NotImplementedError("kernel code only")
+
+
+@overload(state_of, inline="always", jit_options=COMPILE_OPTIONS)
+def _state_of(sim):
+    if getattr(sim, "instance_class", None) is State:
+        return lambda sim: sim
+    return lambda sim: sim.sim
+
+
+def _not_held(held, policy, params, tb, cfg, st, sim, seat, team):
+    return False, -1, -1
+
+
+@overload(lookahead_branch, inline="always", jit_options=COMPILE_OPTIONS)
+def _lookahead_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    if held.instance_class is not Yes:
+        return _not_held
+    from .lookahead import lookahead_action
+
+    def branch(held, policy, params, tb, cfg, st, sim, seat, team):
+        if policy == LOOKAHEAD:
+            code, cell = lookahead_action(tb, cfg, st, state_of(sim), seat, team, params)
+            return True, code, cell
+        return False, -1, -1
+    return branch
+
+
+@overload(ismcts_branch, inline="always", jit_options=COMPILE_OPTIONS)
+def _ismcts_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    if held.instance_class is not Yes:
+        return _not_held
+    from .search import search_action
+
+    def branch(held, policy, params, tb, cfg, st, sim, seat, team):
+        if policy == ISMCTS:
+            code, cell = search_action(tb, cfg, st, sim, seat, team, params)
+            return True, code, cell
+        return False, -1, -1
+    return branch
+
+
+@overload(fast_branch, inline="always", jit_options=COMPILE_OPTIONS)
+def _fast_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    if held.instance_class is not Yes:
+        return _not_held
+    from .fast import fast_action
+
+    def branch(held, policy, params, tb, cfg, st, sim, seat, team):
+        if policy == FAST:
+            code, cell = fast_action(tb, cfg, st, state_of(sim), seat, team, params)
+            return True, code, cell
+        return False, -1, -1
+    return branch
 
 
 @kernel

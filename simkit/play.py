@@ -9,6 +9,7 @@ import numpy as np
 from simkit.cards import tables
 from simkit.kernels.batch import run_batch
 from simkit.kernels.engine import play_game
+from simkit.kernels.policies import workspace
 from simkit.kernels.state import new_state
 from simkit.policies import Lineup
 from simkit.rules import Rules
@@ -70,7 +71,7 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     check_games(seed, game, 1)
     st = new_state(rules.max_turns)
     r = game % lineup.rotations
-    play_game(lineup.policy_set(), tables(), rules.cfg(), lineup.ids()[r], lineup.params()[r],
-              st, new_state(0), seed, game)
+    policies, ids, params = lineup.policy_set(), lineup.ids()[r], lineup.params()[r]
+    play_game(policies, tables(), rules.cfg(), ids, params, st, workspace(policies, ids, params), seed, game)
     return st
 

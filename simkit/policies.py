@@ -97,6 +97,43 @@ POLICIES["lookahead"] = PolicyKind(
      "playout": (0, 1, True), "horizon": (0, 10_000, True), "race": (0, math.inf, False)},
     lambda rules: VALUE_WEIGHTS[value_table(rules)],
 )
+# The lookahead's kernel with cheap defaults (issue 22): two candidates, 6 deals, 2 plies, no
+# race; nearly as strong as the lookahead at 18 times its speed (benchmarks/matches.md).
+POLICIES["quick"] = PolicyKind(
+    "quick",
+    kp.LOOKAHEAD,
+    {**POLICIES["lookahead"].params, "rollouts": 6.0, "shortlist": 2.0, "race": 0.0, "horizon": 2.0},
+    "the lookahead with cheap defaults: greedy's best two actions, each judged on 6 re-dealt deals of 2 plies",
+    POLICIES["lookahead"].limits,
+    POLICIES["lookahead"].table_defaults,
+)
+
+POLICIES["ismcts"] = PolicyKind(
+    "ismcts",
+    kp.ISMCTS,
+    # kernels/search.py reads them by position: the search's own, then the value weights,
+    # its own greedy weights and its model of the other teams, laid out as the lookahead's.
+    {"iterations": 1000.0, "width": 4.0, "reply": 4.0, "explore": 0.5, "horizon": 2.0, "cheat": 0.0,
+     "race": 1.0, "margin": 0.5,
+     **VALUE_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
+     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
+    "information-set tree search on re-dealt hidden cards, short greedy playouts scored by the fitted value "
+    "(cheat=1: sees every hand and the deck, a research instrument, never fair play)",
+    {"iterations": (0, 1_000_000, True), "width": (1, 16, True), "reply": (1, 16, True),
+     "explore": (0, math.inf, False), "horizon": (0, 10_000, True), "cheat": (0, 1, True),
+     "race": (0, math.inf, False), "margin": (0, math.inf, False)},
+    lambda rules: VALUE_WEIGHTS[value_table(rules)],
+)
+
+POLICIES["fast"] = PolicyKind(
+    "fast",
+    kp.FAST,
+    # kernels/fast.py reads them by position.
+    {"width": 2.0, **VALUE_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS},
+    "one ply: greedy's shortlist, each action scored by a fitted value of what the seat can see",
+    {"width": (1, 16, True)},
+    lambda rules: VALUE_WEIGHTS[value_table(rules)],
+)
 
 
 class PolicyError(ValueError):

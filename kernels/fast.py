@@ -1,0 +1,252 @@
+"""The fast policy: one ply, each candidate judged by a fair value of the position it leaves.
+
+Greedy's best ``width`` actions (by the policy's own greedy weights) are each
+played on a copy of the board (``moves.play_card``: the card leaves the hand
+and acts on the board; the draw that follows is unknown and left out), and
+the position is scored by the estimated chance to win of the seat's team
+(the softmax of ``kernels.evaluation``, the next seat to move). The highest
+chance wins; ties keep greedy's order. A winning action is played at once.
+
+The value reads only what the seat may see (RULES.md, Information):
+``fair_features`` are the features of ``kernels.evaluation`` with every card
+the seat cannot see replaced by its expectation. The seat's own hand is
+known; every other card not in the discards is *unseen* (``U`` of them: the
+other hands and the draw pile, whose order the seat never learns), and a
+team whose other seats hold ``H`` cards holds one of ``c`` given unseen
+cards with probability ``1 - C(U - c, H) / C(U, H)`` (all deals of the unseen
+cards being equally likely). So a four whose card the seat holds counts 1,
+one whose card an opponent may hold counts that probability, and a team's
+two-eyed Jacks are its known ones plus ``H`` times the unseen share of them.
+Nothing here reads another seat's cards or the pile: only hand sizes.
+
+Parameters (a float64 row): width, then the N_VALUE_WEIGHTS value weights,
+then the own N_GREEDY_PARAMS greedy weights.
+"""
+
+import numpy as np
+
+from .evaluation import (
+    F_COMPLETABLE, F_FOUR_CELLS, F_FOURS, F_HELD_FOURS, F_HELD_THREES, F_ONE_EYED, F_ONES, F_SEQUENCE_AND_FOUR,
+    F_SEQUENCES, F_THREES, F_TWO_EYED, F_TWOS, N_FEATURES, N_VALUE_WEIGHTS, team_score,
+)
+from .greedy import N_GREEDY_PARAMS, score_actions
+from .jit import inline_kernel, kernel
+from .lookahead import MAX_SHORTLIST, shortlist
+from .moves import play_card
+from .state import (
+    CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, CFG_TEAMS, DISCARD_N, MAX_TEAMS, lowest_bit, popcount,
+)
+from .tables import N_CODES, ONE_EYED, TWO_EYED
+
+P_WIDTH, P_VALUE = 0, 1
+P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
+N_FAST_PARAMS = P_GREEDY + N_GREEDY_PARAMS
+COPIES = 64  # sim.fscores[COPIES:COPIES + N_CODES]: the unseen copies of each code (the features before it)
+
+
+@inline_kernel
+def holds_one(unseen, hidden, c):
+    """Probability that `hidden` cards dealt from `unseen` include one of c given cards."""
+    if c <= 0 or hidden <= 0.0:
+        return 0.0
+    if hidden > unseen - c:
+        return 1.0
+    p = 1.0
+    for i in range(int(c)):
+        p *= (unseen - hidden - i) / (unseen - i)
+    return 1.0 - p
+
+
+@kernel
+def fair_features(tb, cfg, st, seat, out, copies):
+    """Every team's N_FEATURES features as `seat` can know them (see the module doc) into out.
+
+    copies: (N_CODES,) float64 work space, the unseen copies of each card code. Reads the
+    board, the discards, the seat's own hand and the sizes of the other hands; nothing else.
+    """
+    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    for i in range(teams * N_FEATURES):
+        out[i] = 0.0
+    own_team = seat % teams
+    for code in range(N_CODES):
+        copies[code] = 2.0 - st.count[seat, code]
+    for i in range(st.ctr[DISCARD_N]):
+        copies[st.discard[i]] -= 1.0
+    unseen = 0.0
+    for code in range(N_CODES):
+        unseen += copies[code]
+    hidden0, hidden1, hidden2 = 0.0, 0.0, 0.0
+    for s in range(players):
+        if s != seat:
+            t = s % teams
+            if t == 0:
+                hidden0 += st.hand_n[s]
+            elif t == 1:
+                hidden1 += st.hand_n[s]
+            else:
+                hidden2 += st.hand_n[s]
+    held = st.held[seat]
+    zero = np.uint64(0)
+    two_codes = tb.kind_codes[TWO_EYED]
+    one_codes = tb.kind_codes[ONE_EYED]
+    unseen_two = 0.0
+    unseen_one = 0.0
+    own_two = 0.0
+    own_one = 0.0
+    for code in range(N_CODES):
+        if (two_codes >> np.uint64(code)) & np.uint64(1):
+            unseen_two += copies[code]
+            own_two += st.count[seat, code]
+        elif (one_codes >> np.uint64(code)) & np.uint64(1):
+            unseen_one += copies[code]
+            own_one += st.count[seat, code]
+    share = 1.0 / unseen if unseen > 0.0 else 0.0
+    for t in range(teams):
+        hidden = hidden0 if t == 0 else (hidden1 if t == 1 else hidden2)
+        f = t * N_FEATURES
+        out[f + F_SEQUENCES] = st.nseq[t]
+        out[f + F_TWO_EYED] = hidden * unseen_two * share
+        out[f + F_ONE_EYED] = hidden * unseen_one * share
+        if t == own_team:
+            out[f + F_TWO_EYED] += own_two
+            out[f + F_ONE_EYED] += own_one
+    lo0, hi0, lo1, hi1, lo2, hi2 = zero, zero, zero, zero, zero, zero  # cells completing a four
+    for k in range(tb.line_lo.shape[0]):
+        a = np.int64(st.in_line[0, k])
+        b = np.int64(st.in_line[1, k])
+        c = np.int64(st.in_line[2, k])
+        total = a + b + c
+        corners = tb.line_corners[k]
+        if total == 0:
+            if corners == 1:
+                for t in range(teams):
+                    out[t * N_FEATURES + F_ONES] += 1.0
+            continue
+        if a == total:
+            owner = 0
+        elif b == total:
+            owner = 1
+        elif c == total:
+            owner = 2
+        else:
+            continue
+        f = owner * N_FEATURES
+        covered = total + corners
+        if covered == 1:
+            out[f + F_ONES] += 1.0
+        elif covered == 2:
+            out[f + F_TWOS] += 1.0
+        elif covered == 3 or covered == 4:
+            hidden = hidden0 if owner == 0 else (hidden1 if owner == 1 else hidden2)
+            mine = owner == own_team
+            lo = tb.line_lo[k] & ~st.occupied[0] & ~tb.corners[0]
+            hi = tb.line_hi[k] & ~st.occupied[1] & ~tb.corners[1]
+            # The empty cells' cards: known in the seat's hand, else unseen copies.
+            known = False
+            c_cards = 0.0
+            first_card = -1
+            for word in range(2):
+                bits = lo if word == 0 else hi
+                while bits != zero:
+                    cell = word * 64 + lowest_bit(bits)
+                    bits &= bits - np.uint64(1)
+                    card = tb.card_of_cell[cell]
+                    if mine and (held >> np.uint64(card)) & np.uint64(1):
+                        known = True
+                    if card != first_card:  # two empty cells of one card count its copies once
+                        c_cards += copies[card]
+                        first_card = card
+            if covered == 3:
+                out[f + F_THREES] += 1.0
+                out[f + F_HELD_THREES] += 1.0 if known else holds_one(unseen, hidden, c_cards)
+            else:
+                out[f + F_FOURS] += 1.0
+                if owner == 0:
+                    lo0, hi0 = lo0 | lo, hi0 | hi
+                elif owner == 1:
+                    lo1, hi1 = lo1 | lo, hi1 | hi
+                else:
+                    lo2, hi2 = lo2 | lo, hi2 | hi
+                if known:
+                    out[f + F_HELD_FOURS] += 1.0
+                    out[f + F_COMPLETABLE] += 1.0
+                elif mine and own_two > 0.0:
+                    out[f + F_HELD_FOURS] += holds_one(unseen, hidden, c_cards)
+                    out[f + F_COMPLETABLE] += 1.0
+                else:
+                    out[f + F_HELD_FOURS] += holds_one(unseen, hidden, c_cards)
+                    out[f + F_COMPLETABLE] += holds_one(unseen, hidden, c_cards + unseen_two)
+    for t in range(teams):
+        f = t * N_FEATURES
+        out[f + F_SEQUENCE_AND_FOUR] = out[f + F_SEQUENCES] * min(out[f + F_COMPLETABLE], 1.0)
+    out[F_FOUR_CELLS] = popcount(lo0) + popcount(hi0)
+    out[N_FEATURES + F_FOUR_CELLS] = popcount(lo1) + popcount(hi1)
+    if teams == 3:
+        out[2 * N_FEATURES + F_FOUR_CELLS] = popcount(lo2) + popcount(hi2)
+
+
+@kernel
+def fair_chance(tb, cfg, st, seat, mover, weights, feats, copies):
+    """The estimated chance (0..1) that `seat`'s team wins, from what `seat` sees; `mover` moves next."""
+    fair_features(tb, cfg, st, seat, feats, copies)
+    teams = cfg[CFG_TEAMS]
+    team = seat % teams
+    mover_team = mover % teams
+    own = team_score(feats, team, mover_team, weights)
+    total = 1.0
+    for u in range(teams):
+        if u != team:
+            total += np.exp(team_score(feats, u, mover_team, weights) - own)
+    return 1.0 / total
+
+
+@kernel
+def copy_view(st, sim, seat):
+    """Copy into `sim` the board, the discards, the seat's hand and the other hands' sizes (no cards)."""
+    for t in range(MAX_TEAMS):
+        sim.chips[t, 0] = st.chips[t, 0]
+        sim.chips[t, 1] = st.chips[t, 1]
+        sim.nseq[t] = st.nseq[t]
+        sim.on_board[t] = st.on_board[t]
+        for j in range(st.nseq[t]):
+            sim.seqs[t, j] = st.seqs[t, j]
+        for k in range(st.in_line.shape[1]):
+            sim.in_line[t, k] = st.in_line[t, k]
+    for w in range(2):
+        sim.occupied[w] = st.occupied[w]
+        sim.locked[w] = st.locked[w]
+    sim.dead[0] = st.dead[0]
+    for i in range(st.ctr[DISCARD_N]):
+        sim.discard[i] = st.discard[i]
+    for i in range(st.ctr.shape[0]):
+        sim.ctr[i] = st.ctr[i]
+    for s in range(st.hand_n.shape[0]):
+        sim.hand_n[s] = st.hand_n[s]
+    for code in range(N_CODES):
+        sim.count[seat, code] = st.count[seat, code]
+    sim.held[seat] = st.held[seat]
+
+
+@kernel
+def fast_action(tb, cfg, st, sim, seat, team, params):
+    """The shortlisted action whose position the fair value likes best, as (card, cell); (-1, -1) to pass."""
+    moves, scores = st.scratch, st.fscores
+    n = score_actions(tb, cfg, st, seat, team, params[P_GREEDY:N_FAST_PARAMS], moves, scores)
+    if n == 0:
+        return -1, -1
+    k = shortlist(moves, scores, n, min(max(int(params[P_WIDTH]), 1), MAX_SHORTLIST))
+    if k == 1:
+        return moves[0] // 128, moves[0] % 128
+    weights = params[P_VALUE:P_GREEDY]
+    mover = (seat + 1) % cfg[CFG_PLAYERS]
+    best, best_value = moves[0], -1.0
+    for i in range(k):
+        move = moves[i]
+        copy_view(st, sim, seat)
+        play_card(tb, sim, seat, team, move // 128, move % 128)
+        if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+            return move // 128, move % 128
+        value = fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES:COPIES + N_CODES])
+        if value > best_value:
+            best, best_value = move, value
+    return best // 128, best % 128

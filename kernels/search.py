@@ -1,0 +1,435 @@
+"""The ismcts policy: information-set Monte Carlo tree search over the seat's view.
+
+One tree over the seat's information set (Cowling, Powley and Whitehouse,
+2012, "single observer" ISMCTS): its nodes are sequences of moves from the
+position the seat sees, every seat's moves included. Each iteration deals
+the cards the seat cannot see afresh (``kernels.lookahead.determinise``: the
+other hands and the draw pile, from the cards it has not seen), then walks
+down the tree playing real turns (``kernels.turn.play_turn``) in that deal:
+
+- at each node the seat to move swaps a dead card (as every policy does) and
+  lists its moves in this deal, ranked by greedy weights: the searching
+  team's own weights for its seats, the ``opponent_*`` weights (the model of
+  the other teams) for the others; only the best ``width`` (own team) or
+  ``reply`` (other teams) are candidates;
+- a candidate not yet in the tree is added (the best-ranked first) and the
+  walk stops there; otherwise the child maximising UCB1 with availability
+  counts, ``mean + explore * sqrt(ln(available) / visits)``, is taken (a
+  child's mean is the chance to win of the team whose move it is; a child is
+  *available* in an iteration whose deal allows its move);
+- from the new node, ``horizon`` plies of greedy play, then the position is
+  scored by the fitted value of ``kernels.evaluation`` for every team (a
+  softmax of their weighted features); a game that ends sooner scores 1 for
+  the winner (a draw: 1/teams each), and every node on the path adds the
+  score of its mover's team.
+
+With ``race=0`` the walks choose among the root's candidates too, and after
+``iterations`` iterations the most visited move at the root is played. With
+``race`` > 0 (the default) the root's candidates are compared as the
+lookahead compares them (``raced``): each deal is searched once below every
+candidate still in the race, so the candidates meet the same deals (common
+random numbers), a challenger whose mean gain over greedy's first choice is
+``race`` standard errors or more below zero after a multiple of 16 deals is
+dropped, and greedy's choice is left only for a challenger better by more
+than ``margin`` standard errors; ``iterations`` counts the walks. A greedy
+first choice that wins at once is played without a search, and so is a
+single candidate. The real game's generator is advanced once per decision;
+deal i comes from a stream of that number and i, so the decision depends on
+what the seat sees and on the game's stream alone.
+
+``cheat=1`` is a research instrument, never fair play: the deal is not
+re-dealt but copied whole from the real game (every hand and the order of the
+draw pile), so the search sees what RULES.md's Information forbids.
+
+Memory: the tree lives in a ``SearchWork`` arena made in Python
+(``new_work``), one per thread, handed to the game loop as its ``sim``
+argument (kernels never allocate). An iteration adds at most one node; when
+the arena is full the walk stops adding and scores the move it would have
+added.
+
+Parameters (a float64 row): iterations, width, reply, explore, horizon,
+cheat, race, margin, the N_VALUE_WEIGHTS value weights, the own
+N_GREEDY_PARAMS greedy weights, then the opponents' N_GREEDY_PARAMS.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, team_score
+from .greedy import N_GREEDY_PARAMS, score_actions
+from .jit import inline_kernel, kernel
+from .lookahead import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
+from .moves import swap_dead
+from .policies import GREEDY, UpToGreedy, choose_dead
+from .rng import next_u64, seed_stream
+from .state import (
+    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
+    may_swap_dead, new_state,
+)
+from .tables import N_CODES
+from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+
+P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
+P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
+P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
+N_SEARCH_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
+MAX_WIDTH = MAX_SHORTLIST
+MAX_ITERATIONS = 1_000_000
+MAX_DEPTH = 48  # plies below the root; a walk stops adding nodes there
+
+# One row of SearchWork.nodes per node; node 0 is the root.
+N_MOVE, N_CHILD, N_SIBLING, N_VISITS, N_AVAILABLE, N_TEAM = range(6)
+N_NODE_FIELDS = 6
+NO_NODE = -1
+PASS_MOVE = -128  # play_turn's action for a pass: card -1 (-128 // 128), no policy asked
+
+
+class SearchWork(NamedTuple):
+    """The ismcts policy's arrays, made in Python (``new_work``), one per thread.
+
+    sim:    a State to play the deals on (the game loop's spare State).
+    nodes:  (N, N_NODE_FIELDS) int64, the tree: each node's move (card * 128 + cell, or
+            PASS_MOVE), first child, next sibling, visits, availability count, and the team
+            that made the move.
+    reward: (N,) float64, per node the sum of its mover's team's scores.
+    path:   (MAX_DEPTH + 2,) int64, the nodes of the walk in play.
+    value:  (MAX_TEAMS,) float64, each team's score of the iteration's end position.
+    size:   (1,) int64, nodes in use.
+    """
+
+    sim: State
+    nodes: np.ndarray
+    reward: np.ndarray
+    path: np.ndarray
+    value: np.ndarray
+    size: np.ndarray
+
+
+def new_work(nodes: int) -> SearchWork:
+    """Fresh arrays for a search of up to nodes - 1 iterations (plain Python: kernels never allocate)."""
+    nodes = max(int(nodes), 2)
+    return SearchWork(new_state(0), np.zeros((nodes, N_NODE_FIELDS), np.int64), np.zeros(nodes, np.float64),
+                      np.zeros(MAX_DEPTH + 2, np.int64), np.zeros(MAX_TEAMS, np.float64), np.zeros(1, np.int64))
+
+
+@kernel
+def reveal(st, sim):
+    """Copy the whole game into `sim`: every hand and the draw pile in order (cheat=1 only).
+
+    Unlike determinise this reads what the seat may not see (RULES.md, Information).
+    """
+    for t in range(MAX_TEAMS):
+        sim.chips[t, 0] = st.chips[t, 0]
+        sim.chips[t, 1] = st.chips[t, 1]
+        sim.nseq[t] = st.nseq[t]
+        sim.on_board[t] = st.on_board[t]
+        for j in range(st.nseq[t]):
+            sim.seqs[t, j] = st.seqs[t, j]
+        for k in range(st.in_line.shape[1]):
+            sim.in_line[t, k] = st.in_line[t, k]
+    for w in range(2):
+        sim.occupied[w] = st.occupied[w]
+        sim.locked[w] = st.locked[w]
+    sim.dead[0] = st.dead[0]
+    for s in range(st.hand_n.shape[0]):
+        sim.held[s] = st.held[s]
+        sim.hand_n[s] = st.hand_n[s]
+        for code in range(N_CODES):
+            sim.count[s, code] = st.count[s, code]
+    for i in range(st.ctr[PILE_N]):
+        sim.pile[i] = st.pile[i]
+    for i in range(st.ctr[DISCARD_N]):
+        sim.discard[i] = st.discard[i]
+    for i in range(st.ctr.shape[0]):
+        sim.ctr[i] = st.ctr[i]
+
+
+@kernel
+def end_value(tb, cfg, sim, mover, vweights, value):
+    """Every team's estimated chance to win (kernels.evaluation) into value; mover moves next."""
+    feats = sim.fscores
+    features(tb, cfg, sim, feats)
+    teams = cfg[CFG_TEAMS]
+    mover_team = mover % teams
+    top = -np.inf
+    for u in range(teams):
+        value[u] = team_score(feats, u, mover_team, vweights)
+        top = max(top, value[u])
+    total = 0.0
+    for u in range(teams):
+        value[u] = np.exp(value[u] - top)
+        total += value[u]
+    for u in range(teams):
+        value[u] /= total
+
+
+@inline_kernel
+def score_result(cfg, value, winner):
+    """value: 1 for the winning team, 0 for the others; winner -1 (a draw): 1/teams each."""
+    teams = cfg[CFG_TEAMS]
+    for u in range(teams):
+        if winner < 0:
+            value[u] = 1.0 / teams
+        else:
+            value[u] = 1.0 if u == winner else 0.0
+
+
+@kernel
+def playout(tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights, value):
+    """From `seat`'s turn, `horizon` plies of greedy play (`team` with gparams, the others
+    with oparams), then every team's value into `value`; a game that ends sooner: its result."""
+    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    seat_team = seat % teams
+    for _ in range(horizon):
+        if sim.ctr[TURNS] >= cfg[CFG_MAX_TURNS]:
+            score_result(cfg, value, -1)
+            return
+        weights = gparams if seat_team == team else oparams
+        result = play_turn(UpToGreedy(), GREEDY, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        if result == WON:
+            score_result(cfg, value, seat_team)
+            return
+        if result == PASSED:
+            if sim.ctr[PASS_RUN] == players:
+                score_result(cfg, value, -1)
+                return
+        seat, seat_team = next_seat(seat, seat_team, players, teams)
+    end_value(tb, cfg, sim, seat, vweights, value)
+
+
+@inline_kernel
+def find_child(nodes, node, move):
+    """The child of `node` reached by `move`, or NO_NODE."""
+    child = nodes[node, N_CHILD]
+    while child != NO_NODE:
+        if nodes[child, N_MOVE] == move:
+            return child
+        child = nodes[child, N_SIBLING]
+    return NO_NODE
+
+
+@inline_kernel
+def add_child(work, node, move, team):
+    """A new child of `node` for `move` by `team`; NO_NODE when the arena is full."""
+    n = work.size[0]
+    if n >= work.nodes.shape[0]:
+        return NO_NODE
+    nodes = work.nodes
+    nodes[n, N_MOVE] = move
+    nodes[n, N_CHILD] = NO_NODE
+    nodes[n, N_SIBLING] = nodes[node, N_CHILD]
+    nodes[n, N_VISITS] = 0
+    nodes[n, N_AVAILABLE] = 1
+    nodes[n, N_TEAM] = team
+    work.reward[n] = 0.0
+    nodes[node, N_CHILD] = n
+    work.size[0] = n + 1
+    return n
+
+
+@inline_kernel
+def select(work, node, moves, k, explore):
+    """(child, index) of the walk's next step among the k candidate moves at `node`.
+
+    Every existing child among the candidates counts one more availability. The first
+    candidate without a child comes first: (NO_NODE, its index). Otherwise the child of
+    the largest UCB1 score, (child, -1).
+    """
+    nodes, reward = work.nodes, work.reward
+    new = -1
+    best, best_score = NO_NODE, -np.inf
+    for i in range(k):
+        child = find_child(nodes, node, moves[i])
+        if child == NO_NODE:
+            if new < 0:
+                new = i
+            continue
+        nodes[child, N_AVAILABLE] += 1
+        visits = nodes[child, N_VISITS]
+        if visits == 0:
+            score = np.inf
+        else:
+            score = reward[child] / visits + explore * np.sqrt(np.log(nodes[child, N_AVAILABLE]) / visits)
+        if score > best_score:
+            best, best_score = child, score
+    if new >= 0:
+        return NO_NODE, new
+    return best, -1
+
+
+@kernel
+def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
+    """One iteration: deal, walk down (adding at most one node), play out, score, back up.
+
+    forced: the root child the walk starts with (NO_NODE: chosen as at any node). Returns
+    the score of the searching team."""
+    sim = work.sim
+    seed_stream(sim.rng, base, i)
+    if params[P_CHEAT] != 0.0:
+        reveal(st, sim)
+    else:
+        determinise(st, sim, seat, -1)
+    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    gparams = params[P_GREEDY:P_OPPONENT]
+    oparams = params[P_OPPONENT:N_SEARCH_PARAMS]
+    vweights = params[P_VALUE:P_GREEDY]
+    width = min(max(int(params[P_WIDTH]), 1), MAX_WIDTH)
+    reply = min(max(int(params[P_REPLY]), 1), MAX_WIDTH)
+    explore = params[P_EXPLORE]
+    nodes, path = work.nodes, work.path
+    node, depth = 0, 0
+    path[0] = 0
+    s, t = seat, team
+    winner = -2  # -2: the game goes on; -1: a draw; else the winning team
+    while True:
+        if sim.ctr[TURNS] >= cfg[CFG_MAX_TURNS]:
+            winner = -1
+            break
+        if depth >= MAX_DEPTH:
+            break
+        if depth > 0:
+            if may_swap_dead(cfg, sim):
+                dead = choose_dead(GREEDY, gparams, tb, cfg, sim, s, t)
+                if dead >= 0:
+                    swap_dead(cfg, sim, s, dead)
+        weights = gparams if t == team else oparams
+        moves = sim.scratch
+        n = score_actions(tb, cfg, sim, s, t, weights, moves, sim.fscores)
+        if n == 0:
+            moves[0] = PASS_MOVE
+            k = 1
+        else:
+            k = shortlist(moves, sim.fscores, n, width if t == team else reply)
+        if depth == 0 and forced != NO_NODE:
+            child, index = forced, -1
+        else:
+            child, index = select(work, node, moves, k, explore)
+        added = child == NO_NODE
+        if added:
+            move = moves[index]
+            child = add_child(work, node, move, t)
+        else:
+            move = nodes[child, N_MOVE]
+        result = play_turn(UpToGreedy(), GREEDY, weights, tb, cfg, sim, sim, s, t, move)
+        if child != NO_NODE:
+            depth += 1
+            path[depth] = child
+            node = child
+        if result == WON:
+            winner = t
+            break
+        if result == PASSED:
+            if sim.ctr[PASS_RUN] == players:
+                winner = -1
+                break
+        s, t = next_seat(s, t, players, teams)
+        if added:
+            break
+    value = work.value
+    if winner == -2:
+        playout(tb, cfg, sim, s, team, gparams, oparams, int(params[P_HORIZON]), vweights, value)
+    else:
+        score_result(cfg, value, winner)
+    nodes[0, N_VISITS] += 1
+    for d in range(1, depth + 1):
+        c = path[d]
+        nodes[c, N_VISITS] += 1
+        work.reward[c] += value[nodes[c, N_TEAM]]
+    return value[team]
+
+
+@kernel
+def wins_now(tb, cfg, st, work, seat, team, move, gparams):
+    """Whether `move` wins the game at once (a win depends on the board alone)."""
+    sim = work.sim
+    determinise(st, sim, seat, 1)
+    return play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
+
+
+@kernel
+def search_action(tb, cfg, st, work, seat, team, params):
+    """The most visited root move after the search (see the module doc) as (card, cell); (-1, -1) to pass."""
+    gparams = params[P_GREEDY:P_OPPONENT]
+    moves, scores = st.scratch, st.fscores
+    n = score_actions(tb, cfg, st, seat, team, gparams, moves, scores)
+    if n == 0:
+        return -1, -1
+    width = min(max(int(params[P_WIDTH]), 1), MAX_WIDTH)
+    k = shortlist(moves, scores, n, width)
+    iterations = min(int(params[P_ITERATIONS]), MAX_ITERATIONS)
+    first = moves[0]
+    if k == 1 or iterations < 1:
+        return first // 128, first % 128
+    base = next_u64(st.rng)
+    work.sim.rng[0] = base
+    if wins_now(tb, cfg, st, work, seat, team, first, gparams):
+        return first // 128, first % 128
+    nodes = work.nodes
+    nodes[0, N_MOVE] = PASS_MOVE
+    nodes[0, N_CHILD] = NO_NODE
+    nodes[0, N_SIBLING] = NO_NODE
+    nodes[0, N_VISITS] = 0
+    nodes[0, N_AVAILABLE] = 0
+    nodes[0, N_TEAM] = team
+    work.size[0] = 1
+    if params[P_RACE] > 0.0:
+        return raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations)
+    for i in range(iterations):
+        iterate(tb, cfg, st, work, seat, team, params, base, i, NO_NODE)
+    best, best_visits, best_mean = first, -1, 0.0
+    child = nodes[0, N_CHILD]
+    while child != NO_NODE:
+        visits = nodes[child, N_VISITS]
+        mean = work.reward[child] / max(visits, 1)
+        if visits > best_visits or (visits == best_visits and mean > best_mean):
+            best, best_visits, best_mean = nodes[child, N_MOVE], visits, mean
+        child = nodes[child, N_SIBLING]
+    return best // 128, best % 128
+
+
+@kernel
+def raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
+    """race > 0: the root candidates compared on the same deals, as the lookahead does.
+
+    Deal i is searched once below every candidate still in the race (each walk one of the
+    `iterations`); the score differences from greedy's first choice on the same deal are
+    summed; after every BATCH deals a challenger whose mean difference is `race` standard
+    errors or more below zero is dropped. The first choice is left only for the challenger
+    with the largest mean gain, and only when that gain exceeds `margin` standard errors.
+    """
+    acc = st.fscratch  # sums and sums of squares of challenger j's differences: [8 + 2j], [9 + 2j]
+    racing = st.scratch[MAX_WIDTH:2 * MAX_WIDTH]
+    children = st.scratch[2 * MAX_WIDTH:3 * MAX_WIDTH]
+    for j in range(k):
+        children[j] = add_child(work, 0, moves[j], team)
+        racing[j] = 1
+        acc[8 + 2 * j] = 0.0
+        acc[9 + 2 * j] = 0.0
+    left = k - 1
+    race, margin = params[P_RACE], params[P_MARGIN]
+    walks, deals = 0, 0
+    while walks < iterations and left > 0:
+        first = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[0])
+        walks += 1
+        for j in range(1, k):
+            if racing[j] == 1:
+                d = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first
+                acc[8 + 2 * j] += d
+                acc[9 + 2 * j] += d * d
+                walks += 1
+        deals += 1
+        if deals % BATCH == 0:
+            for j in range(1, k):
+                if racing[j] == 1:
+                    mean, se = paired_mean(acc, j, deals)
+                    if mean + race * se <= 0.0:
+                        racing[j] = 0
+                        left -= 1
+    chosen, gain = 0, 0.0
+    for j in range(1, k):
+        if racing[j] == 1:
+            mean, se = paired_mean(acc, j, deals)
+            if mean > margin * se and mean > gain:
+                chosen, gain = j, mean
+    return moves[chosen] // 128, moves[chosen] % 128

@@ -1,0 +1,195 @@
+"""The later players (issue 22): ismcts (kernels/search.py) and fast (kernels/fast.py).
+
+Each plays legal games (the referee) at every table shape and under every
+rule variant, the same games for any threads, chunks and resumes
+(tests/test_runner.py and tests/test_distributed.py run them too), and sees
+only what RULES.md's Information allows: hiding the unseen cards' order
+differently leaves its decision unchanged. The cheating instrument
+(``ismcts:cheat=1``) is the exception, and a test shows it does read them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.cards import tables
+from simkit.kernels import policies as kp
+from simkit.kernels.policies import decide, workspace
+from simkit.kernels.state import PILE_N, PILE_POS
+from simkit.play import simulate
+from simkit.policies import POLICIES, Lineup, PolicyError
+from simkit.records import game_record
+from simkit.rules import Rules
+from tests import referee
+from tests.positions import hand_cards, random_midgame, set_hand
+
+TWO = Rules.make(2)
+CHEAP_ISMCTS = "ismcts:iterations=24:width=3:reply=2:horizon=1"
+CHEAT = CHEAP_ISMCTS + ":cheat=1"
+HONEST = [CHEAP_ISMCTS, "ismcts:iterations=60:horizon=0", "fast", "fast:width=6"]
+
+
+def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
+    """A line-up of random, greedy or lookahead keeps the policy set it had (the same compiled
+    kernels); the later players join a Strong set only when played."""
+    def pset(spec, rules=TWO):
+        return Lineup.parse(spec, rules).policy_set()
+
+    assert pset("random") == kp.RandomOnly() and pset("greedy,random") == kp.UpToGreedy()
+    assert pset("lookahead") == kp.AllPolicies() and pset("lookahead,greedy") == kp.AllPolicies()
+    assert pset("ismcts") == kp.Strong(kp.No(), kp.Yes(), kp.No())
+    assert pset("fast,random") == kp.Strong(kp.No(), kp.No(), kp.Yes())
+    assert pset("ismcts,lookahead") == kp.Strong(kp.Yes(), kp.Yes(), kp.No())
+    assert pset("fast,lookahead") == kp.Strong(kp.Yes(), kp.No(), kp.Yes())
+    assert pset("ismcts,fast,lookahead", Rules.make(3)) == kp.Strong(kp.Yes(), kp.Yes(), kp.Yes())
+
+
+def test_the_search_arena_is_sized_by_the_lineup():
+    from simkit.kernels.search import SearchWork
+    from simkit.kernels.state import State
+
+    lineup = Lineup.parse("ismcts:iterations=300,lookahead", TWO, swap_seats=True)
+    work = workspace(lineup.policy_set(), lineup.ids(), lineup.params())
+    assert isinstance(work, SearchWork) and work.nodes.shape[0] == 300 + 2 + 16
+    plain = Lineup.parse("fast,lookahead", TWO)
+    assert isinstance(workspace(plain.policy_set(), plain.ids(), plain.params()), State)
+
+
+def test_parameter_rows_fit_the_kernels():
+    from simkit.kernels.evaluation import N_VALUE_WEIGHTS
+    from simkit.kernels import fast, search
+    from simkit.policies import N_PARAMS, VALUE_NAMES
+
+    names = list(POLICIES["ismcts"].params)
+    assert len(names) == search.N_SEARCH_PARAMS <= N_PARAMS
+    assert names[:search.P_VALUE] == ["iterations", "width", "reply", "explore", "horizon", "cheat",
+                                         "race", "margin"]
+    assert names[search.P_VALUE:search.P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
+    assert names[search.P_GREEDY:search.P_OPPONENT] == list(POLICIES["greedy"].params)
+    assert names[search.P_OPPONENT:] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
+    names = list(POLICIES["fast"].params)
+    assert len(names) == fast.N_FAST_PARAMS <= N_PARAMS
+    assert names[fast.P_WIDTH] == "width"
+    assert names[fast.P_VALUE:fast.P_GREEDY] == list(VALUE_NAMES)
+    assert names[fast.P_GREEDY:] == list(POLICIES["greedy"].params)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts:iterations=-1", "iterations of 'ismcts' must be a whole number from 0 to 1000000"),
+    ("ismcts:width=17", "width of 'ismcts' must be a whole number from 1 to 16"),
+    ("ismcts:reply=0", "reply of 'ismcts' must be a whole number from 1 to 16"),
+    ("ismcts:explore=-1", "explore of 'ismcts' must be at least 0"),
+    ("ismcts:cheat=0.5", "cheat of 'ismcts' must be a whole number from 0 to 1"),
+    ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
+])
+def test_bad_parameters_are_refused(spec, message):
+    with pytest.raises(PolicyError, match=message):
+        Lineup.parse(spec, TWO)
+
+
+def test_cheating_is_never_a_default():
+    assert POLICIES["ismcts"].params["cheat"] == 0
+    assert Lineup.parse("ismcts:cheat=1", TWO).names[0] == "ismcts:cheat=1"  # always printed
+
+
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT])
+@pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
+def test_recorded_games_pass_the_referee(spec, players, teams):
+    rules = Rules.make(players, teams)
+    lineup = Lineup.parse(spec, rules)
+    for game in range(2):
+        record = game_record(rules, lineup, 17, game)
+        assert record["policies"] == lineup.names
+        assert referee.check_record(record, strict_rules=False) == []
+
+
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT])
+@pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
+                                     dict(handicap=2), dict(reshuffle=False, dead_swap=False, late_card=6)])
+def test_legal_games_under_every_rule_variant(spec, options):
+    """RULES.md, Rule variants and Compensation families: the deals a search plays on respect them."""
+    for players, teams in ((2, 2), (3, 3), (4, 2)):
+        rules = Rules.make(players, teams, **options)
+        lineup = Lineup.parse(f"{spec},greedy", rules, swap_seats=True)
+        for game in range(2):
+            record = game_record(rules, lineup, 41, game)
+            assert referee.check_record(record) == [], referee.check_record(record)[:3]
+
+
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast"])
+def test_same_seed_same_games(spec):
+    lineup = Lineup.parse(spec + ",greedy", TWO)
+    a = simulate(TWO, lineup, 4, 0, 12)
+    b = simulate(TWO, lineup, 4, 6, 6)
+    assert np.array_equal(a[6:], b)
+    assert game_record(TWO, lineup, 4, 3) == game_record(TWO, lineup, 4, 3)
+
+
+def _scrambled_decisions(spec, players, teams, seed, turns=21):
+    """The seat's decision before and after the other hands' cards are swapped with the pile's
+    and the pile is reversed: what the seat sees is the same."""
+    rules = Rules.make(players, teams)
+    st, _ = random_midgame(rules, seed, turns)
+    seat = turns % rules.players
+    team = seat % rules.teams
+    lineup = Lineup.parse(spec, rules)
+    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.policy_set()
+    rng = st.rng.copy()
+    first = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
+    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
+    assert n - pos >= 3
+    for other in range(rules.players):
+        if other == seat:
+            continue
+        hand = hand_cards(st, other)
+        for i in range(len(hand)):
+            j = pos + (i + 3 * other) % (n - pos)
+            hand[i], st.pile[j] = st.pile[j], hand[i]
+        set_hand(st, other, hand)
+    st.pile[pos:n] = st.pile[pos:n][::-1].copy()
+    st.rng[:] = rng
+    second = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
+    return first, second
+
+
+@pytest.mark.parametrize("spec", HONEST)
+@pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3)])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_decision_ignores_hidden_cards(spec, players, teams, seed):
+    """RULES.md, Information: the other hands and the pile's order are hidden from the seat."""
+    first, second = _scrambled_decisions(spec, players, teams, seed)
+    assert first == second
+
+
+def test_the_cheating_instrument_reads_the_hidden_cards():
+    """cheat=1 sees every hand and the pile: scrambling them changes some of its decisions."""
+    spec = "ismcts:iterations=200:cheat=1"
+    changed = sum(a != b for seed in range(12) for a, b in [_scrambled_decisions(spec, 2, 2, seed, 15 + seed)])
+    assert changed > 0
+
+
+def test_the_new_players_beat_random():
+    """A sanity check of strength: both win nearly every game against random, seats swapped."""
+    for spec in (CHEAP_ISMCTS, "fast"):
+        lineup = Lineup.parse(f"{spec},random", TWO, swap_seats=True)
+        winners = simulate(TWO, lineup, 8, 0, 40)[:, 0]
+        wins = sum(int(w == g % 2) for g, w in enumerate(winners))
+        assert wins >= 36, (spec, wins)
+
+
+def test_chunks_are_short_when_a_slow_player_plays():
+    from simkit.runner import RunSpec
+
+    assert RunSpec(TWO, Lineup.parse("ismcts,greedy", TWO), 1, 10).chunking == 100
+    assert RunSpec(TWO, Lineup.parse("fast,random", TWO), 1, 10).chunking == 1_000
+    assert RunSpec(TWO, Lineup.parse("quick", TWO), 1, 10).chunking == 1_000
+
+
+def test_quick_is_the_lookahead_with_cheap_defaults():
+    """quick plays the lookahead's kernel (the same compiled set) with its own defaults."""
+    quick = Lineup.parse("quick", TWO)
+    same = Lineup.parse("lookahead:rollouts=6:shortlist=2:race=0:horizon=2", TWO)
+    assert quick.policy_set() == kp.AllPolicies() and np.array_equal(quick.params(), same.params())
+    assert np.array_equal(simulate(TWO, quick, 3, 0, 6), simulate(TWO, same, 3, 0, 6))
+    assert quick.names == ["quick", "quick"] and Lineup.parse("quick:rollouts=8", TWO).names[0] == "quick:rollouts=8"
