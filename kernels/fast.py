@@ -243,7 +243,7 @@ def fast_action(tb, cfg, st, sim, seat, team, params):
     for i in range(k):
         move = moves[i]
         copy_view(st, sim, seat)
-        play_card(tb, sim, seat, team, move // 128, move % 128)
+        play_card(tb, sim, seat, team, move // 128, move % 128, True)  # the value reads the line counts
         if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
             return move // 128, move % 128
         value = fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES:COPIES + N_CODES])
