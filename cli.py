@@ -420,13 +420,23 @@ study varies itself (first-player, variants, compensation: --players and
 """
 
 
+def _study_policy_help() -> str:
+    from simkit.studies import KINDS
+    from simkit.studies.base import StudyKind
+
+    usual = StudyKind.__dataclass_fields__["default_policies"].default
+    others = "; ".join(f"{k.name}: {', '.join(k.default_policies)}" for k in KINDS.values()
+                       if k.default_policies != usual)
+    return (f"A line-up, as in `simkit run --policy`; repeat for several. Default: {' and '.join(usual)}"
+            + (f" ({others})." if others else "."))
+
+
 @app.command(help=_study_help())
 @with_rule_options
 def study(
     name: Annotated[str, typer.Argument(help="The study (see above).", show_default=False)],
     policy: Annotated[list[str] | None, typer.Option(
-        "--policy", help="A line-up, as in `simkit run --policy`; repeat for several. Default: random and greedy "
-        "(skill: random, greedy, lookahead:rollouts=32, lookahead; compensation: greedy).")] = None,
+        "--policy", help=_study_policy_help())] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per configuration (skill: per pair; compensation: per setting searched). "
         "Default: 1,000,000 for random and greedy play (a 95% half-width of 0.1 pp), 10,000 with a lookahead; "

@@ -10,7 +10,9 @@ from simkit.render import count, markdown_table, pct
 from simkit.rules import Rules
 from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, summary_frame
 
-SKILL_POLICIES = ("random", "greedy", "lookahead:rollouts=32", "lookahead")
+# The ladder, weakest first (benchmarks/matches.md): the one-ply fast player and the quick lookahead sit
+# between greedy and the lookahead; ismcts, the tree search, is the strongest measured.
+SKILL_POLICIES = ("random", "greedy", "fast", "quick", "lookahead", "ismcts")
 PAIR_GAMES = 2_000
 ANCHOR = "random"
 
