@@ -36,8 +36,11 @@ winner; the fair share of a team is 1/teams):
 - ``shift``: the difference between two configurations of a team's share
   of the decided games, estimated from per-game pairs when both played the
   same game indices of one seed (the same deals), with the unpaired
-  interval beside it and the pairs' correlation; where the pairing buys
-  nothing (correlation at most PAIRING_GAIN) the unpaired interval is used.
+  interval beside it and the pairs' correlation. The pairs' interval is
+  used wherever the correlation is larger than PAIRING_GAIN either way: a
+  positive one narrows it, a negative one widens it (the unpaired interval
+  would then claim too much); within +-PAIRING_GAIN the two are the same to
+  a few per cent and the unpaired one is used.
 - ``paired_difference``: the same for a difference of means (game lengths,
   the stalemate rate) over per-game pairs.
 - ``holm``: Holm's adjustment of a family of p-values (statsmodels).
@@ -296,16 +299,17 @@ def bradley_terry(pairs: list[tuple[str, str, float, int]], anchor: str) -> list
 # --- comparisons ------------------------------------------------------------------------
 
 PAIRING_GAIN = 0.05
-"""The pairs' correlation above which their interval is used (below it the pairing buys nothing)."""
+"""The size of the pairs' correlation, either way, above which their interval is used (within it the two
+intervals differ by a few per cent: sqrt(1 -+ 0.05))."""
 
 
 @dataclass(frozen=True)
 class Shift:
     """The shift of team 0's share of the decided games from configuration B to configuration A.
 
-    estimate: the shift with the interval used: the paired one when the pairs
-    are positively correlated (by more than PAIRING_GAIN), else the unpaired
-    one (the pairing bought nothing); unpaired: the interval as if the two
+    estimate: the shift with the interval used: the paired one when the pairs'
+    correlation is beyond +-PAIRING_GAIN (narrower when positive, wider when
+    negative), else the unpaired one; unpaired: the interval as if the two
     sets of games were independent; correlation: of the pairs' contributions
     (0 without pairs); paired: whether the pairs' interval is used; p_value:
     of shift = 0, from the interval used.
@@ -389,7 +393,7 @@ def shift(wins_a: np.ndarray, games_a: int, wins_b: np.ndarray, games_b: int, te
     covariance = float(g_a @ cov_ab @ g_b)
     se = math.sqrt(max(var_a + var_b - 2 * covariance, 0.0) / n)
     correlation = covariance / math.sqrt(var_a * var_b) if var_a > 0 and var_b > 0 else 0.0
-    if correlation <= PAIRING_GAIN:  # the pairing buys nothing: the unpaired interval, and it is said
+    if abs(correlation) <= PAIRING_GAIN:  # the two intervals agree to a few per cent: the unpaired one, said
         p = float(2 * sp.norm.sf(abs(value) / se_unpaired)) if se_unpaired > 0 else _NAN
         return Shift(unpaired, unpaired, float(correlation), False, p)
     used = Estimate(value, value - Z * se, value + Z * se, n, method)
@@ -416,7 +420,7 @@ def paired_difference(n: int, sums: np.ndarray) -> Shift:
     se_unpaired = math.sqrt(max(va + vb, 0.0) / n)
     correlation = cov / math.sqrt(va * vb) if va > 0 and vb > 0 else 0.0
     unpaired = Estimate(value, value - Z * se_unpaired, value + Z * se_unpaired, 2 * n, "unpaired")
-    paired = correlation > PAIRING_GAIN
+    paired = abs(correlation) > PAIRING_GAIN
     if not paired:
         se = se_unpaired
     used = Estimate(value, value - Z * se, value + Z * se, n, "paired") if paired else unpaired

@@ -698,3 +698,17 @@ def test_games_for_half_width(half_width: float, share: float) -> None:
     assert (e.high - e.low) / 2 == pytest.approx(half_width, rel=0.01)
     e = S.proportion(round(share * 0.9 * n), round(0.9 * n))
     assert (e.high - e.low) / 2 > half_width * 1.04
+
+
+def test_negatively_correlated_pairs_get_the_wider_paired_interval():
+    """Pairs whose correlation is below -PAIRING_GAIN: the unpaired interval would claim too much, so the
+    paired one (from the variance of a_i - b_i, larger than var a + var b) is used, and it is wider."""
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=20_000)
+    b = -0.5 * a + rng.normal(size=a.size)  # correlation about -0.45
+    sums = np.array([a.sum(), b.sum(), (a * a).sum(), (b * b).sum(), (a * b).sum()])
+    s = S.paired_difference(a.size, sums)
+    assert s.correlation < -S.PAIRING_GAIN and s.paired
+    se = np.std(a - b, ddof=1) / np.sqrt(a.size)
+    assert s.estimate.high - s.estimate.value == pytest.approx(S.Z * se, rel=1e-9)
+    assert s.narrower < -0.15  # wider than the unpaired interval by more than 15%

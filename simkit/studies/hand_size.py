@@ -100,13 +100,20 @@ def pairing_sentence(s: pd.DataFrame, correlation: str = "correlation", paired: 
             f"pairs (delta method). The pairs' correlation was {corr.min():.2f} to {corr.max():.2f}. ")
     used = s[s[paired]]
     if len(used) == len(s):
-        return head + (f"The paired intervals, used, are {100 * used[narrower].min():.0f}-"
-                       f"{100 * used[narrower].max():.0f}% narrower than the unpaired ones (shown beside them). ")
+        return head + (f"The paired intervals, used, are {_width_change(used[narrower].min())} to "
+                       f"{_width_change(used[narrower].max())} than the unpaired ones (shown beside them). ")
     if not len(used):
         return head + ("A different hand size deals different cards from the first round on, so the pairing bought "
-                       "nothing here: the unpaired intervals are used (the paired ones are no narrower). ")
-    return head + (f"Where the correlation exceeds {stats.PAIRING_GAIN} ({len(used)} of {len(s)} shifts) the paired "
-                   "interval is used, elsewhere the unpaired one (column paired in shifts.csv). ")
+                       f"nothing here: every correlation is within +-{stats.PAIRING_GAIN}, and the unpaired intervals "
+                       "are used. ")
+    return head + (f"Where the correlation is beyond +-{stats.PAIRING_GAIN} ({len(used)} of {len(s)} shifts) the "
+                   "paired interval is used (narrower where the correlation is positive, wider where it is "
+                   "negative), elsewhere the unpaired one (column paired in shifts.csv). ")
+
+
+def _width_change(narrower: float) -> str:
+    """'12% narrower' or '7% wider' from the relative narrowing of an interval."""
+    return f"{100 * narrower:.0f}% narrower" if narrower >= 0 else f"{-100 * narrower:.0f}% wider"
 
 
 def shifts_section(s: pd.DataFrame) -> str:
