@@ -114,8 +114,8 @@ def hand_size(summary: pd.DataFrame) -> Figure:
 
 
 def shifts(frame: pd.DataFrame) -> Figure:
-    """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, paired
-    intervals, and for each line-up the shift that would cancel the even game's edge."""
+    """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, with the
+    interval its table uses (paired or unpaired, simkit.stats.shift), and for each line-up the shift that would cancel the even game's edge."""
     frame = frame.reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(9, 0.55 * len(frame) + 1.8))
     y = np.arange(len(frame))[::-1]
@@ -123,7 +123,7 @@ def shifts(frame: pd.DataFrame) -> Figure:
         colour = f"C{j}"
         ax.errorbar(100 * rows["shift"], y[rows.index], xerr=_errors(rows["shift"], rows["shift_low"],
                                                                     rows["shift_high"]),
-                    fmt=MARKERS[j % len(MARKERS)], capsize=3, color=colour, label=f"{lineup} (95% CI, paired)")
+                    fmt=MARKERS[j % len(MARKERS)], capsize=3, color=colour, label=f"{lineup} (95% CI)")
         cancel = -100 * float(rows["even_advantage"].iloc[0])
         ax.axvline(cancel, color=colour, linestyle=":", linewidth=1.2,
                    label=f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)")
