@@ -431,3 +431,13 @@ def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):
     for name in folders(done):
         pd.testing.assert_frame_equal(ds.read_games(tmp_path / name), ds.read_games(done / name))
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(done / "summary.csv"))
+
+
+def test_line_ups_keep_one_order_whatever_joined_them():
+    """study.json stores line-ups sorted by name; a re-run lists the kind's defaults first, in their order, then
+    the others by name, so a summary's rows do not change order between the first run and the next."""
+    from simkit.studies.base import line_up_order
+
+    on_disk = {"greedy": 10, "lookahead": 5, "greedy:block4=800": 10, "random": 10}
+    assert list(line_up_order(on_disk, ("random", "greedy"))) == ["random", "greedy", "greedy:block4=800",
+                                                                   "lookahead"]

@@ -411,7 +411,14 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
             added.append(lineup)
         games[lineup] = max(n, games.get(lineup, 0))
     previous = [config_from_json(c) for c in on_disk.get("configurations", [])]
-    return None, added, games, previous
+    return None, added, line_up_order(games, study.kind.default_policies), previous
+
+
+def line_up_order(games: dict[str, int], defaults: tuple[str, ...]) -> dict[str, int]:
+    """The line-ups in one order whatever the commands that joined them (study.json stores them sorted by
+    name): the kind's default line-ups in their order (random, greedy, ...), then the others by name."""
+    rank = {spec: i for i, spec in enumerate(defaults)}
+    return dict(sorted(games.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
 
 
 def config_to_json(c: Config, study_seed: int) -> dict:
