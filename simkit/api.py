@@ -145,8 +145,8 @@ def _scalars(rows) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["metric", "value", "ci_low", "ci_high"])
     if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in frame["value"]):
         frame["value"] = frame["value"].astype("int64")
-    else:
-        frame["value"] = frame["value"].astype(object)
+    else:  # from the rows themselves: the frame's own column already made the counts floats
+        frame["value"] = pd.Series([r[1] for r in rows], index=frame.index, dtype=object)
     for c in ("ci_low", "ci_high"):
         frame[c] = pd.to_numeric(frame[c], errors="coerce").astype("float64")
     return frame

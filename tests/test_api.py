@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -91,3 +92,10 @@ def test_the_readme_examples_run(tmp_path, monkeypatch, capsys):
         exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out
     assert "score" in out and "advantage" in out
+
+
+def test_summarise_keeps_a_count_whole_beside_a_rate():
+    """issue 25: the draw section mixes a count and a rate; the count stays an int (never 12.0)."""
+    draw = simkit.summarise(simkit.simulate(games=300, seed=3))["draw"]
+    count = draw.loc[draw["metric"] == "count", "value"].iloc[0]
+    assert isinstance(count, (int, np.integer)) and not isinstance(count, bool)
