@@ -70,8 +70,8 @@ def default_games(lineup: Lineup) -> int:
     (a 95% half-width of 0.1 pp on team 0's share), 10,000 with a lookahead (1 pp)."""
     from simkit.kernels.policies import LOOKAHEAD
 
-    if any(p.kind.id >= LOOKAHEAD for p in lineup.per_team):
-        return round_games(stats.games_for_half_width(STRONG_HALF_WIDTH))
+    if any(p.kind.id >= LOOKAHEAD for p in lineup.per_team):  # 9,604 games give the 1 pp: a round 10,000
+        return max(10_000, round_games(stats.games_for_half_width(STRONG_HALF_WIDTH)))
     return 1_000_000
 
 
