@@ -174,7 +174,8 @@ def test_ctrl_c_during_play_keeps_the_finished_records(tmp_path):
 
     path = tmp_path / "many.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "simkit", "play", "--games", "100000", "--no-board", "--quiet",
-                             "--record", str(path)], stderr=subprocess.PIPE, text=True)
+                             "--record", str(path)], stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # `make test &` ignores it
     deadline = time.monotonic() + 120
     tmp = None
     while tmp is None or tmp.stat().st_size < 200_000:  # some games are finished and written

@@ -125,7 +125,10 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     out = tmp_path / "ds"
     args = [sys.executable, "-m", "simkit", "run", "--games", "2000000", "--chunk-size", "10000",
             "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    # SIGINT back to its default in the child: a shell's background job (`make test &`) ignores it, and a
+    # Python started with SIGINT ignored never raises KeyboardInterrupt, so the run would just finish.
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while not list(out.glob(ds.PART_GLOB)):
         assert proc.poll() is None, proc.stderr.read()
