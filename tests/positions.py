@@ -31,7 +31,7 @@ from simkit.kernels.policies import choose_dead  # noqa: F401
 from simkit.kernels.random_policy import dead_codes, playable_codes, random_action, random_dead  # noqa: F401
 from simkit.kernels.rng import seed_stream
 from simkit.cards import tables
-from simkit.kernels.state import CFG_CHIP_LIMIT, new_state
+from simkit.kernels.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
 from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
 
@@ -178,6 +178,22 @@ def random_midgame(rules: Rules, seed: int, turns: int):
     random = Lineup.parse("random", capped)
     play_game(random.policy_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, seed, 0)
     return st, sim
+
+
+def scramble_hidden(st, seat: int, players: int) -> None:
+    """Swap the other hands' cards with the draw pile's and reverse the pile: what `seat` sees (RULES.md,
+    Information: its hand, the board, the discards, the pile's size) stays the same, nothing hidden does."""
+    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
+    assert n - pos >= 3
+    for other in range(players):
+        if other == seat:
+            continue
+        hand = hand_cards(st, other)
+        for i in range(len(hand)):
+            j = pos + (i + 3 * other) % (n - pos)
+            hand[i], st.pile[j] = st.pile[j], hand[i]
+        set_hand(st, other, hand)
+    st.pile[pos:n] = st.pile[pos:n][::-1].copy()
 
 
 def cfg_for(players: int = 2, teams: int | None = None, chip_limit: bool = False) -> np.ndarray:

@@ -13,13 +13,13 @@ from scipy.stats import binomtest
 
 from simkit.cards import tables
 from simkit.kernels.policies import decide
-from simkit.kernels.state import PILE_N, PILE_POS, new_state
+from simkit.kernels.state import new_state
 from simkit.play import simulate
 from simkit.policies import Lineup, PolicyError
 from simkit.records import game_record
 from simkit.rules import Rules
 from tests import referee
-from tests.positions import hand_cards, random_midgame, set_hand
+from tests.positions import random_midgame, scramble_hidden, set_hand
 
 TWO = Rules.make(2)
 FAST_LOOKAHEAD = "lookahead:rollouts=4:shortlist=3"
@@ -93,17 +93,7 @@ def test_decision_ignores_hidden_cards(spec, seed):
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
 
-    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
-    assert n - pos >= 3
-    for other in range(rules.players):
-        if other == seat:
-            continue
-        hand = hand_cards(st, other)
-        for i in range(len(hand)):
-            j = pos + (i + 3 * other) % (n - pos)
-            hand[i], st.pile[j] = st.pile[j], hand[i]
-        set_hand(st, other, hand)
-    st.pile[pos:n] = st.pile[pos:n][::-1].copy()
+    scramble_hidden(st, seat, rules.players)
     st.rng[:] = rng
     second = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
     assert first == second

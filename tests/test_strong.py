@@ -16,13 +16,12 @@ import pytest
 from simkit.cards import tables
 from simkit.kernels import policies as kp
 from simkit.kernels.policies import decide, workspace
-from simkit.kernels.state import PILE_N, PILE_POS
 from simkit.play import simulate
 from simkit.policies import POLICIES, Lineup, PolicyError
 from simkit.records import game_record
 from simkit.rules import Rules
 from tests import referee
-from tests.positions import hand_cards, random_midgame, set_hand
+from tests.positions import random_midgame, scramble_hidden
 
 TWO = Rules.make(2)
 CHEAP_ISMCTS = "ismcts:iterations=24:width=3:reply=2:horizon=1"
@@ -137,17 +136,7 @@ def _scrambled_decisions(spec, players, teams, seed, turns=21):
     ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.policy_set()
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
-    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
-    assert n - pos >= 3
-    for other in range(rules.players):
-        if other == seat:
-            continue
-        hand = hand_cards(st, other)
-        for i in range(len(hand)):
-            j = pos + (i + 3 * other) % (n - pos)
-            hand[i], st.pile[j] = st.pile[j], hand[i]
-        set_hand(st, other, hand)
-    st.pile[pos:n] = st.pile[pos:n][::-1].copy()
+    scramble_hidden(st, seat, rules.players)
     st.rng[:] = rng
     second = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
     return first, second
