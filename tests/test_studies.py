@@ -194,7 +194,9 @@ def test_non_default_options_name_the_default_folder():
     assert default_folder(make_study("skill", seed=7)) == "skill-s7"
     assert default_folder(make_study("first-player", rules={"players": 4})) == "first-player"  # a table of it
     assert default_folder(make_study("first-player", rules={"late_card": 2})) == "first-player-late2"
-    assert default_folder(make_study("compensation", families=["handicap"])) == "compensation-families-handicap"
+    # the families, like the tables, choose among the study's searches: such a command joins the study
+    assert default_folder(make_study("compensation", families=["handicap"])) == "compensation"
+    assert make_study("compensation", families=["handicap"]).identity() == make_study("compensation").identity()
 
 
 def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shifts(tmp_path):
@@ -350,6 +352,76 @@ def test_the_three_team_search_moves_both_knobs():
     assert search.chosen == (6, 4)
 
 
+class Shares:
+    """Made-up results: each setting's shares of the decided games from `table` ((h0, h1) -> shares of
+    teams 0, 1, 2), `far` elsewhere; `games` decided games per setting, or `by_games(games asked)`."""
+
+    def __init__(self, table: dict, far=(0.36, 0.33, 0.31), games: int = 400_000):
+        self.table, self.far, self.games = table, far, games
+
+    def aggregate(self, config):
+        from simkit.aggregate import Aggregate
+
+        h0, *rest = (int(x) for x in str(dict(config.facts)["setting"]).split(","))
+        shares = self.table.get((h0, rest[0] if rest else 0), self.far)
+        agg = Aggregate.empty(config.rules.teams, 10)
+        for t, share in enumerate(shares):
+            agg.outcomes[0, t + 1, 0, 0] = round(self.games * share)
+        return agg
+
+
+def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
+    """issue 24: the coordinate search's answer is replaced by a neighbour where both criteria are nearer
+    zero; every neighbour is asked for (a missing one is played: the search resumes there)."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import Need, Search
+
+    rules = Rules.make(3)
+    near = {(6, 4): (0.3353, 0.3333, 0.3314), (7, 5): (0.3335, 0.3333, 0.3332), (5, 3): (0.3340, 0.3340, 0.3320)}
+    search = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Shares(near))
+    assert search.polish((6, 4)) == (7, 5)
+    assert "the neighbour 7,5 is nearer fair than 6,4" in search.outcome
+    assert len(search.points) == 9
+    tie = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Shares({}))
+    assert tie.polish((6, 4)) == (6, 4) and tie.outcome == ""  # all alike: the search's own answer
+
+    class Missing(Shares):
+        def aggregate(self, config):
+            return None if dict(config.facts)["setting"] == "7,5" else super().aggregate(config)
+
+    with pytest.raises(Need) as need:
+        Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Missing(near)).polish((6, 4))
+    assert dict(need.value.config.facts)["setting"] == "7,5"
+
+
+@pytest.mark.parametrize("share0, looks", [(0.5030, 2),  # the point fair, the interval across +0.5 pp
+                                           (0.5000, 1),  # fair at the first look
+                                           (0.5100, 1)])  # plainly unfair: more games would not help
+def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
+    """issue 20: a first confirmation whose point estimate is fair but whose interval crosses the band's
+    edge goes on to EXTEND times its games on the same seed; a settled one stops."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import EXTEND, Search, confirmation, first_look
+
+    rules = Rules.make(2)
+
+    class Confirming(Shares):
+        def aggregate(self, config):
+            self.games = config.games  # each confirmation has exactly the games it asks for
+            return super().aggregate(config)
+
+    results = Confirming({(28, 0): (share0, 1 - share0)})
+    search = Search("late_card", rules, Lineup.parse("greedy", rules), 100_000, results)
+    search.chosen = (28,)
+    search.value((28,))
+    first = first_look(search)
+    assert first >= 150_000  # 0.25 pp on team 0's share
+    config = confirmation(search, 2026)
+    assert config.seed == 2027 and config.games == first * (EXTEND["fast"] if looks == 2 else 1)
+
+
 def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
     study = make_study("compensation", ["greedy"], 6000, 4, {"players": 12, "teams": 2}, families=["handicap"])
     stopped = run_study(study, tmp_path, events=StopAfter(15_000))
@@ -368,6 +440,11 @@ def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
     assert again.games_played == 0
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), summary)
     assert (tmp_path / "compensation_handicap.png").exists()
+    # another family by its own command joins the study; the summary keeps every search on disk
+    more = make_study("compensation", ["greedy"], 6000, 4, {"players": 12, "teams": 2}, families=["late_card"])
+    assert run_study(more, tmp_path).games_played > 0
+    verdicts = pd.read_csv(tmp_path / "verdicts.csv")
+    assert sorted(verdicts["family"]) == ["handicap", "late_card"] and set(verdicts["looks"]) <= {1, 2}
 
 
 # --- the command line ------------------------------------------------------------

@@ -124,7 +124,7 @@ class Study:
         the tables chosen among the kind's (``StudyKind.restricts``), which may be added, nor their games,
         which may grow."""
         versions = ds.versions()
-        options = dict(self.options)
+        options = {k: v for k, v in self.options.items() if k not in self.kind.restricts}
         options["rules"] = {k: v for k, v in self.base.items() if k not in self.kind.restricts}
         return {"study": self.kind.name, "options": options, "seed": self.seed,
                 "simkit": versions["simkit"], "kernel": versions["kernel_sources"]}
@@ -141,7 +141,8 @@ class Results:
     def aggregate(self, config: Config) -> Aggregate | None:
         """The aggregate of a configuration whose run is complete on disk, else None."""
         name = config.folder(self.seed)
-        if name not in self._aggregates:
+        if name not in self._aggregates or self._aggregates[name].games < config.games:  # (more asked of it)
+            self._aggregates.pop(name, None)
             directory = self.out / name
             if games_on_disk(directory) < config.games:
                 return None
@@ -183,7 +184,10 @@ class StudyKind:
     docstring); tables(study, configs, results) -> Tables; figures(tables)
     -> {file name: matplotlib Figure}. varies: the rule options the kind
     sets itself (refused on its command line, except where `restricts` lets
-    them choose among the kind's tables). options: the kind's own options,
+    them choose among the kind's tables). restricts also names the kind's own
+    options that choose among its parts (compensation: ``families``): like the
+    tables, they are not the study's identity nor its folder, so a command
+    that asks for some of them joins the study. options: the kind's own options,
     name -> (default, help). games: the default games of a line-up's
     configurations.
     """
@@ -488,6 +492,8 @@ def default_folder(study: Study) -> str:
         values = Rules.make(**rules).values()
         parts += [OPTIONS[k].tag(values[k]) for k in OPTIONS if k in rules and not is_default(k, values[k], values)]
     for name, (default, _) in study.kind.options.items():
+        if name in study.kind.restricts:
+            continue
         value = study.options.get(name, default)
         if value != default and value is not None:
             parts.append(f"{name}-{_tag(value)}")
