@@ -196,14 +196,21 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
     lineups = list(dict.fromkeys(rows["policies"]))
     for ax, (players, teams_) in zip(axes.flat, tables):
         at = rows[(rows["players"] == players) & (rows["teams"] == teams_)]
+        h1 = ""  # two knobs (three teams): the settings with team 1's knob at its chosen value
         for j, lineup in enumerate(lineups):
             part = at[at["policies"] == lineup]
             search = part[part["role"] == "search"].copy()
-            search["x"] = [int(str(v).split(",")[0]) for v in search["setting"]]
+            knobs = [tuple(int(x) for x in str(v).split(",")) for v in search["setting"]]
+            search["x"] = [k[0] for k in knobs]
+            confirm = part[part["role"] == "confirmation"]
+            if len(confirm) and any(len(k) > 1 for k in knobs):
+                chosen = tuple(int(x) for x in str(confirm["setting"].iloc[0]).split(","))
+                c1 = chosen[1] if len(chosen) > 1 else 0
+                search = search[[(k[1] if len(k) > 1 else 0) == c1 for k in knobs]]
+                h1 += f"{'; ' if h1 else ''}{lineup} H1 = {c1}"
             search = search.sort_values("x")
             _series(ax, search["x"], search["advantage"], search["advantage_low"], search["advantage_high"], 100,
                     MARKERS[j % len(MARKERS)], f"{lineup}: search (95% CI)")
-            confirm = part[part["role"] == "confirmation"]
             if len(confirm):
                 x = [int(str(v).split(",")[0]) + 0.35 for v in confirm["setting"]]  # beside its search point
                 ax.errorbar(x, 100 * confirm["advantage"], yerr=_errors(confirm["advantage"], confirm["advantage_low"],
@@ -214,12 +221,12 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
             if len(v) and np.isfinite(v["crossing"].iloc[0]):
                 ax.axvline(v["crossing"].iloc[0], color=f"C{j}", linestyle=":", linewidth=1,
                            label=f"{lineup}: fitted crossing")
-        band = 1.0 if any("lookahead" in lu for lu in lineups) else 0.5
-        ax.axhspan(-band, band, color="0.85", alpha=0.6, label=f"±{band} pp")
+        if any("lookahead" in lu for lu in at["policies"]):  # the lookahead's target band, then greedy's
+            ax.axhspan(-1.0, 1.0, color="0.93", alpha=0.6, label="±1 pp (lookahead's target)")
+        ax.axhspan(-0.5, 0.5, color="0.85", alpha=0.6, label="±0.5 pp (greedy's target)")
         ax.axhline(0, **FAIR)
         ax.set_title(f"{players} players, {teams_} teams", fontsize=9)
-        ax.set_xlabel(f"{family} setting" + (" (team 0's H)" if family == "handicap" and teams_ == 3 else ""),
-                      fontsize=8)
+        ax.set_xlabel(f"{family} setting" + (f" (team 0's H; {h1})" if h1 else ""), fontsize=8)
         ax.set_ylabel("team 0's advantage, decided games (pp)", fontsize=8)
         ax.tick_params(labelsize=8)
     for ax in list(axes.flat)[len(tables):]:
