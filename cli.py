@@ -431,12 +431,32 @@ def _study_policy_help() -> str:
             + (f" ({others})." if others else "."))
 
 
-@app.command(help=_study_help())
+class _StudyCommand(typer.core.TyperCommand):
+    """The study command, whose help texts come from the study registry when they are shown: importing
+    the registry (pandas, scipy) would cost every other command half a second of start-up."""
+
+    @property
+    def help(self) -> str:
+        return _study_help()
+
+    @help.setter
+    def help(self, value) -> None:  # click sets it at construction; the registry's text is used
+        pass
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        for p in params:
+            if p.name == "policy":
+                p.help = _study_policy_help()
+        return params
+
+
+@app.command(cls=_StudyCommand)
 @with_rule_options
 def study(
     name: Annotated[str, typer.Argument(help="The study (see above).", show_default=False)],
     policy: Annotated[list[str] | None, typer.Option(
-        "--policy", help=_study_policy_help())] = None,
+        "--policy", help="(from the study registry: _study_policy_help)")] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per configuration (skill: per pair; compensation: per setting searched). "
         "Default: 1,000,000 for random and greedy play (a 95% half-width of 0.1 pp), 10,000 with a lookahead; "
