@@ -112,3 +112,27 @@ def test_old_format_datasets_are_still_read(tmp_path):
     assert (df["hand_size"].astype(str) == "7").all()
     with pytest.raises(ds.DatasetError, match="different run|written by"):
         run(old, spec(games=100))
+
+
+def test_every_client_reads_the_same_rows(tmp_path):
+    """issue 23: the part files stay readable by pyarrow, pandas, DuckDB and polars, with the same rows
+    (a writer setting such as BYTE_STREAM_SPLIT for integers would lock out DuckDB before 2026-07)."""
+    import pandas as pd
+
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    run(tmp_path, spec(games=300, chunk=100))
+    files = str(tmp_path / "part-*.parquet")
+    reference = pq.ParquetDataset(tmp_path).read().to_pandas().sort_values("game", ignore_index=True)
+    numbers = [c for c in reference.columns if pd.api.types.is_integer_dtype(reference[c])]
+    readers = {
+        "pandas": pd.read_parquet(tmp_path),
+        "duckdb": duckdb.sql(f"select * from read_parquet('{files}')").df(),
+        "polars": pl.read_parquet(files).to_pandas(),
+    }
+    assert len(reference) == 300 and len(numbers) > 20
+    for name, frame in readers.items():
+        frame = frame.sort_values("game", ignore_index=True)
+        assert list(frame.columns) == list(reference.columns), name
+        assert (frame[numbers].to_numpy() == reference[numbers].to_numpy()).all(), name
+        assert (frame["end"].astype(str) == reference["end"].astype(str)).all(), name
