@@ -437,6 +437,11 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       "lookahead, within ±1 pp. With three teams also every team's share: the largest gap "
                       "between two teams' shares, with an interval from Goodman's simultaneous intervals (which "
                       "allows for the maximum's upward bias), at most 1.0 pp (greedy) or 2.0 pp (lookahead).",
+                      f"A confirmation whose point estimates are fair but whose interval is not within the targets "
+                      f"takes a second look: {EXTEND['fast']} times its games (greedy), {EXTEND['strong']} times "
+                      "(lookahead), on the same seed; `looks` in verdicts.csv says whether it did. Three teams: the "
+                      "coordinate search's answer gives way to the neighbour (each knob one step either way) "
+                      "nearest fair by both criteria.",
                   ])
 
 
