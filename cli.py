@@ -40,7 +40,7 @@ class _OneLineErrors(typer.core.TyperGroup):
         except exceptions.UsageError as e:
             err_console.print(f"error: {usage_message(e, args)}", highlight=False)
             code = 2
-        except exceptions.Abort:
+        except typer.Abort:  # (typer's own class: typer 0.29's copy of Click has none)
             code = 130
         if standalone_mode:
             sys.exit(code)

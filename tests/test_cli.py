@@ -258,3 +258,18 @@ def test_help_fits_an_80_column_terminal(command):
         for flag in [*param.opts, *param.secondary_opts]:
             if flag.startswith("-"):
                 assert flag in result.stdout, flag
+
+
+def test_an_abort_ends_with_exit_code_130_and_no_traceback(monkeypatch):
+    """Ctrl-C where no command catches it (typer turns it into its Abort): exit 130, nothing else."""
+    import typer
+
+    import simkit.report
+
+    def interrupted(*args, **kwargs):
+        raise typer.Abort()
+
+    monkeypatch.setattr(simkit.report, "summarise_dataset", interrupted)
+    result = runner.invoke(app, ["report", "tests"])
+    assert result.exit_code == 130, result.output
+    assert "Traceback" not in result.output

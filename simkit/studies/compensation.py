@@ -426,7 +426,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
     summary["run_args"] = [run_args(c) for c in configs]
-    found = [(s, c) for s, c in searches(whole(study), results) if not s.guide and played(s, configs)]
+    found = [(s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
+             for s, c in searches(whole(study), results) if not s.guide and played(s, configs)]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
     return Tables(summary, {"verdicts": verdicts}, key=key_table(verdicts), sections=[search_section(found)],
                   notes=[
@@ -489,7 +490,8 @@ def search_section(found: list) -> str:
         played = sorted(search.points.values(), key=lambda p: p.knobs)
         cells = ", ".join(f"{setting_text(p.knobs)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
                           for p in played)
-        state = search.outcome if confirm is not None else "unfinished"
+        state = search.outcome if confirm is not None else \
+            "unfinished (the confirmation is still to play)" if search.need is None else "unfinished"
         lines.append(f"- {search.rules.players}p / {search.rules.teams}t, {search.lineup.spec}, {search.family}: "
                      f"{state}; chose {setting_text(search.chosen) if search.chosen else '—'}"
                      f" (fitted crossing {search.crossing:.2f}); advantage by setting: {cells}.")
