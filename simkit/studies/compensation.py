@@ -33,7 +33,8 @@ from simkit.options import OPTIONS, is_default
 from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, round_games, summary_frame,
+    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, canonical, lineups_for, round_games,
+    summary_frame,
 )
 
 FAMILIES = ("late_card", "handicap")
@@ -328,6 +329,22 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     return out
 
 
+def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: int) -> list[Config]:
+    """The searches' settings and confirmations that are on disk; a confirmation whose second look is
+    still to play, by its first look. A setting shared by two families (their setting 0) is two rows."""
+    out: dict[tuple, Config] = {}
+    for search, confirm in found:
+        if confirm is None and not any(any(k) for k in search.points):
+            continue  # nothing of its own yet: its setting 0 is another family's (the standard game)
+        for point in search.points.values():
+            out.setdefault((point.config.folder(seed), point.config.facts), point.config)
+        if confirm is not None and results.aggregate(confirm) is None:
+            confirm = search.config(search.chosen, confirm.seed, first_look(search), "confirmation")
+        if confirm is not None and results.aggregate(confirm) is not None:
+            out.setdefault((confirm.folder(seed), confirm.facts), confirm)
+    return list(out.values())
+
+
 def whole(study: Study) -> Study:
     """The study over every table and family: a command that chose some of them (--players, --family)
     writes the summary of all the searches on disk, not of its own alone."""
@@ -423,11 +440,15 @@ def run_args(config: Config) -> str:
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
+    """The summary of every search on disk, replayed (whatever the command, or an earlier one that
+    stopped before its summary): the settings each played and its confirmation, as far as played."""
+    everything = searches(whole(study), results)
+    configs = canonical(on_disk(everything, results, study.seed), study)
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
     summary["run_args"] = [run_args(c) for c in configs]
     found = [(s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
-             for s, c in searches(whole(study), results) if not s.guide and played(s, configs)]
+             for s, c in everything if not s.guide and played(s, configs)]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
     return Tables(summary, {"verdicts": verdicts}, key=key_table(verdicts), sections=[search_section(found)],
                   notes=[
