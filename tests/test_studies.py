@@ -440,11 +440,17 @@ def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
     assert again.games_played == 0
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), summary)
     assert (tmp_path / "compensation_handicap.png").exists()
-    # another family by its own command joins the study; the summary keeps every search on disk
+    # another family by its own command joins the study; the summary keeps every search on disk, even
+    # one whose command stopped before it listed its configurations in study.json
+    record = json.loads((tmp_path / "study.json").read_text())
+    record["configurations"] = []
+    (tmp_path / "study.json").write_text(json.dumps(record))
     more = make_study("compensation", ["greedy"], 6000, 4, {"players": 12, "teams": 2}, families=["late_card"])
     assert run_study(more, tmp_path).games_played > 0
     verdicts = pd.read_csv(tmp_path / "verdicts.csv")
     assert sorted(verdicts["family"]) == ["handicap", "late_card"] and set(verdicts["looks"]) <= {1, 2}
+    both = pd.read_csv(tmp_path / "summary.csv")
+    assert len(both[both["family"] == "handicap"]) == len(summary)  # the first command's rows, all there
 
 
 # --- the command line ------------------------------------------------------------
