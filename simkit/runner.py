@@ -24,7 +24,6 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -45,7 +44,6 @@ LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chun
 SEARCH_CHUNK_SIZE = 100  # ismcts plays a few games/s per core
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
-CALL_SECONDS = 1.0  # consecutive chunks share a kernel call while it lasts less than this (Ctrl-C drops it)
 
 log = logging.getLogger(__name__)
 
@@ -371,9 +369,8 @@ def run(
     """Play the missing chunks of `spec` into `out`; return what was done.
 
     events hears of the run's progress. Ctrl-C stops within about a game's
-    time: the kernel call being played (at most CALL_SECONDS of play, or one
-    chunk) is dropped, the parts being written complete; the outcome says
-    `interrupted`. scheduler: None plays here on
+    time: the chunk being played is dropped, the part being written
+    completes; the outcome says `interrupted`. scheduler: None plays here on
     this machine's threads (simkit.play.set_threads); 'local:N' or 'tcp://HOST:PORT' on a Dask cluster
     (``simkit.distributed``).
     """
@@ -477,62 +474,30 @@ def _in_background(fn, *args) -> Future:
     return future
 
 
-def calls(todo: list[tuple[int, int]], games_per_call: Callable[[], float]) -> Iterator[list[tuple[int, int]]]:
-    """The chunks of `todo` grouped into kernel calls: runs of consecutive chunks of at most
-    games_per_call() games each (asked again before each call), and always at least one chunk."""
-    i = 0
-    while i < len(todo):
-        group = [todo[i]]
-        i += 1
-        while i < len(todo) and todo[i][0] == group[-1][0] + group[-1][1] \
-                and sum(n for _, n in group) + todo[i][1] <= games_per_call():
-            group.append(todo[i])
-            i += 1
-        yield group
-
-
 def _play_here(out, spec, identity, todo, finished, events, outcome) -> None:
-    """Play `todo` on this machine: the kernel plays call k while a writer thread writes call k-1's parts.
-
-    A call plays several consecutive chunks when they take less than CALL_SECONDS at the speed seen so
-    far (the first call plays one): each kernel call costs ~15 ms of thread start-up and ragged end, which
-    is 6% of a 100,000-game chunk of the random line-up on two threads. The parts are the same.
-    """
-    pending: list[tuple[Future, int, int]] = []
-    speed = [0.0]  # games/s of the calls so far
-    failed = threading.Event()  # a part could not be written: the parts queued after it are not
-
-    def write(stats: np.ndarray, first: int) -> None:
-        if failed.is_set():
-            return
-        try:
-            ds.write_part(out, stats, first, identity)
-        except BaseException:
-            failed.set()
-            raise
+    """Play `todo` on this machine: the kernel plays chunk k while a writer thread writes chunk k-1."""
+    pending: tuple[Future, int, int] | None = None
 
     def flush() -> None:
-        """Wait for the parts being written, then record them."""
-        while pending:
-            future, first, n = pending[0]
+        """Wait for the part being written, then record it."""
+        nonlocal pending
+        if pending is not None:
+            future, first, n = pending
             future.result()  # if Ctrl-C lands here, `pending` still names the part
-            pending.pop(0)
+            pending = None
             finished(first, n)
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer",
                             initializer=_yield_to_kernel) as writer:
         try:
-            for group in calls(todo, lambda: speed[0] * CALL_SECONDS):
-                first, games = group[0][0], sum(n for _, n in group)
-                started = time.perf_counter()
-                stats = _play_watched(spec, first, games, events)
-                speed[0] = games / max(time.perf_counter() - started, 1e-9)
+            for first, n in todo:
+                stats = _play_watched(spec, first, n, events)
                 flush()
-                pending += [(writer.submit(write, stats[f - first:f - first + n], f), f, n) for f, n in group]
+                pending = (writer.submit(ds.write_part, out, stats, first, identity), first, n)
             flush()
         except KeyboardInterrupt:
             outcome.interrupted = True
-            flush()  # the parts being written complete, then count
+            flush()  # the part being written completes, then counts
 
 
 def warm_up(spec: RunSpec, events: RunEvents) -> None:
