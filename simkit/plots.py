@@ -22,6 +22,12 @@ FAIR = dict(color="0.35", linestyle="--", linewidth=1)
 MARKERS = "osD^v<>"
 
 
+def _knobs(setting) -> tuple[int, int]:
+    """A compensation setting as summary.csv writes it ('9' or '9,3') -> (team 0's knob, team 1's or 0)."""
+    values = [int(x) for x in str(setting).split(",")]
+    return values[0], values[1] if len(values) > 1 else 0
+
+
 def _errors(value: pd.Series, low: pd.Series, high: pd.Series, scale: float = 100) -> np.ndarray:
     """(2, n) distances below and above each value, for errorbar's yerr."""
     return np.vstack([(value - low).to_numpy(), (high - value).to_numpy()]) * scale
@@ -200,19 +206,18 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
         for j, lineup in enumerate(lineups):
             part = at[at["policies"] == lineup]
             search = part[part["role"] == "search"].copy()
-            knobs = [tuple(int(x) for x in str(v).split(",")) for v in search["setting"]]
+            knobs = [_knobs(v) for v in search["setting"]]
             search["x"] = [k[0] for k in knobs]
             confirm = part[part["role"] == "confirmation"]
-            if len(confirm) and any(len(k) > 1 for k in knobs):
-                chosen = tuple(int(x) for x in str(confirm["setting"].iloc[0]).split(","))
-                c1 = chosen[1] if len(chosen) > 1 else 0
-                search = search[[(k[1] if len(k) > 1 else 0) == c1 for k in knobs]]
+            if len(confirm) and any(k[1] for k in knobs):
+                c1 = _knobs(confirm["setting"].iloc[0])[1]
+                search = search[[k[1] == c1 for k in knobs]]
                 h1 += f"{'; ' if h1 else ''}{lineup} H1 = {c1}"
             search = search.sort_values("x")
             _series(ax, search["x"], search["advantage"], search["advantage_low"], search["advantage_high"], 100,
                     MARKERS[j % len(MARKERS)], f"{lineup}: search (95% CI)")
             if len(confirm):
-                x = [int(str(v).split(",")[0]) + 0.35 for v in confirm["setting"]]  # beside its search point
+                x = [_knobs(v)[0] + 0.35 for v in confirm["setting"]]  # beside its search point
                 ax.errorbar(x, 100 * confirm["advantage"], yerr=_errors(confirm["advantage"], confirm["advantage_low"],
                                                                         confirm["advantage_high"]),
                             fmt="*", markersize=11, capsize=3, color=f"C{j}", label=f"{lineup}: confirmation")
@@ -244,12 +249,11 @@ def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure
     for players, family, lineup in dict.fromkeys(zip(rows["players"], rows["family"], rows["policies"])):
         part = rows[(rows["players"] == players) & (rows["family"] == family) & (rows["policies"] == lineup)]
         search = part[part["role"] == "search"].copy()
-        knobs = [tuple(int(x) for x in str(v).split(",")) for v in search["setting"]]
+        knobs = [_knobs(v) for v in search["setting"]]
         search["h0"] = [k[0] for k in knobs]
-        search["h1"] = [k[1] if len(k) > 1 else 0 for k in knobs]
+        search["h1"] = [k[1] for k in knobs]
         confirm = part[part["role"] == "confirmation"]
-        chosen = tuple(int(x) for x in str(confirm["setting"].iloc[0]).split(",")) if len(confirm) else (0,)
-        c0, c1 = chosen[0], chosen[1] if len(chosen) > 1 else 0
+        c0, c1 = _knobs(confirm["setting"].iloc[0]) if len(confirm) else (0, 0)
         name = "H0" if family == "handicap" else "K"
         panels.append((f"{players}p/3t, {lineup}, {family}: against {name}" + (f" (H1 = {c1})" if c1 else ""),
                        search[search["h1"] == c1].sort_values("h0"), "h0", confirm, c0))

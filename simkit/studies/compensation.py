@@ -329,13 +329,17 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     return out
 
 
+def begun(found: list[tuple[Search, Config | None]]) -> list[tuple[Search, Config | None]]:
+    """The searches that have played something of their own: a setting other than 0 (the standard game,
+    which every family's search replays from whichever played it first), or a confirmation."""
+    return [(s, c) for s, c in found if c is not None or any(any(k) for k in s.points)]
+
+
 def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: int) -> list[Config]:
     """The searches' settings and confirmations that are on disk; a confirmation whose second look is
     still to play, by its first look. A setting shared by two families (their setting 0) is two rows."""
     out: dict[tuple, Config] = {}
     for search, confirm in found:
-        if confirm is None and not any(any(k) for k in search.points):
-            continue  # nothing of its own yet: its setting 0 is another family's (the standard game)
         for point in search.points.values():
             out.setdefault((point.config.folder(seed), point.config.facts), point.config)
         if confirm is not None and results.aggregate(confirm) is None:
@@ -346,17 +350,11 @@ def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: i
 
 
 def whole(study: Study) -> Study:
-    """The study over every table and family: a command that chose some of them (--players, --family)
-    writes the summary of all the searches on disk, not of its own alone."""
-    options = {k: v for k, v in study.options.items() if k != "families"}
-    options["rules"] = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
+    """The study over every table and family: a command that chose some of them (--players, --family,
+    the kind's `restricts`) writes the summary of all the searches on disk, not of its own alone."""
+    options = {k: v for k, v in study.options.items() if k not in study.kind.restricts}
+    options["rules"] = {k: v for k, v in study.base.items() if k not in study.kind.restricts}
     return Study(study.kind, options, study.lineups, study.seed)
-
-
-def played(search: Search, configs: list[Config]) -> bool:
-    """Whether any of the study's configurations is one of this search's (its table, line-up and family)."""
-    return any(dict(c.facts).get("family") == search.family and c.lineup.spec == search.lineup.spec
-               and (c.rules.players, c.rules.teams) == (search.rules.players, search.rules.teams) for c in configs)
 
 
 def confirmation(search: Search, seed: int) -> Config:
@@ -442,13 +440,13 @@ def run_args(config: Config) -> str:
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     """The summary of every search on disk, replayed (whatever the command, or an earlier one that
     stopped before its summary): the settings each played and its confirmation, as far as played."""
-    everything = searches(whole(study), results)
+    everything = begun(searches(whole(study), results))
     configs = canonical(on_disk(everything, results, study.seed), study)
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
     summary["run_args"] = [run_args(c) for c in configs]
     found = [(s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
-             for s, c in everything if not s.guide and played(s, configs)]
+             for s, c in everything if not s.guide]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
     return Tables(summary, {"verdicts": verdicts}, key=key_table(verdicts), sections=[search_section(found)],
                   notes=[
