@@ -38,11 +38,13 @@ from scipy.special import logsumexp, softmax
 from simkit.cards import tables
 from simkit.kernels.engine import reset
 from simkit.kernels.evaluation import N_FEATURES, features
+from simkit.kernels.fast import fair_features
 from simkit.kernels.jit import COMPILE_OPTIONS
-from simkit.kernels.policies import GREEDY, UpToGreedy
+from simkit.kernels.policies import GREEDY, UpToGreedy, workspace
+from simkit.kernels.tables import N_CODES
 from simkit.kernels.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
 from simkit.kernels.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
-from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, value_table
+from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
 from simkit.rules import Rules
 
 MAX_PLIES = 400  # greedy games last about 52 plies (2 players); longer ones are cut here
@@ -97,6 +99,52 @@ def play_all(rules: Rules, seed: int, n_games: int) -> list:
     return games
 
 
+@njit(nogil=True, **COMPILE_OPTIONS)
+def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover, copies):
+    """Play one game with the line-up (ids, params); after each turn that does not end it, every
+    team's features as the seat that just played sees them (``kernels.fast.fair_features``: what
+    the fast policy scores) and the seat to move next.
+
+    Returns (positions recorded, winning team or -1).
+    """
+    reset(cfg, st, seed, game)
+    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    seat, team, passes = 0, 0, 0
+    for ply in range(MAX_PLIES):
+        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
+        if result == WON:
+            return ply, team
+        passes = passes + 1 if result == PASSED else 0
+        if passes == players:
+            return ply, -1  # stalemate
+        fair_features(tb, cfg, st, seat, feats[ply], copies)
+        seat, team = next_seat(seat, team, players, teams)
+        mover[ply] = seat
+    return MAX_PLIES, -1
+
+
+def play_fair(rules: Rules, spec: str, seed: int, n_games: int, threads: int) -> list:
+    """As play_all, for every seat playing the line-up `spec`, with the features the fast policy sees."""
+    tb, cfg, teams = tables(), rules.cfg(), rules.teams
+    lineup = Lineup.parse(spec, rules)
+    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    games: list = [None] * n_games
+
+    def block(b: int, blocks: int) -> None:
+        st, sim = new_state(0), workspace(policies, ids, params)
+        feats = np.zeros((MAX_PLIES, MAX_TEAMS * N_FEATURES))
+        mover = np.zeros(MAX_PLIES, np.int64)
+        copies = np.zeros(N_CODES)
+        for g in range(b, n_games, blocks):
+            plies, winner = fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover, copies)
+            f = feats[:plies, : teams * N_FEATURES].reshape(plies, teams, N_FEATURES).astype(np.float32)
+            games[g] = (f, mover[:plies] % teams, winner)
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(block, range(threads), [threads] * threads))
+    return games
+
+
 def design(games: list, which) -> tuple[np.ndarray, np.ndarray]:
     """Per position of the decided games among `which`: every team's features after a
     'moves next' column (n, teams, 1 + N_FEATURES), and the winning team (n,)."""
@@ -121,10 +169,14 @@ def log_loss(w, x, y):
     return loss, np.einsum("nt,ntk->k", p, x) / len(y)
 
 
-def fit(rules: Rules, games: int, seed: int) -> tuple[np.ndarray, str]:
-    """(weights, report) of the fit for the table `rules`."""
+def fit(rules: Rules, games: int, seed: int, fair_of: str | None = None,
+        threads: int | None = None) -> tuple[np.ndarray, str]:
+    """(weights, report) of the fit for the table `rules`: on greedy games and the full features
+    (the lookahead's value), or with `fair_of` a line-up spec, on its games and the features
+    the fast policy sees (its value)."""
     t = time.perf_counter()
-    played = play_all(rules, seed, games)
+    threads = threads or os.cpu_count() or 1
+    played = play_all(rules, seed, games) if fair_of is None else play_fair(rules, fair_of, seed, games, threads)
     held_out = np.arange(games) % 5 == 0
     x, y = design(played, np.flatnonzero(~held_out))
     x_test, y_test = design(played, np.flatnonzero(held_out))
@@ -135,20 +187,22 @@ def fit(rules: Rules, games: int, seed: int) -> tuple[np.ndarray, str]:
     w = result.x
     predicted = np.argmax(x_test @ w, axis=1) == y_test
     report = (
-        f"{rules.players} players, {rules.teams} teams ({value_table(rules)}): {games:,} greedy games "
+        f"{rules.players} players, {rules.teams} teams ({value_table(rules)}): {games:,} "
+        f"{'greedy games' if fair_of is None else repr(fair_of) + ' games, fair features'} "
         f"(seed {seed}), {len(y):,} positions fitted, {drawn} drawn games left out, "
         f"{time.perf_counter() - t:.0f} s\n"
         f"held-out log-loss {log_loss(w, x_test, y_test)[0]:.4f} (a coin: {np.log(rules.teams):.4f}); "
         f"winner predicted {np.mean(predicted):.3f} (a coin: {1 / rules.teams:.3f})"
     )
-    if value_table(rules) != "2 teams":  # the gain over reusing the two-player value at this table
-        w2 = np.array(list(VALUE_WEIGHTS["2 teams"].values()))
+    # The gain over reusing the two-player value at this table, or over the value fast plays today
+    compared = "2 teams" if fair_of is None else value_table(rules)
+    if fair_of is not None or value_table(rules) != "2 teams":
+        w2 = np.array(list(VALUE_WEIGHTS[compared].values()))
         predicted2 = np.argmax(x_test @ w2, axis=1) == y_test
         report += (
-            f"\nthe two-player value on the same held-out games: log-loss {log_loss(w2, x_test, y_test)[0]:.4f}; "
-            f"winner predicted {np.mean(predicted2):.3f}"
+            f"\nthe {compared!r} value of VALUE_WEIGHTS on the same held-out positions: "
+            f"log-loss {log_loss(w2, x_test, y_test)[0]:.4f}; winner predicted {np.mean(predicted2):.3f}"
         )
-    return w, report
     return w, report
 
 
@@ -158,12 +212,16 @@ def main() -> None:
     parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     parser.add_argument("--games", type=int, default=40_000)
     parser.add_argument("--seed", type=int, default=777)
+    parser.add_argument("--fair-of", metavar="LINEUP",
+                        help="fit the fast policy's value instead: on games of this line-up (e.g. lookahead), "
+                             "with the features the seat that just played sees")
+    parser.add_argument("--threads", type=int, help="for --fair-of; default: every core")
     args = parser.parse_args()
     try:
         rules = Rules.make(args.players, args.teams)
     except ValueError as e:
         parser.error(str(e))
-    w, report = fit(rules, args.games, args.seed)
+    w, report = fit(rules, args.games, args.seed, args.fair_of, args.threads)
     print(report)
     for name, v in zip(VALUE_NAMES, w):
         print(f"{name} = {v:.3f}")
