@@ -4,6 +4,7 @@
     python benchmarks/fit_value.py --players 3              # three teams
     python benchmarks/fit_value.py --players 4 --teams 2    # partners, 2 x 2
     python benchmarks/fit_value.py --players 6 --teams 3 --games 20000 --seed 1
+    python benchmarks/fit_value.py --fair-of lookahead --games 10000   # the fast policy's value
 
 Plays games through the engine's own turn (``kernels.turn.play_turn``): one
 team plays greedy with the lookahead's own weights, every other team the
@@ -21,6 +22,12 @@ teams, also for the two-player value, the gain of a value per table), and the we
 of ``simkit.policies.VALUE_NAMES``, as the table's row for
 ``simkit.policies.VALUE_WEIGHTS`` (whose rows are this script's output with
 its default arguments for each table shape, rounded to three decimals).
+
+With ``--fair-of LINEUP`` every seat plays the line-up, and each position after
+a turn gives the features the seat that just played sees
+(``kernels.fast.fair_features``, what the fast policy scores), the seat to
+move next its team's 'moves next' column; the report compares the table's
+row of VALUE_WEIGHTS on the same held-out positions.
 """
 
 from __future__ import annotations
