@@ -68,6 +68,10 @@ STAT_TYPES: dict[str, pa.DataType] = {
 assert tuple(STAT_TYPES) == STAT_NAMES
 
 STRING = pa.dictionary(pa.int8(), pa.string())
+NUMPY_TYPES = {pa.bool_(): np.bool_, pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32,
+               pa.int64(): np.int64}
+"""The numpy type of each Arrow type of a non-text column (Arrow's to_pandas_dtype would import
+pandas, half a second of CPU, in the writer thread of every run)."""
 OPTION_TYPES: dict[str, pa.DataType] = {name: option.column_type for name, option in OPTIONS.items()}
 """A column per rule option (simkit.options.OPTIONS), in the table's order."""
 CONFIG_TYPES: dict[str, pa.DataType] = {
@@ -82,6 +86,7 @@ SCHEMA = pa.schema(
     + [pa.field("game", pa.int64(), nullable=False)]
     + [pa.field(k, t, nullable=False) for k, t in STAT_TYPES.items()]
 )
+assert all(f.type in NUMPY_TYPES for f in SCHEMA if f.type != STRING), "a column type NUMPY_TYPES lacks"
 
 # Parquet writer settings, chosen for writing speed (measured per 100,000 games,
 # 2-player random: defaults 35-40 ms / 1.3 MB; these 20 ms / 1.8 MB). Dictionary
@@ -151,7 +156,25 @@ def part_name(first_game: int) -> str:
 
 
 def _strings(values: list[str], indices: np.ndarray) -> pa.DictionaryArray:
-    return pa.DictionaryArray.from_arrays(indices.astype(np.int8), pa.array(values, pa.string()))
+    """The text column whose row i is values[indices[i]]."""
+    return pa.DictionaryArray.from_arrays(_column(indices, pa.int8()), _text(values))
+
+
+def _text(values: list[str]) -> pa.StringArray:
+    """The Arrow string array of `values`, from its buffers (``pa.array`` would import pandas)."""
+    encoded = [v.encode() for v in values]
+    offsets = np.cumsum([0, *map(len, encoded)], dtype=np.int32)
+    return pa.Array.from_buffers(pa.string(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def _column(values: np.ndarray, typ: pa.DataType) -> pa.Array:
+    """The Arrow array of type `typ` (a key of NUMPY_TYPES) of a 1-D numpy array, made from its
+    buffer (``pa.array`` of a numpy array imports pandas, to ask whether it is a pandas object)."""
+    if typ == pa.bool_():
+        data = np.packbits(values.astype(np.bool_), bitorder="little")  # Arrow's booleans are bits
+    else:
+        data = np.ascontiguousarray(values, NUMPY_TYPES[typ])
+    return pa.Array.from_buffers(typ, len(values), [None, pa.py_buffer(data)])
 
 
 def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
@@ -171,14 +194,14 @@ def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
         elif name == "run_id":
             columns.append(_strings([run_id(identity)], zeros))
         else:
-            columns.append(pa.array(np.full(n, constants[name], typ.to_pandas_dtype()), typ))
-    columns.append(pa.array(games))
+            columns.append(_column(np.full(n, constants[name]), typ))
+    columns.append(_column(games, pa.int64()))
     by_column = np.ascontiguousarray(stats.T)  # one transpose beats 20 strided column copies
     for col, (name, typ) in zip(by_column, STAT_TYPES.items()):
         if name == "end":
             columns.append(_strings(list(END_NAMES), col))
         else:
-            columns.append(pa.array(col.astype(typ.to_pandas_dtype()), typ))
+            columns.append(_column(col, typ))
     return pa.Table.from_arrays(columns, schema=SCHEMA)
 
 
@@ -334,7 +357,7 @@ def _constant(name: str, value, n: int) -> pa.Array:
     typ = OPTION_TYPES[name]
     if typ == STRING:
         return _strings([str(OPTIONS[name].column_value(value))], np.zeros(n, np.int8))
-    return pa.array(np.full(n, value, typ.to_pandas_dtype()), typ)
+    return _column(np.full(n, value), typ)
 
 
 def read_games(root: Path, columns: list[str] | None = None):

@@ -136,3 +136,33 @@ def test_every_client_reads_the_same_rows(tmp_path):
         assert list(frame.columns) == list(reference.columns), name
         assert (frame[numbers].to_numpy() == reference[numbers].to_numpy()).all(), name
         assert (frame["end"].astype(str) == reference["end"].astype(str)).all(), name
+
+
+def test_writing_a_part_does_not_import_pandas(tmp_path):
+    """issue 23: the part writer of every run builds its Arrow columns from numpy buffers; pa.array
+    (and Arrow's to_pandas_dtype) would import pandas, half a second of CPU on a core the kernel needs."""
+    import subprocess
+    import sys
+
+    script = f"""
+import sys
+import numpy as np
+from simkit import dataset as ds
+from simkit.kernels.state import N_STATS
+from simkit.policies import Lineup
+from simkit.rules import Rules
+rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)
+identity = ds.identity_of(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 5)
+stats = np.arange(50 * N_STATS).reshape(50, N_STATS) % 3
+ds.write_part({str(tmp_path)!r}, stats, 100, identity)
+assert "pandas" not in sys.modules, "writing a part imported pandas"
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = pq.read_table(tmp_path / ds.part_name(100)).to_pylist()
+    assert [r["game"] for r in rows] == list(range(100, 150))
+    assert {(r["hand_size"], r["handicap"], r["chip_limit"], r["players"]) for r in rows} == {("6,7,7", "2,1", True, 3)}
+    rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)
+    seat_texts = Lineup.parse("greedy,random", rules, swap_seats=True).seat_texts()
+    assert len(set(seat_texts)) == 3
+    assert [r["policies"] for r in rows] == [seat_texts[g % 3] for g in range(100, 150)]
