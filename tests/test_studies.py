@@ -197,6 +197,9 @@ def test_non_default_options_name_the_default_folder():
     # the families, like the tables, choose among the study's searches: such a command joins the study
     assert default_folder(make_study("compensation", families=["handicap"])) == "compensation"
     assert make_study("compensation", families=["handicap"]).identity() == make_study("compensation").identity()
+    # a per-seat option is read at the table the command chooses (it was read at two players: an error)
+    three = make_study("compensation", rules={"players": 3, "hand_size": "6,7,7"})
+    assert default_folder(three) == "compensation-h6,7,7"
 
 
 def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shifts(tmp_path):

@@ -489,7 +489,7 @@ def default_folder(study: Study) -> str:
     parts = [study.kind.name]
     rules = {k: v for k, v in study.base.items() if k not in study.kind.restricts}
     if rules:
-        values = Rules.make(**rules).values()
+        values = Rules.make(**study.base).values()  # at the table chosen: a per-seat option needs its seats
         parts += [OPTIONS[k].tag(values[k]) for k in OPTIONS if k in rules and not is_default(k, values[k], values)]
     for name, (default, _) in study.kind.options.items():
         if name in study.kind.restricts:
