@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.options import OPTIONS, is_default
+from simkit.options import OPTIONS, RulesError, is_default
 from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
@@ -300,7 +300,12 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
     out = []
     for players, teams in tables_of(study):
-        rules = Rules.make(players, teams, **rest)
+        try:
+            rules = Rules.make(players, teams, **rest)
+        except RulesError:
+            if "players" in study.base:
+                raise
+            continue  # the whole study: a per-seat option (--hand-size 6,7,7) fits only its own tables
         lineups = sorted(lineups_for(study, rules), key=lambda lg: strength(lg[0]) == "strong")
         for family in families_of(study):
             known: tuple[int, ...] | None = None
@@ -329,10 +334,12 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     return out
 
 
-def begun(found: list[tuple[Search, Config | None]]) -> list[tuple[Search, Config | None]]:
+def begun(found: list[tuple[Search, Config | None]], results: Results) -> list[tuple[Search, Config | None]]:
     """The searches that have played something of their own: a setting other than 0 (the standard game,
-    which every family's search replays from whichever played it first), or a confirmation."""
-    return [(s, c) for s, c in found if c is not None or any(any(k) for k in s.points)]
+    which every family's search replays from whichever played it first), or a confirmation on disk (a
+    search that stops at 0 asks for one without having played anything of its own)."""
+    return [(s, c) for s, c in found
+            if any(any(k) for k in s.points) or (c is not None and results.aggregate(c) is not None)]
 
 
 def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: int) -> list[Config]:
@@ -440,7 +447,7 @@ def run_args(config: Config) -> str:
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     """The summary of every search on disk, replayed (whatever the command, or an earlier one that
     stopped before its summary): the settings each played and its confirmation, as far as played."""
-    everything = begun(searches(whole(study), results))
+    everything = begun(searches(whole(study), results), results)
     configs = canonical(on_disk(everything, results, study.seed), study)
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
