@@ -40,6 +40,7 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 4 --quiet
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 2 --family late_card --quiet
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --hand-size 6,7,7 --quiet
 	$(VENV)/bin/simkit run --quiet
 	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md
 
