@@ -194,7 +194,7 @@ def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
         elif name == "run_id":
             columns.append(_strings([run_id(identity)], zeros))
         else:
-            columns.append(_column(np.full(n, constants[name]), typ))
+            columns.append(_column(np.full(n, constants[name], NUMPY_TYPES[typ]), typ))
     columns.append(_column(games, pa.int64()))
     by_column = np.ascontiguousarray(stats.T)  # one transpose beats 20 strided column copies
     for col, (name, typ) in zip(by_column, STAT_TYPES.items()):
@@ -357,7 +357,7 @@ def _constant(name: str, value, n: int) -> pa.Array:
     typ = OPTION_TYPES[name]
     if typ == STRING:
         return _strings([str(OPTIONS[name].column_value(value))], np.zeros(n, np.int8))
-    return _column(np.full(n, value), typ)
+    return _column(np.full(n, value, NUMPY_TYPES[typ]), typ)
 
 
 def read_games(root: Path, columns: list[str] | None = None):
