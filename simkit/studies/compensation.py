@@ -271,12 +271,26 @@ def setting_text(knobs: tuple[int, ...]) -> str:
 # --- the study ----------------------------------------------------------------------
 
 def tables_of(study: Study) -> list[tuple[int, int]]:
+    """The legal tables the study chose (--players, --teams) that its rule options fit: a per-seat
+    option (--hand-size 6,7,7) does not fit every table of the whole study (`whole`)."""
     base = study.base
     chosen = [(p, t) for p, t in LEGAL_TABLES if base.get("players", p) == p and base.get("teams", t) == t]
     if not chosen:
         Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})
         raise StudyError(f"no legal table has {base}")
-    return chosen
+    rest = {k: v for k, v in base.items() if k not in ("players", "teams")}
+    fitting = [(p, t) for p, t in chosen if _fits(p, t, rest)]
+    if not fitting:
+        Rules.make(*chosen[0], **rest)  # raises RulesError: why the options fit no table chosen
+    return fitting
+
+
+def _fits(players: int, teams: int, options: dict) -> bool:
+    try:
+        Rules.make(players, teams, **options)
+    except RulesError:
+        return False
+    return True
 
 
 def families_of(study: Study) -> list[str]:
@@ -300,12 +314,7 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
     out = []
     for players, teams in tables_of(study):
-        try:
-            rules = Rules.make(players, teams, **rest)
-        except RulesError:
-            if "players" in study.base:
-                raise
-            continue  # the whole study: a per-seat option (--hand-size 6,7,7) fits only its own tables
+        rules = Rules.make(players, teams, **rest)
         lineups = sorted(lineups_for(study, rules), key=lambda lg: strength(lg[0]) == "strong")
         for family in families_of(study):
             known: tuple[int, ...] | None = None
@@ -338,8 +347,15 @@ def begun(found: list[tuple[Search, Config | None]], results: Results) -> list[t
     """The searches that have played something of their own: a setting other than 0 (the standard game,
     which every family's search replays from whichever played it first), or a confirmation on disk (a
     search that stops at 0 asks for one without having played anything of its own)."""
-    return [(s, c) for s, c in found
-            if any(any(k) for k in s.points) or (c is not None and results.aggregate(c) is not None)]
+    return [(s, c) for s, c in found if any(any(k) for k in s.points) or confirmed(s, c, results) is not None]
+
+
+def confirmed(search: Search, confirm: Config | None, results: Results) -> Config | None:
+    """The search's confirmation as far as it is on disk: the whole, or while its second look is still
+    to play, its first look; None before its first look is complete."""
+    if confirm is not None and results.aggregate(confirm) is None:
+        confirm = search.config(search.chosen, confirm.seed, first_look(search), "confirmation")
+    return confirm if confirm is not None and results.aggregate(confirm) is not None else None
 
 
 def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: int) -> list[Config]:
@@ -349,10 +365,9 @@ def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: i
     for search, confirm in found:
         for point in search.points.values():
             out.setdefault((point.config.folder(seed), point.config.facts), point.config)
-        if confirm is not None and results.aggregate(confirm) is None:
-            confirm = search.config(search.chosen, confirm.seed, first_look(search), "confirmation")
-        if confirm is not None and results.aggregate(confirm) is not None:
-            out.setdefault((confirm.folder(seed), confirm.facts), confirm)
+        done = confirmed(search, confirm, results)
+        if done is not None:
+            out.setdefault((done.folder(seed), done.facts), done)
     return list(out.values())
 
 
