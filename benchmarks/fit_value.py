@@ -80,30 +80,44 @@ def self_play(tb, cfg, weights, st, seed, game, feats, mover):
     return MAX_PLIES, -1
 
 
-def play_all(rules: Rules, seed: int, n_games: int) -> list:
-    """Per game: (features (plies, teams, N_FEATURES), team to move (plies,), winner or -1).
+def across_threads(teams: int, n_games: int, threads: int, player) -> list:
+    """Per game g: (features (plies, teams, N_FEATURES) float32, team to move (plies,), winner or -1).
 
-    Game g: the team g % teams plays the lookahead's own greedy weights, the others the default.
+    The games are dealt in turn to `threads` threads; player() makes one thread's
+    play(g, feats, mover) -> (plies recorded, winner), on that thread's own state arrays.
     """
-    tb, cfg, teams = tables(), rules.cfg(), rules.teams
-    own = np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
-    default = np.array(list(POLICIES["greedy"].params.values()))
     games: list = [None] * n_games
 
-    def block(b: int, blocks: int) -> None:
-        st = new_state(0)
+    def block(b: int) -> None:
+        play = player()
         feats = np.zeros((MAX_PLIES, MAX_TEAMS * N_FEATURES))
         mover = np.zeros(MAX_PLIES, np.int64)
-        for g in range(b, n_games, blocks):
-            weights = np.array([own if t == g % teams else default for t in range(teams)])
-            plies, winner = self_play(tb, cfg, weights, st, seed, g, feats, mover)
+        for g in range(b, n_games, threads):
+            plies, winner = play(g, feats, mover)
             f = feats[:plies, : teams * N_FEATURES].reshape(plies, teams, N_FEATURES).astype(np.float32)
             games[g] = (f, mover[:plies] % teams, winner)
 
-    blocks = os.cpu_count() or 1
-    with ThreadPoolExecutor(blocks) as pool:
-        list(pool.map(block, range(blocks), [blocks] * blocks))
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(block, range(threads)))
     return games
+
+
+def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
+    """across_threads' games: game g, the team g % teams plays the lookahead's own greedy weights,
+    the others the default."""
+    tb, cfg, teams = tables(), rules.cfg(), rules.teams
+    own = np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
+    default = np.array(list(POLICIES["greedy"].params.values()))
+
+    def player():
+        st = new_state(0)
+
+        def play(g, feats, mover):
+            weights = np.array([own if t == g % teams else default for t in range(teams)])
+            return self_play(tb, cfg, weights, st, seed, g, feats, mover)
+        return play
+
+    return across_threads(teams, n_games, threads, player)
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)
@@ -131,25 +145,17 @@ def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, m
 
 
 def play_fair(rules: Rules, spec: str, seed: int, n_games: int, threads: int) -> list:
-    """As play_all, for every seat playing the line-up `spec`, with the features the fast policy sees."""
-    tb, cfg, teams = tables(), rules.cfg(), rules.teams
+    """across_threads' games, every seat playing the line-up `spec`, with the features the fast policy sees."""
+    tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
     policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
-    games: list = [None] * n_games
 
-    def block(b: int, blocks: int) -> None:
-        st, sim = new_state(0), workspace(policies, ids, params)
-        feats = np.zeros((MAX_PLIES, MAX_TEAMS * N_FEATURES))
-        mover = np.zeros(MAX_PLIES, np.int64)
-        copies = np.zeros(N_CODES)
-        for g in range(b, n_games, blocks):
-            plies, winner = fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover, copies)
-            f = feats[:plies, : teams * N_FEATURES].reshape(plies, teams, N_FEATURES).astype(np.float32)
-            games[g] = (f, mover[:plies] % teams, winner)
+    def player():
+        st, sim, copies = new_state(0), workspace(policies, ids, params), np.zeros(N_CODES)
+        return lambda g, feats, mover: fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats,
+                                                      mover, copies)
 
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(block, range(threads), [threads] * threads))
-    return games
+    return across_threads(rules.teams, n_games, threads, player)
 
 
 def design(games: list, which) -> tuple[np.ndarray, np.ndarray]:
@@ -183,7 +189,10 @@ def fit(rules: Rules, games: int, seed: int, fair_of: str | None = None,
     the fast policy sees (its value)."""
     t = time.perf_counter()
     threads = threads or os.cpu_count() or 1
-    played = play_all(rules, seed, games) if fair_of is None else play_fair(rules, fair_of, seed, games, threads)
+    if fair_of is None:
+        played = play_all(rules, seed, games, threads)
+    else:
+        played = play_fair(rules, fair_of, seed, games, threads)
     held_out = np.arange(games) % 5 == 0
     x, y = design(played, np.flatnonzero(~held_out))
     x_test, y_test = design(played, np.flatnonzero(held_out))
@@ -222,7 +231,7 @@ def main() -> None:
     parser.add_argument("--fair-of", metavar="LINEUP",
                         help="fit the fast policy's value instead: on games of this line-up (e.g. lookahead), "
                              "with the features the seat that just played sees")
-    parser.add_argument("--threads", type=int, help="for --fair-of; default: every core")
+    parser.add_argument("--threads", type=int, help="default: every core")
     args = parser.parse_args()
     try:
         rules = Rules.make(args.players, args.teams)
