@@ -11,8 +11,9 @@ Layout of a run directory::
 
 A run's *identity* is everything that decides its rows (``identity_of``):
 seed, rules (with the chip supply), a hash of the board, every seat's policy
-with all its parameters, whether seats swap, and the simkit and kernel
-versions. Its hash, ``run_id``, is a column of every row and a key of every
+with all its parameters, whether seats swap, the simkit version and the
+kernel's games stamp (``kernels.GAMES_STAMP``: which games the kernel plays,
+unchanged by kernel edits that keep every game). Its hash, ``run_id``, is a column of every row and a key of every
 part's metadata, so a part from another run is recognised, and a report
 never pools two runs or counts a game twice.
 
@@ -40,6 +41,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit.atomic import fsync_directory, replacing, reporting_write_errors
+from simkit.kernels import GAMES_STAMP
 from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
 from simkit.options import OPTIONS
@@ -112,7 +114,7 @@ def versions() -> dict[str, str]:
 
     return {
         "simkit": simkit.__version__,
-        "kernel_sources": SOURCES_HASH[:16],
+        "kernel_sources": SOURCES_HASH[:16],  # the sources that ran (provenance); the games: "kernel" of identity_of
         "numba": numba.__version__,
         "numpy": np.__version__,
         "pyarrow": pa.__version__,
@@ -141,7 +143,7 @@ def identity_of(rules, lineup, seed: int) -> dict:
         "seat_policies": lineup.seat_texts(),
         "policies": lineup.resolved(),
         "simkit": simkit.__version__,
-        "kernel": SOURCES_HASH[:16],
+        "kernel": GAMES_STAMP,
     }
 
 

@@ -127,7 +127,7 @@ class Study:
         options = {k: v for k, v in self.options.items() if k not in self.kind.restricts}
         options["rules"] = {k: v for k, v in self.base.items() if k not in self.kind.restricts}
         return {"study": self.kind.name, "options": options, "seed": self.seed,
-                "simkit": versions["simkit"], "kernel": versions["kernel_sources"]}
+                "simkit": versions["simkit"], "kernel": ds.GAMES_STAMP}
 
 
 @dataclass
@@ -613,7 +613,7 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
     regenerate = "\n".join(f"    {c}" for c in commands)
     parts = [
         f"# {study.kind.name} study: {study.kind.question}\n",
-        f"Regenerate with (simkit {versions['simkit']}, kernel {versions['kernel_sources']}; seed {study.seed}; "
+        f"Regenerate with (simkit {versions['simkit']}, kernel {ds.GAMES_STAMP}; seed {study.seed}; "
         f"{lineups}):\n\n{regenerate}\n\nEvery configuration's dataset is in its own folder here (not committed: "
         "the same commands re-create it exactly); `simkit report` reads any of them.\n",
     ]

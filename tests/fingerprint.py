@@ -1,0 +1,86 @@
+"""The games the kernel plays, as one hash: every policy, every table, every rule option.
+
+A run's identity names its games with ``kernels.GAMES_STAMP`` (not a hash of
+the kernel's sources), so a kernel change that plays the same games (a speed
+change, a compile-time change) keeps every published dataset resumable and
+every regenerated part byte-identical. This corpus is what holds the stamp
+to its word: tests/test_games_stamp.py plays it and compares its hash with
+tests/golden/games_fingerprint.json, written by
+
+    .venv/bin/python tests/fingerprint.py
+
+for the stamp in force. Regenerate the file only together with a new
+GAMES_STAMP, when a change of the games is meant (and then republish
+results/: `make results`); never to make the test pass.
+
+The corpus (CORPUS below): random play at the 10 legal tables and with each
+rule option away from its default; greedy the same; mixed and seat-swapped
+line-ups; the lookahead, quick, fast and ismcts (cheat=1 too) at two and
+more seats. Each configuration contributes the statistics rows of its games
+(simkit.play.simulate) and the whole record of its first game (moves, cells,
+dead cards, sequences).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FINGERPRINT_FILE = HERE / "golden" / "games_fingerprint.json"
+
+TABLES = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
+OPTIONS = [  # (players, teams, rule options away from their defaults)
+    (2, 2, {"hand_size": (6, 7)}), (2, 2, {"sequences_to_win": 1}), (4, 2, {"max_turns": 40}),
+    (3, 3, {"chip_limit": True}), (2, 2, {"reshuffle": False}), (2, 2, {"dead_swap": False}),
+    (2, 2, {"late_card": 5}), (4, 2, {"handicap": 9}), (3, 3, {"handicap": (5, 3)}),
+    (3, 3, {"hand_size": (6, 7, 7), "handicap": (0, 4)}),
+]
+
+
+def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
+    """(line-up, players, teams, games, rule options, swap seats) of every configuration, in order."""
+    out = []
+    for policy, games in (("random", 3000), ("greedy", 300)):
+        out += [(policy, p, t, games, {}, False) for p, t in TABLES]
+        out += [(policy, p, t, games // 3, o, False) for p, t, o in OPTIONS]
+    out += [("greedy,random", 2, 2, 300, {}, True), ("random,greedy,random", 3, 3, 300, {}, True)]
+    out += [("lookahead", 2, 2, 6, {}, False), ("lookahead", 3, 3, 3, {}, False), ("lookahead", 4, 2, 3, {}, False),
+            ("lookahead", 2, 2, 3, {"late_card": 5}, False), ("lookahead,greedy", 2, 2, 4, {}, True),
+            ("quick", 2, 2, 6, {}, False), ("quick", 6, 3, 3, {}, False),
+            ("fast", 2, 2, 100, {}, False), ("fast", 3, 3, 60, {}, False), ("fast", 6, 3, 60, {}, False),
+            ("fast,lookahead", 2, 2, 4, {}, True),
+            ("ismcts:iterations=200", 2, 2, 4, {}, False), ("ismcts:iterations=200", 4, 2, 2, {}, False),
+            ("ismcts:iterations=200:cheat=1", 2, 2, 2, {}, False)]
+    return out
+
+
+def fingerprint(seed: int = 20261201) -> str:
+    """sha256 of every configuration's statistics rows and its first game's record (hex)."""
+    from simkit.play import simulate
+    from simkit.policies import Lineup
+    from simkit.records import game_record
+    from simkit.rules import Rules
+
+    h = hashlib.sha256()
+    for spec, players, teams, games, options, swap in corpus():
+        rules = Rules.make(players, teams, **options)
+        lineup = Lineup.parse(spec, rules, swap_seats=swap)
+        h.update(repr((spec, players, teams, games, sorted(options.items()), swap)).encode())
+        h.update(simulate(rules, lineup, seed, 0, games).tobytes())
+        h.update(json.dumps(game_record(rules, lineup, seed, 0), sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def main() -> None:
+    sys.path.insert(0, str(HERE.parent))
+    from simkit.kernels import GAMES_STAMP
+
+    FINGERPRINT_FILE.write_text(json.dumps({"games_stamp": GAMES_STAMP, "sha256": fingerprint()}, indent=2) + "\n")
+    print(f"wrote {FINGERPRINT_FILE} for games stamp {GAMES_STAMP}")
+
+
+if __name__ == "__main__":
+    main()
