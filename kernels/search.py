@@ -65,7 +65,7 @@ from .policies import GREEDY, UpToGreedy, choose_dead
 from .rng import next_u64, seed_stream
 from .state import (
     CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
-    may_swap_dead, new_state,
+    cache_lines_apart, may_swap_dead, new_state,
 )
 from .tables import N_CODES
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
@@ -109,8 +109,9 @@ class SearchWork(NamedTuple):
 def new_work(nodes: int) -> SearchWork:
     """Fresh arrays for a search of up to nodes - 1 iterations (plain Python: kernels never allocate)."""
     nodes = max(int(nodes), 2)
-    return SearchWork(new_state(0), np.zeros((nodes, N_NODE_FIELDS), np.int64), np.zeros(nodes, np.float64),
-                      np.zeros(MAX_DEPTH + 2, np.int64), np.zeros(MAX_TEAMS, np.float64), np.zeros(1, np.int64))
+    return SearchWork(new_state(0), *cache_lines_apart([
+        np.zeros((nodes, N_NODE_FIELDS), np.int64), np.zeros(nodes, np.float64), np.zeros(MAX_DEPTH + 2, np.int64),
+        np.zeros(MAX_TEAMS, np.float64), np.zeros(1, np.int64)]))
 
 
 @kernel

@@ -596,7 +596,7 @@ def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identi
     'stopped': True} when the client stopped the run (nothing written).
     The part's bytes are those a local run writes for the same chunk.
     """
-    from simkit.kernels.batch import n_blocks
+    from simkit.kernels.batch import new_done
     from simkit.play import set_threads, simulate
     from simkit.runner import _in_background
 
@@ -606,7 +606,7 @@ def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identi
     with _registered(token, flag) as stopped:
         if stopped:
             return {"first": first, "stopped": True}
-        done = np.zeros(n_blocks(n, 1), np.int64)
+        done = new_done(n, 1)
         t0 = time.perf_counter()
         future = _in_background(simulate, rules, lineup, seed, first, n, flag, done)
         while True:

@@ -542,10 +542,10 @@ def _play_watched(spec: RunSpec, first: int, n: int, events: RunEvents) -> np.nd
     On Ctrl-C every kernel thread stops after the game it is playing, and
     KeyboardInterrupt goes on to the caller: the chunk is dropped.
     """
-    from simkit.kernels.batch import n_blocks
+    from simkit.kernels.batch import new_done
 
     stop = np.zeros(1, np.int64)
-    done = np.zeros(n_blocks(n, get_threads()), np.int64)
+    done = new_done(n, get_threads())
     future = _in_background(simulate, spec.rules, spec.lineup, spec.seed, first, n, stop, done)
     reported = 0
     try:

@@ -1,0 +1,87 @@
+"""The batch driver (kernels/batch.py): threads that never write to one another's cache lines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.cards import tables
+from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch
+from simkit.kernels.search import new_work
+from simkit.kernels.state import APART, cache_lines_apart, new_state
+from simkit.policies import Lineup
+from simkit.rules import Rules
+
+
+def _spans(arrays) -> list[tuple[int, int]]:
+    return [(a.ctypes.data, a.ctypes.data + a.nbytes) for a in arrays if a.nbytes]
+
+
+def _gap(one, other) -> int:
+    """The fewest bytes between any array of `one` and any of `other` (negative: they overlap)."""
+    return min(max(b0 - a1, a0 - b1) for a0, a1 in _spans(one) for b0, b1 in _spans(other))
+
+
+def _buffer(a: np.ndarray) -> np.ndarray:
+    while a.base is not None:
+        a = a.base
+    return a
+
+
+@pytest.mark.parametrize("make", [lambda: new_state(0), lambda: new_state(30), lambda: new_work(20)[1:]],
+                         ids=["state", "logged state", "search work"])
+def test_a_states_arrays_are_one_buffer_padded_at_both_ends(make) -> None:
+    """Every array of a State (or of a search's work) is a view of one buffer of its own, which holds
+    APART bytes before the first array and after the last: no other allocation within a cache-line pair."""
+    arrays = list(make())
+    buffers = {id(_buffer(a)) for a in arrays}
+    assert len(buffers) == 1
+    whole = _buffer(arrays[0])
+    lo, hi = whole.ctypes.data, whole.ctypes.data + whole.nbytes
+    spans = _spans(arrays)
+    assert min(a for a, _ in spans) - lo >= APART and hi - max(b for _, b in spans) >= APART
+
+
+def test_two_states_lie_apart_from_each_other_and_from_other_arrays() -> None:
+    """Two States (and a search's work arrays) are at least APART bytes from each other and from arrays made
+    between them, so two threads never share a cache line or the line fetched with it."""
+    first, between, second = new_state(0), [np.zeros(n) for n in (1, 3, 7)], new_state(0)
+    work = new_work(50)
+    assert _gap(first, second) >= APART
+    assert _gap(first, between) >= APART and _gap(second, between) >= APART
+    assert _gap([*work[1:]], first) >= APART and _gap([*work[1:]], [*work[0]]) >= APART
+
+
+def test_cache_lines_apart_keeps_shapes_types_and_zeros() -> None:
+    """Each array keeps its shape and type, starts a cache line, and is a C-contiguous writable zero array."""
+    wanted = [np.zeros((3, 5), np.int16), np.zeros(1, np.uint64), np.zeros((0, 9), np.int64), np.zeros(7, np.float64)]
+    got = cache_lines_apart(wanted)
+    for w, g in zip(wanted, got):
+        assert (g.shape, g.dtype) == (w.shape, w.dtype)
+        assert g.flags.c_contiguous and g.flags.writeable and g.flags.aligned and not g.any()
+        assert g.size == 0 or g.ctypes.data % 64 == 0
+    got[0][2, 4] = -1
+    assert got[1][0] == 0 and got[3].sum() == 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_done_counters_count_every_game_a_stride_apart(threads: int) -> None:
+    """done holds one counter per block, DONE_STRIDE int64 apart; after a batch they sum to its games."""
+    rules = Rules.make(4, 2)
+    lineup = Lineup.parse("random", rules)
+    n = 500
+    done = new_done(n, threads)
+    run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads,
+              None, done)
+    assert done.shape == (n_blocks(n, threads) * DONE_STRIDE,)
+    assert done.sum() == n
+    assert not np.delete(done, np.arange(0, done.size, DONE_STRIDE)).any()
+
+
+def test_a_done_array_of_another_shape_is_refused() -> None:
+    """A done array not made by new_done for the batch is refused, naming the shape it must have."""
+    rules = Rules.make(2, 2)
+    lineup = Lineup.parse("random", rules)
+    with pytest.raises(ValueError, match=r"done must be new_done\(100, 2\)"):
+        run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, 100, 2,
+                  None, np.zeros(n_blocks(100, 2), np.int64))
