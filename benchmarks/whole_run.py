@@ -2,6 +2,7 @@
 
     python benchmarks/whole_run.py                          # 10,000,000 two-player random games, 3 rounds
     python benchmarks/whole_run.py --before ../old-checkout # the same command of another checkout too
+                                                            # (it needs old-checkout/simkit/kernels -> ../kernels)
 
 Prints the kernel's best games/s on two threads (1,000,000 games per call, best of 3), then for each
 round and tree the whole command's wall time (start-up, numba's cache load, the Parquet parts and the
@@ -45,6 +46,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", help="another checkout's root: its simkit is timed too (PYTHONPATH)")
     args = parser.parse_args()
+    if args.before and not os.path.isdir(os.path.join(args.before, "simkit", "kernels")):
+        # On PYTHONPATH the checkout's simkit/ is found first, but simkit.kernels (kernels/ at the root,
+        # mapped by the installed package) would still be this tree's: time the other kernels too.
+        link = os.path.join(os.path.abspath(args.before), "simkit", "kernels")
+        print(f"--before needs {link} -> ../kernels so that its own kernels are timed: "
+              f"ln -s ../kernels {link}", file=sys.stderr)
+        return 2
     kernel = kernel_best()
     print(f"kernel, 2 threads: {kernel:,.0f} games/s (best of 3 calls of 1,000,000)")
     trees = [("this tree", {})] + ([("before", {"PYTHONPATH": os.path.abspath(args.before)})] if args.before else [])

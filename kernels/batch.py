@@ -40,7 +40,7 @@ def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_ga
     seat_policies: (R, players) int64 and params: (R, players, P) float64,
     R line-ups used in turn: game g plays line-up g % R (R = 1, or the
     number of teams when seats are swapped). st and sim: this thread's
-    State arrays. Counts finished games in done[block]; returns early,
+    State arrays. Counts finished games in done[counter]; returns early,
     leaving later rows undefined, once stop[0] is set.
     """
     rotations = seat_policies.shape[0]
