@@ -90,14 +90,22 @@ def per_table(rounds: int, tables, games: int) -> list[dict]:
 
 
 def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of a child process, that child's alone (os.wait4)."""
-    t = time.perf_counter()
-    child = subprocess.Popen(args, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), args)
-    return wall, usage.ru_maxrss / 1024
+    """(wall seconds, peak RSS in MiB) of a child process `python -m MODULE ...`, the child's own peak:
+    the child reports it (benchmarks/peak_rss.py), since the ru_maxrss os.wait4 gives is at least
+    this process's size (a vforked child keeps its parent's high-water mark through exec)."""
+    python, flag, module, *rest = args
+    if flag != "-m":
+        raise ValueError(f"timed_subprocess runs `python -m MODULE ...`, got {args[:3]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = f"{tmp}/peak"
+        t = time.perf_counter()
+        child = subprocess.Popen([python, str(HERE / "peak_rss.py"), peak_file, module, *rest],
+                                 env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL)
+        status = child.wait()
+        wall = time.perf_counter() - t
+        if status != 0:
+            raise subprocess.CalledProcessError(status, args)
+        return wall, int(Path(peak_file).read_text()) / 1024
 
 
 def compile_times(policy: str) -> tuple[float, float]:

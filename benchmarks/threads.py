@@ -1,0 +1,79 @@
+"""The random kernel on one thread and on two, per table, for this tree and optionally another (issue 23 item 2).
+
+    python benchmarks/threads.py                                # this tree, best of 3 rounds
+    python benchmarks/threads.py --before ../old-checkout       # and another's (old-checkout/simkit/kernels -> ../kernels)
+
+Each round is one child process per tree (the trees in turn, so a slow spell
+of the machine hits both), timing every table on 1 thread (`--games` games)
+and on 2 (twice as many); each figure is the best round. Prints a markdown
+table: games/s on 1 and 2 threads and their ratio, per tree. Run it on an
+otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from bench import TABLES, kernel
+
+
+def one_round(games: int) -> dict[str, list[float]]:
+    """games/s on 1 and on 2 threads of every table, once each (after loading the kernels)."""
+    from simkit.play import simulate
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+
+    out = {}
+    for players, teams in TABLES:
+        rules = Rules.make(players, teams)
+        lineup = Lineup.parse("random", rules)
+        simulate(rules, lineup, 1, 0, 2000)
+        out[f"{players}p/{teams}t"] = [kernel(rules, lineup, games * t, t, 10_000 + games * 3 * (t - 1))[0]
+                                       for t in (1, 2)]
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200_000, help="games per one-thread timing")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before", help="another checkout's root, timed in turn with this one (PYTHONPATH)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(one_round(args.games)))
+        return 0
+    trees = {"this tree": {}}
+    if args.before:
+        link = os.path.join(os.path.abspath(args.before), "simkit", "kernels")
+        if not os.path.isdir(link):
+            print(f"--before needs {link} -> ../kernels so that its own kernels are timed: ln -s ../kernels {link}",
+                  file=sys.stderr)
+            return 2
+        trees = {"before": {"PYTHONPATH": os.path.abspath(args.before)}, **trees}
+    best: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
+    for _ in range(args.rounds):
+        for name, env in trees.items():
+            child = subprocess.run([sys.executable, __file__, "--child", "--games", str(args.games)],
+                                   env={**os.environ, **env}, capture_output=True, text=True, check=True)
+            for table, rates in json.loads(child.stdout).items():
+                old = best[name].get(table, [0.0, 0.0])
+                best[name][table] = [max(a, b) for a, b in zip(old, rates)]
+    names = list(trees)
+    print("| table | " + " | ".join(f"{n}: 1 thread | 2 threads | 2 / 1" for n in names) + " |")
+    print("| --- |" + " --- | --- | --- |" * len(names))
+    for table in best[names[0]]:
+        cells = []
+        for n in names:
+            one, two = best[n][table]
+            cells += [f"{one:,.0f}", f"{two:,.0f}", f"{two / one:.2f}"]
+        print(f"| {table} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
