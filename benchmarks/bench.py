@@ -108,10 +108,24 @@ def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, f
         return wall, int(Path(peak_file).read_text()) / 1024
 
 
-def compile_times(policy: str) -> tuple[float, float]:
-    """Seconds of a whole `simkit run --games 1000 --policy POLICY`: empty numba cache, then warm."""
+def checkout_env(checkout: str) -> dict:
+    """The environment that makes a child run another checkout's simkit, its kernels included.
+
+    On PYTHONPATH the checkout's simkit/ is found first, but simkit.kernels (kernels/ at the
+    root, mapped by the installed package) would still be this tree's, so the checkout needs
+    simkit/kernels -> ../kernels; without it, exit with the command that makes it."""
+    root = os.path.abspath(checkout)
+    link = os.path.join(root, "simkit", "kernels")
+    if not os.path.isdir(link):
+        sys.exit(f"{checkout} needs {link} -> ../kernels so that its own kernels are timed: ln -s ../kernels {link}")
+    return {"PYTHONPATH": root}
+
+
+def compile_times(policy: str, env: dict | None = None) -> tuple[float, float]:
+    """Seconds of a whole `simkit run --games 1000 --policy POLICY`: empty numba cache, then warm
+    (env: more of the child's environment, such as another checkout's PYTHONPATH)."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"NUMBA_CACHE_DIR": f"{tmp}/cache"}
+        env = {**(env or {}), "NUMBA_CACHE_DIR": f"{tmp}/cache"}
         args = [*SIMKIT, "run", "--games", "1000", "--policy", policy, "--quiet"]
         cold, _ = timed_subprocess([*args, "--out", f"{tmp}/cold"], env)
         warm, _ = timed_subprocess([*args, "--out", f"{tmp}/warm"], env)

@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 
-from bench import TABLES, kernel
+from bench import TABLES, checkout_env, kernel
 
 
 def one_round(games: int) -> dict[str, list[float]]:
@@ -49,12 +49,7 @@ def main() -> int:
         return 0
     trees = {"this tree": {}}
     if args.before:
-        link = os.path.join(os.path.abspath(args.before), "simkit", "kernels")
-        if not os.path.isdir(link):
-            print(f"--before needs {link} -> ../kernels so that its own kernels are timed: ln -s ../kernels {link}",
-                  file=sys.stderr)
-            return 2
-        trees = {"before": {"PYTHONPATH": os.path.abspath(args.before)}, **trees}
+        trees = {"before": checkout_env(args.before), **trees}
     best: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
     for _ in range(args.rounds):
         for name, env in trees.items():

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from bench import SIMKIT, timed_subprocess
+from bench import SIMKIT, checkout_env, timed_subprocess
 
 
 def kernel_best(games: int = 1_000_000, rounds: int = 3) -> float:
@@ -46,16 +46,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", help="another checkout's root: its simkit is timed too (PYTHONPATH)")
     args = parser.parse_args()
-    if args.before and not os.path.isdir(os.path.join(args.before, "simkit", "kernels")):
-        # On PYTHONPATH the checkout's simkit/ is found first, but simkit.kernels (kernels/ at the root,
-        # mapped by the installed package) would still be this tree's: time the other kernels too.
-        link = os.path.join(os.path.abspath(args.before), "simkit", "kernels")
-        print(f"--before needs {link} -> ../kernels so that its own kernels are timed: "
-              f"ln -s ../kernels {link}", file=sys.stderr)
-        return 2
+    before_env = checkout_env(args.before) if args.before else None
     kernel = kernel_best()
     print(f"kernel, 2 threads: {kernel:,.0f} games/s (best of 3 calls of 1,000,000)")
-    trees = [("this tree", {})] + ([("before", {"PYTHONPATH": os.path.abspath(args.before)})] if args.before else [])
+    trees = [("this tree", {})] + ([("before", before_env)] if before_env else [])
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)  # `python -m` puts the working directory first on sys.path: not a checkout's
         best: dict[str, float] = {}

@@ -38,7 +38,7 @@ def reset(cfg, st, seed, game):
     seed_stream(st.rng, seed, game)
     for i in range(DECK_SIZE):
         st.pile[i] = i if i < N_CODES else i - N_CODES
-    shuffle(st.rng, st.pile, DECK_SIZE)
+    shuffle(st.rng, st.pile, np.int64(DECK_SIZE))  # int64: the type of every other call (one compile)
     st.ctr[PILE_POS] = 0
     st.ctr[PILE_N] = DECK_SIZE
     st.ctr[DISCARD_N] = 0
@@ -115,7 +115,10 @@ def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
     s[S_FIRST_SEQ_TURN] = -1
     s[S_FIRST_SEQ_TEAM] = -1
     t = st.turn
-    turn, seat, team = 0, 0, 0  # turn: turns played, as play_turn counts them in st.ctr[TURNS]
+    # turn: turns played, as play_turn counts them in st.ctr[TURNS]. seat and team start as
+    # int64, not the literal 0: numba would otherwise also compile every kernel they are passed
+    # to (log_turn, swap_dead) for the type Literal[int](0) while it types the loop.
+    turn, seat, team = 0, np.int64(0), np.int64(0)
     max_turns = cfg[CFG_MAX_TURNS]
     while True:
         if turn == max_turns:

@@ -100,7 +100,7 @@ def determinise(st, sim, seat, draws):
         count[code] -= st.count[seat, code]
     sim.held[seat] = st.held[seat]
     sim.hand_n[seat] = st.hand_n[seat]
-    n = 0
+    n = np.int64(0)  # int64: one compile of shuffle
     for code in range(N_CODES):
         for _ in range(count[code]):
             sim.pile[n] = code
@@ -208,7 +208,7 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
         racing[i] = 1
     left = short - 1
     race = params[P_RACE]
-    r = 0
+    r = np.int64(0)  # int64, not the literal 0: one compile of rollout_value (engine.play_to_end)
     while r < rollouts and left > 0:
         end = min(r + BATCH, rollouts)
         while r < end:
@@ -262,8 +262,8 @@ def draws_needed(cfg, params):
 @kernel
 def wins_at_once(tb, cfg, st, sim, seat, team, action, params, base):
     """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
-    seed_stream(sim.rng, base, 0)
-    determinise(st, sim, seat, 1)
+    seed_stream(sim.rng, base, np.int64(0))  # int64 arguments: the types of the other calls (one compile)
+    determinise(st, sim, seat, np.int64(1))
     return play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team,
                      action) == WON
 

@@ -270,7 +270,7 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
     if params[P_CHEAT] != 0.0:
         reveal(st, sim)
     else:
-        determinise(st, sim, seat, -1)
+        determinise(st, sim, seat, np.int64(-1))  # int64: one compile of determinise
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     gparams = params[P_GREEDY:P_OPPONENT]
     oparams = params[P_OPPONENT:N_SEARCH_PARAMS]
@@ -344,7 +344,7 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
 def wins_now(tb, cfg, st, work, seat, team, move, gparams):
     """Whether `move` wins the game at once (a win depends on the board alone)."""
     sim = work.sim
-    determinise(st, sim, seat, 1)
+    determinise(st, sim, seat, np.int64(1))
     return play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
 
 
