@@ -208,7 +208,7 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
         racing[i] = 1
     left = short - 1
     race = params[P_RACE]
-    r = np.int64(0)  # int64, not the literal 0: one compile of rollout_value (engine.play_to_end)
+    r = np.int64(0)  # int64, not the literal 0: one compile of rollout_value (see engine.play_to_end)
     while r < rollouts and left > 0:
         end = min(r + BATCH, rollouts)
         while r < end:
