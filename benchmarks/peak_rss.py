@@ -14,6 +14,7 @@ import os
 import resource
 import runpy
 import sys
+from pathlib import Path
 
 
 def peak_kib() -> int:
@@ -30,7 +31,7 @@ def peak_kib() -> int:
 
 def main() -> None:
     peak_file, module = sys.argv[1], sys.argv[2]
-    atexit.register(lambda: open(peak_file, "w").write(f"{peak_kib()}\n"))
+    atexit.register(lambda: Path(peak_file).write_text(f"{peak_kib()}\n"))
     sys.argv = [module, *sys.argv[3:]]
     sys.path[0] = os.getcwd()  # as `python -m` has it: not this script's folder
     runpy.run_module(module, run_name="__main__", alter_sys=True)

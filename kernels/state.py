@@ -130,7 +130,8 @@ class State(NamedTuple):
     fscores: np.ndarray
 
 
-APART = 128  # bytes between two threads' arrays: two cache lines (CPUs fetch lines in pairs)
+CACHE_LINE = 64  # bytes (x86-64, ARMv8)
+APART = 2 * CACHE_LINE  # bytes between two threads' arrays (CPUs fetch lines in pairs)
 
 
 def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
@@ -146,7 +147,7 @@ def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     offsets, end = [], APART
     for a in arrays:
         offsets.append(end)
-        end += -(-a.nbytes // 64) * 64
+        end += -(-a.nbytes // CACHE_LINE) * CACHE_LINE
     buffer = np.zeros(end + 2 * APART, np.uint8)
     start = -buffer.ctypes.data % APART
     return [buffer[start + o:start + o + a.nbytes].view(a.dtype).reshape(a.shape) for a, o in zip(arrays, offsets)]

@@ -13,9 +13,10 @@ A run's *identity* is everything that decides its rows (``identity_of``):
 seed, rules (with the chip supply), a hash of the board, every seat's policy
 with all its parameters, whether seats swap, the simkit version and the
 kernel's games stamp (``kernels.GAMES_STAMP``: which games the kernel plays,
-unchanged by kernel edits that keep every game). Its hash, ``run_id``, is a column of every row and a key of every
-part's metadata, so a part from another run is recognised, and a report
-never pools two runs or counts a game twice.
+unchanged by kernel edits that keep every game). Its hash, ``run_id``, is a
+column of every row and a key of every part's metadata, so a part from
+another run is recognised, and a report never pools two runs or counts a
+game twice.
 
 Files are written under a temporary name, fsynced and renamed into place
 (simkit.atomic.replacing), so a part file that exists is complete, even

@@ -8,7 +8,7 @@ import pytest
 from simkit.cards import tables
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch
 from simkit.kernels.search import new_work
-from simkit.kernels.state import APART, cache_lines_apart, new_state
+from simkit.kernels.state import APART, CACHE_LINE, cache_lines_apart, new_state
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -59,7 +59,7 @@ def test_cache_lines_apart_keeps_shapes_types_and_zeros() -> None:
     for w, g in zip(wanted, got):
         assert (g.shape, g.dtype) == (w.shape, w.dtype)
         assert g.flags.c_contiguous and g.flags.writeable and g.flags.aligned and not g.any()
-        assert g.size == 0 or g.ctypes.data % 64 == 0
+        assert g.size == 0 or g.ctypes.data % CACHE_LINE == 0
     got[0][2, 4] = -1
     assert got[1][0] == 0 and got[3].sum() == 0
 
