@@ -24,8 +24,9 @@ after a power loss. Columns are non-nullable; parts are
 lz4-compressed, without column statistics, with dictionary encoding only for
 the string columns and delta encoding for the game index (see
 WRITE_OPTIONS): about 23 ms per 100,000 games (Arrow conversion included),
-which keeps a 2-core run within 10% of the kernel's speed, for ~18 MB per
-million games.
+which keeps a 2-core run within 10% of the kernel's speed (the writer thread
+shares the cores at the kernel's priority: simkit.runner._play_here), for
+~18 MB per million games.
 """
 
 from __future__ import annotations
