@@ -503,6 +503,19 @@ def study(
             _say_stopped(heard, f"run the same command again to resume the study in {out}")
         if not quiet:
             _print_study(the_study, outcome, out)
+        if outcome is not None and not outcome.interrupted and outcome.left_out:
+            _say_left_out(outcome.left_out, out)
+
+
+def _say_left_out(left_out, out: Path) -> None:
+    """Warn that configurations on record without games here were left out of the summary (even with --quiet)."""
+    lineups = ", ".join(sorted({c.lineup.spec for c in left_out}))
+    err_console.print(
+        f"left out of the summary: {len(left_out)} configuration{'s' if len(left_out) != 1 else ''} of {out} "
+        f"({lineups}) whose games are not on this machine (a clone holds summaries, not datasets); "
+        f"summary.md and study.json now cover only what is here. The commands its earlier summary.md "
+        f"listed play them again; in a clone of simkit, `git checkout -- {out}` restores the published "
+        f"files.", highlight=False)
 
 
 def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite):

@@ -168,6 +168,34 @@ def test_fewer_games_than_on_disk_are_refused_and_a_new_line_up_joins(done, tmp_
         assert ds.read_games(copy / name).equals(ds.read_games(done / name))
 
 
+def test_a_clone_without_the_datasets_says_which_configurations_it_leaves_out(done, tmp_path):
+    """A fresh clone holds a study's summaries but not its datasets (.gitignore): re-running one of its
+    commands rebuilds the summary from what is on disk, and says which configurations it left out,
+    with their line-ups, instead of dropping them silently."""
+    from cli import app
+
+    copy = tmp_path / "copy"
+    shutil.copytree(done, copy)
+    gone = [name for name in folders(done) if not name.startswith("p2")]
+    assert len(gone) == 2
+    for name in gone:  # as a clone has them: the folders are not in git
+        shutil.rmtree(copy / name)
+    outcome = run_study(first_player(2), copy)
+    assert outcome.games_played == 0
+    assert sorted(c.folder(3) for c in outcome.left_out) == sorted(gone)
+    assert len(pd.read_csv(copy / "summary.csv")) == 1
+    shutil.copytree(done, tmp_path / "again")
+    for name in gone:
+        shutil.rmtree(tmp_path / "again" / name)
+    result = CliRunner().invoke(app, ["study", "first-player", "--players", "2", "--games", str(GAMES), "--seed",
+                                      "3", "--policy", "random", "--out", str(tmp_path / "again"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "left out of the summary: 2 configurations" in result.output and "(random)" in result.output
+    complete = CliRunner().invoke(app, ["study", "first-player", "--players", "2", "--games", str(GAMES), "--seed",
+                                        "3", "--policy", "random", "--out", str(copy), "--quiet"])
+    assert complete.exit_code == 0 and "left out" not in complete.output  # said once, when it happened
+
+
 def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp_path):
     """issue 25: the refusal names both studies' differing fields; --overwrite says what it replaced."""
     copy = tmp_path / "copy"

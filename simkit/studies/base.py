@@ -255,6 +255,9 @@ class StudyOutcome:
     configs: list[Config] = field(default_factory=list)
     added: list[str] = field(default_factory=list)  # line-ups new to the study directory
     replaced: str | None = None  # what overwrite replaced, in words
+    # Configurations on record (study.json) that this command did not play and whose games are not
+    # in the directory (a fresh clone holds the summaries, never the datasets): left out of the summary.
+    left_out: list[Config] = field(default_factory=list)
 
 
 def run_study(study: Study, out: Path, events: RunEvents | None = None, scheduler=None,
@@ -310,7 +313,9 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
                         outcome.interrupted = True
                         return outcome
         planned = {c.folder(study.seed) for c in configs}
-        configs = [c for c in previous if c.folder(study.seed) not in planned and results.aggregate(c) is not None] \
+        earlier = [c for c in previous if c.folder(study.seed) not in planned]
+        outcome.left_out = [c for c in earlier if results.aggregate(c) is None]
+        configs = [c for c in earlier if results.aggregate(c) is not None] \
             + configs  # configurations of earlier commands (other line-ups or tables) stay in the study
         configs = canonical(configs, study)
         outcome.configs = configs
