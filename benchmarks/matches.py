@@ -27,8 +27,9 @@ from simkit.rules import Rules
 HERE = Path(__file__).resolve().parent
 
 
-def match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> str:
-    """One line: a's win share with one team against b on every other team.
+def play_match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> dict:
+    """a with one team against b on every other team: wins, draws, score (a draw counts
+    1/teams), its share with the 95% Wilson interval (low, high), and the seconds it took.
 
     a's team takes each place at the table in turn (team j for games
     [games * j // teams, games * (j + 1) // teams)): with two teams, seats
@@ -47,9 +48,16 @@ def match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 
     seconds = time.perf_counter() - t
     score = wins + draws / teams  # a draw: an equal share for every team
     ci = binomtest(round(score), games).proportion_ci(0.95, method="wilson")
+    return {"wins": wins, "draws": draws, "share": score / games, "low": ci.low, "high": ci.high,
+            "seconds": seconds}
+
+
+def match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> str:
+    """One line of matches.md: play_match's result as a table row."""
+    m = play_match(a, b, games, seed, players, teams)
     return (
-        f"| {a} | {b} | {games:,} | {wins:,} | {draws:,} | {score / games:.1%} "
-        f"| [{ci.low:.1%}, {ci.high:.1%}] | {games / seconds:,.0f} |"
+        f"| {a} | {b} | {games:,} | {m['wins']:,} | {m['draws']:,} | {m['share']:.1%} "
+        f"| [{m['low']:.1%}, {m['high']:.1%}] | {games / m['seconds']:,.0f} |"
     )
 
 

@@ -18,11 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from scipy.stats import binomtest
-
-from simkit.play import set_threads, simulate
-from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, Lineup
-from simkit.rules import Rules
+from matches import play_match
+from simkit.play import set_threads
+from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES
 
 TUNED = ("build", "growth", "block", "block4", "break4", "jack_cost")  # "complete" stays the largest
 
@@ -34,17 +32,9 @@ def spec(weights: dict[str, float]) -> str:
 
 def score(weights: dict[str, float], opponent: str, games: int, seed: int) -> tuple[float, float, float]:
     """(share, low, high): greedy with `weights` against `opponent`, two players, seats swapped
-    half the time (games [0, games/2) greedy first, then second); a draw counts half."""
-    rules = Rules.make(2)
-    me = spec(weights)
-    won = 0.0
-    half = games // 2
-    for seat, (first, n) in enumerate([(0, half), (half, games - half)]):
-        lineup = Lineup.parse(f"{me},{opponent}" if seat == 0 else f"{opponent},{me}", rules)
-        winners = simulate(rules, lineup, seed, first, n)[:, 0]
-        won += float((winners == seat).sum()) + 0.5 * float((winners < 0).sum())
-    ci = binomtest(round(won), games).proportion_ci(0.95, method="wilson")
-    return won / games, ci.low, ci.high
+    half the time (matches.play_match); a draw counts half."""
+    m = play_match(spec(weights), opponent, games, seed)
+    return m["share"], m["low"], m["high"]
 
 
 def parse_weights(text: str) -> dict[str, float]:
