@@ -174,25 +174,30 @@ def test_a_clone_without_the_datasets_says_which_configurations_it_leaves_out(do
     with their line-ups, instead of dropping them silently."""
     from cli import app
 
-    copy = tmp_path / "copy"
-    shutil.copytree(done, copy)
     gone = [name for name in folders(done) if not name.startswith("p2")]
     assert len(gone) == 2
-    for name in gone:  # as a clone has them: the folders are not in git
-        shutil.rmtree(copy / name)
+
+    def clone(name: str) -> Path:
+        """A copy of the study as a clone has it: the datasets of `gone` are not in git."""
+        copy = tmp_path / name
+        shutil.copytree(done, copy)
+        for folder in gone:
+            shutil.rmtree(copy / folder)
+        return copy
+
+    def two_players(out: Path):
+        return CliRunner().invoke(app, ["study", "first-player", "--players", "2", "--games", str(GAMES), "--seed",
+                                        "3", "--policy", "random", "--out", str(out), "--quiet"])
+
+    copy = clone("copy")
     outcome = run_study(first_player(2), copy)
     assert outcome.games_played == 0
     assert sorted(c.folder(3) for c in outcome.left_out) == sorted(gone)
     assert len(pd.read_csv(copy / "summary.csv")) == 1
-    shutil.copytree(done, tmp_path / "again")
-    for name in gone:
-        shutil.rmtree(tmp_path / "again" / name)
-    result = CliRunner().invoke(app, ["study", "first-player", "--players", "2", "--games", str(GAMES), "--seed",
-                                      "3", "--policy", "random", "--out", str(tmp_path / "again"), "--quiet"])
+    result = two_players(clone("again"))
     assert result.exit_code == 0, result.output
     assert "left out of the summary: 2 configurations" in result.output and "(random)" in result.output
-    complete = CliRunner().invoke(app, ["study", "first-player", "--players", "2", "--games", str(GAMES), "--seed",
-                                        "3", "--policy", "random", "--out", str(copy), "--quiet"])
+    complete = two_players(copy)
     assert complete.exit_code == 0 and "left out" not in complete.output  # said once, when it happened
 
 
