@@ -35,23 +35,23 @@ DONE_STRIDE = APART // 8  # int64 counters of two blocks lie APART bytes apart
 
 @njit(cache=True, nogil=True, **COMPILE_OPTIONS)
 def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game, out, stop, done, counter):
-    """Play games first_game, first_game + 1, ... into the rows of `out` (n, N_STATS) int64.
+    """Play games first_game, first_game + 1, ... into the columns of `out` (N_STATS, n) int64.
 
     seat_policies: (R, players) int64 and params: (R, players, P) float64,
     R line-ups used in turn: game g plays line-up g % R (R = 1, or the
     number of teams when seats are swapped). st and sim: this thread's
     State arrays. Counts finished games in done[counter]; returns early,
-    leaving later rows undefined, once stop[0] is set.
+    leaving later columns undefined, once stop[0] is set.
     """
     rotations = seat_policies.shape[0]
-    for i in range(out.shape[0]):
+    for i in range(out.shape[1]):
         if stop[0] != 0:
             return
         game = first_game + i
         r = game % rotations
         play_to_end(policies, tb, cfg, seat_policies[r], params[r], st, sim, seed, game)
         for k in range(N_STATS):
-            out[i, k] = st.stats[k]
+            out[k, i] = st.stats[k]
         done[counter] += 1
 
 
@@ -69,12 +69,14 @@ def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_game
               stop=None, done=None) -> np.ndarray:
     """Statistics of games first_game .. first_game + n_games - 1 on `threads` threads.
 
-    Returns (n_games, N_STATS) int64, row i for game first_game + i. stop:
+    Returns (n_games, N_STATS) int64, row i for game first_game + i, stored column by column
+    (the transpose of a C-ordered (N_STATS, n_games) array: each statistic's column is
+    contiguous, so the part writer takes it without a transpose). stop:
     (1,) int64 and done: ``new_done(n_games, threads)``, to watch and
     stop the batch from another thread (see the module docstring); fresh
     ones by default.
     """
-    out = np.empty((n_games, N_STATS), np.int64)
+    out = np.empty((N_STATS, n_games), np.int64)
     blocks = n_blocks(n_games, threads)
     stop = np.zeros(1, np.int64) if stop is None else stop
     done = new_done(n_games, threads) if done is None else done
@@ -88,13 +90,13 @@ def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_game
             local.states = (new_state(0), workspace(policies, seat_policies, params))  # sim: to play ahead on
         lo, hi = n_games * b // blocks, n_games * (b + 1) // blocks
         st, sim = local.states
-        play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game + lo, out[lo:hi],
+        play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game + lo, out[:, lo:hi],
                    stop, done, b * DONE_STRIDE)
 
     if threads == 1 or blocks == 1:
         for b in range(blocks):
             block(b)
-        return out
+        return out.T
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="simkit-kernel") as pool:
         futures = [pool.submit(block, b) for b in range(blocks)]
         try:
@@ -103,4 +105,4 @@ def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_game
         except BaseException:  # Ctrl-C included: the other blocks stop after their game
             stop[0] = 1
             raise
-    return out
+    return out.T

@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, team_score
+from .evaluation import N_VALUE_WEIGHTS, features, team_score
 from .greedy import N_GREEDY_PARAMS, score_actions
 from .jit import inline_kernel, kernel
 from .lookahead import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
@@ -64,7 +64,7 @@ from .moves import swap_dead
 from .policies import GREEDY, UpToGreedy, choose_dead
 from .rng import next_u64, seed_stream
 from .state import (
-    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
+    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, TURNS, State,
     cache_lines_apart, may_swap_dead, new_state,
 )
 from .tables import N_CODES

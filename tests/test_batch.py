@@ -8,7 +8,7 @@ import pytest
 from simkit.cards import tables
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch
 from simkit.kernels.search import new_work
-from simkit.kernels.state import APART, CACHE_LINE, cache_lines_apart, new_state
+from simkit.kernels.state import APART, CACHE_LINE, STAT_NAMES, cache_lines_apart, new_state
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -85,3 +85,17 @@ def test_a_done_array_of_another_shape_is_refused() -> None:
     with pytest.raises(ValueError, match=r"done must be new_done\(100, 2\)"):
         run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, 100, 2,
                   None, np.zeros(n_blocks(100, 2), np.int64))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) -> None:
+    """The (n, N_STATS) rows are the transpose of a C-ordered array, so the part writer takes each column
+    without a copy (simkit.dataset.to_table), and the rows equal the games played one by one."""
+    rules = Rules.make(2, 2)
+    lineup = Lineup.parse("random", rules)
+    args = (lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 3)
+    rows = run_batch(*args, 10, 200, threads)
+    assert rows.shape == (200, len(STAT_NAMES)) and rows.dtype == np.int64
+    assert rows.T.flags.c_contiguous
+    one_by_one = np.concatenate([run_batch(*args, 10 + g, 1, 1) for g in range(0, 200, 37)])
+    assert np.array_equal(one_by_one, rows[::37])
