@@ -95,13 +95,23 @@ def workspace(policies, ids, params):
     the line-up. ids: (..., players) policy ids; params: (..., players, P)
     their parameter rows.
     """
-    if not searches(policies):
+    nodes = workspace_nodes(policies, ids, params)
+    if nodes == 0:
         return new_state(0)
-    from .search import MAX_WIDTH, P_ITERATIONS, new_work
+    from .search import new_work
+
+    return new_work(nodes)
+
+
+def workspace_nodes(policies, ids, params) -> int:
+    """The search nodes of the line-up's workspace (``workspace``): 0 where it is a State."""
+    if not searches(policies):
+        return 0
+    from .search import MAX_WIDTH, P_ITERATIONS
 
     ids, params = np.asarray(ids), np.asarray(params)
     iterations = params[..., P_ITERATIONS][ids == ISMCTS]
-    return new_work(int(iterations.max(initial=0)) + 2 + MAX_WIDTH)  # a node per walk, the root and its children
+    return int(iterations.max(initial=0)) + 2 + MAX_WIDTH  # a node per walk, the root and its children
 
 
 @inline_kernel
