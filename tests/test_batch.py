@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import threading
+
 import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch
+from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
 from simkit.kernels.search import new_work
 from simkit.kernels.state import APART, CACHE_LINE, STAT_NAMES, cache_lines_apart, new_state
 from simkit.policies import Lineup
@@ -99,3 +103,37 @@ def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) 
     assert rows.T.flags.c_contiguous
     one_by_one = np.concatenate([run_batch(*args, 10 + g, 1, 1) for g in range(0, 200, 37)])
     assert np.array_equal(one_by_one, rows[::37])
+
+
+def _random_batch(first: int, n: int, threads: int) -> np.ndarray:
+    rules = Rules.make(2, 2)
+    lineup = Lineup.parse("random", rules)
+    return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n,
+                     threads)
+
+
+def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
+    """A second batch on 2 threads starts no thread, and a thread's State arrays are made once per workspace
+    size: a batch allocates only its output."""
+    _random_batch(0, 100, 2)
+    threads = {t.ident for t in threading.enumerate()}
+    _random_batch(100, 100, 2)
+    assert {t.ident for t in threading.enumerate()} == threads
+    lineup = Lineup.parse("random", Rules.make(2, 2))
+    first = thread_states(lineup.policy_set(), lineup.ids(), lineup.params())
+    again = thread_states(lineup.policy_set(), lineup.ids(), lineup.params())
+    assert first[0] is again[0] and first[1] is again[1]
+
+
+def _in_child(first: int, n: int) -> np.ndarray:
+    return np.ascontiguousarray(_random_batch(first, n, 2))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX only")
+def test_a_forked_child_plays_on_kernel_threads_of_its_own() -> None:
+    """A child forked after the parent's batches has none of its pool's threads: it makes its own pool
+    (instead of waiting forever on threads that do not exist) and plays the same games."""
+    parent = _random_batch(0, 300, 2)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        child = pool.apply_async(_in_child, (0, 300)).get(timeout=120)
+    assert np.array_equal(child, parent)
