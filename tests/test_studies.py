@@ -349,7 +349,9 @@ def test_the_search_brackets_a_known_crossing(crossing):
         assert search.chosen == (0,) and search.outcome == "fair without compensation"
         return
     assert low[0] < crossing < up[0] and up[0] - low[0] <= 3
-    assert search.chosen == (round(crossing),)
+    # The setting nearest the crossing; at 10.5, 10 and 11 are equally near, and the fitted line's
+    # last bit (10.500000000000002 with numpy 2.4) decides, so either is right.
+    assert abs(search.chosen[0] - crossing) <= 0.5
     assert abs(search.crossing - crossing) < 0.2
     assert len(search.points) <= 9  # bisection, not a sweep of all 12 settings
 
