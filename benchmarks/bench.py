@@ -38,6 +38,18 @@ SIMKIT = [sys.executable, "-m", "simkit"]
 TABLES = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
 
 
+def cpu_model() -> str:
+    """The processor's name as Linux gives it (/proc/cpuinfo), else the platform's machine type."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return f"{line.split(':', 1)[1].strip()}, {platform.machine()}"
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def _cpu() -> float:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
@@ -172,7 +184,7 @@ def main() -> None:
 
     lines = [
         "# Benchmark results", "",
-        f"Machine: {os.cpu_count()} cores ({platform.processor() or platform.machine()}), Python "
+        f"Machine: {os.cpu_count()} cores ({cpu_model()}), Python "
         f"{platform.python_version()}, numba {numba.__version__}. Produced by `benchmarks/bench.py` on "
         f"{time.strftime('%Y-%m-%d')}; load before: {before}; after: {load()}.", "",
         "Random play, per table: the kernel on 1 and 2 threads, a whole run (Parquet) on 2 threads; best of "
