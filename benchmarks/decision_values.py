@@ -30,8 +30,9 @@ the *prior*, a least-squares line from the after-action features (own team's
 minus the opponent's) to an action's rollout gain over greedy's first. Rules:
 the prior alone; k candidates each judged on n deals (the lookahead's rule:
 leave greedy's first only for a challenger whose mean gain exceeds margin
-standard errors); and those rollouts plus lam times the prior. k * n is the
-rollout calls per decision, the cost that sets a player's speed (the
+standard errors); those rollouts plus 2 times the prior; and greedy's first
+with the m best challengers by the prior, each on n deals, plus the prior.
+k * n is the rollout calls per decision, the cost that sets a player's speed (the
 default lookahead spends up to 4 * 64, raced; `quick`, 2 * 6 at horizon 2,
 plays 17.6 times its speed, `quick:shortlist=4` 9.5 times).
 
@@ -177,6 +178,20 @@ def table(data: dict) -> list[str]:
             out.append(f"| {k} actions x {deals} deals, horizon {horizon}, margin 0.5 | {calls} "
                        f"| {gain(lookahead_rule, k)} |")
             out.append(f"| the same + 2 x the prior | {calls} | {gain(with_prior, k)} |")
+    # The prior picks which challengers get the deals: greedy's first and the m best by the prior.
+    rows_ = np.arange(n)[:, None]
+    for horizon in (2, 4):
+        v = data[f"v{horizon}"]
+        for m, deals in ((2, 8), (2, 12)):
+            by_prior = np.where(listed_, prior, -np.inf)
+            by_prior[:, 0] = np.inf
+            picked = np.argsort(-by_prior, axis=1)[:, :m + 1]
+            mean = (v[:, :, :deals] - v[:, :1, :deals]).mean(2)
+            scores = np.full((n, SHORTLIST), -np.inf)
+            scores[rows_, picked] = (mean + prior)[rows_, picked]
+            scores[:, 0] = 0.0
+            out.append(f"| greedy's first and the prior's best {m} x {deals} deals, horizon {horizon}, + the prior "
+                       f"| {(m + 1) * deals} | {gain(scores)} |")
     # The fast policy compares candidates by its value's weighted features (own minus opponent's):
     # with the prior's coefficients as its value weights it chooses as the prior does.
     weights = coef[:-1] / np.abs(coef[:-1]).max()
