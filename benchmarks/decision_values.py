@@ -18,7 +18,7 @@ greedy's 4-action shortlist, and each action:
   (``kernels.fast.fair_features``, what the fast policy scores);
 - its value on each of `--deals` deals by the lookahead's rollouts
   (``kernels.lookahead.rollout_value``: re-deal the unseen cards, play the
-  action, greedy plies, the fitted value) at horizon 2 and at horizon 4, the
+  action, greedy plies, the fitted value) at horizons 1, 2 and 4, the
   deals shared by the actions (common random numbers);
 - the *truth*: its mean value over `--deals` other deals at horizon 4 (the
   default lookahead's own estimate, independent of the above);
@@ -63,12 +63,15 @@ from simkit.kernels.tables import N_CODES
 from simkit.policies import N_PARAMS, VALUE_NAMES, Lineup
 from simkit.rules import Rules
 
+HORIZONS = (1, 2, 4)  # rollout plies after the action; 4 is the default lookahead's
+
 
 @njit(nogil=True)  # no cache: numba would not see edits to the kernels it calls
-def values_of(tb, cfg, ids, seat_params, params4, params2, game, turns, deals, base, st, sim, actions, copies,
-              feats, v2, v4, truth, chosen):
-    """One position: per shortlisted action its features (feats), values per deal at horizon
-    2 and 4 (v2, v4), its truth, and the lookahead's choice (chosen[0]); how many actions."""
+def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals, base, st, sim, actions, copies,
+              feats, values, truth, chosen):
+    """One position: per shortlisted action its features (feats), values per deal at each horizon
+    (values[action, h, deal] with the lookahead parameters by_horizon[h]), its truth, and the
+    default lookahead's choice (chosen[0]); how many actions."""
     seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
     if seat < 0:
         return 0
@@ -82,8 +85,9 @@ def values_of(tb, cfg, ids, seat_params, params4, params2, game, turns, deals, b
         fair_features(tb, cfg, sim, seat, feats[i], copies)
         total = 0.0
         for r in range(deals):
-            v4[i, r] = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params4, base, np.int64(r))
-            v2[i, r] = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params2, base, np.int64(r))
+            for h in range(by_horizon.shape[0]):
+                values[i, h, r] = rollout_value(tb, cfg, st, sim, seat, team, actions[i], by_horizon[h], base,
+                                                np.int64(r))
             total += rollout_value(tb, cfg, st, sim, seat, team, actions[i], params4, base + np.uint64(1),
                                    np.int64(r))
         truth[i] = total / deals
@@ -100,7 +104,7 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
     rules = Rules.make(2)
     tb, cfg = tables(), rules.cfg()
     params4 = Lineup.parse("lookahead", rules).params()[0, 0]
-    params2 = Lineup.parse("lookahead:horizon=2", rules).params()[0, 0]
+    by_horizon = np.array([Lineup.parse(f"lookahead:horizon={h}", rules).params()[0, 0] for h in HORIZONS])
     ids = np.full(2, GREEDY, np.int64)
     seat_params = np.zeros((2, N_PARAMS))
     seat_params[:, :N_GREEDY_PARAMS] = params4[P_GREEDY:P_OPPONENT]
@@ -108,8 +112,7 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
     turns = np.random.default_rng(seed).integers(2, 45, n_positions).astype(np.int64)
     k = np.zeros(n_positions, np.int64)
     feats = np.zeros((n_positions, SHORTLIST, 2 * N_FEATURES))
-    v2 = np.zeros((n_positions, SHORTLIST, deals))
-    v4 = np.zeros_like(v2)
+    values = np.zeros((n_positions, SHORTLIST, len(HORIZONS), deals))
     truth = np.zeros((n_positions, SHORTLIST))
     chosen = np.zeros((n_positions, 1), np.int64)
     threads = os.cpu_count() or 1
@@ -117,8 +120,8 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
     def block(b: int) -> None:
         st, sim, actions, copies = new_state(0), new_state(0), np.zeros(SHORTLIST, np.int64), np.zeros(N_CODES)
         for p in range(b, n_positions, threads):
-            k[p] = values_of(tb, cfg, ids, seat_params, params4, params2, games[p], turns[p], deals,
-                             np.uint64(10_007 * seed + 2 * p), st, sim, actions, copies, feats[p], v2[p], v4[p],
+            k[p] = values_of(tb, cfg, ids, seat_params, params4, by_horizon, games[p], turns[p], deals,
+                             np.uint64(10_007 * seed + 2 * p), st, sim, actions, copies, feats[p], values[p],
                              truth[p], chosen[p])
 
     with ThreadPoolExecutor(threads) as pool:
@@ -127,7 +130,8 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
     own = np.where(seat[:, None, None] == 0, feats[:, :, :N_FEATURES], feats[:, :, N_FEATURES:])
     other = np.where(seat[:, None, None] == 0, feats[:, :, N_FEATURES:], feats[:, :, :N_FEATURES])
     keep = k >= 2
-    return {"k": k[keep], "margin": (own - other)[keep], "v2": v2[keep], "v4": v4[keep], "truth": truth[keep],
+    return {"k": k[keep], "margin": (own - other)[keep], "truth": truth[keep],
+            **{f"v{h}": values[keep, :, j] for j, h in enumerate(HORIZONS)},
             "lookahead": chosen[keep, 0]}
 
 
@@ -178,6 +182,16 @@ def table(data: dict) -> list[str]:
             out.append(f"| {k} actions x {deals} deals, horizon {horizon}, margin 0.5 | {calls} "
                        f"| {gain(lookahead_rule, k)} |")
             out.append(f"| the same + 2 x the prior | {calls} | {gain(with_prior, k)} |")
+    # Every deal on every action: how far more deals at each horizon could go (the noise mostly gone).
+    for horizon in HORIZONS:
+        v = data[f"v{horizon}"]
+        deals = v.shape[2]
+        d = v - v[:, :1]
+        mean, se = d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
+        lookahead_rule = np.where(mean > 0.5 * se, mean, -1.0)
+        lookahead_rule[:, 0] = 0.0
+        out.append(f"| 4 actions x {deals} deals, horizon {horizon}, margin 0.5 | {4 * deals} "
+                   f"| {gain(lookahead_rule)} |")
     # The prior picks which challengers get the deals: greedy's first and the m best by the prior.
     rows_ = np.arange(n)[:, None]
     for horizon in (2, 4):
