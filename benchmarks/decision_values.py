@@ -50,17 +50,15 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from decisions import SHORTLIST, listed, position
+from decisions import SHORTLIST, listed, position, position_players
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_FEATURES
 from simkit.kernels.fast import copy_view, fair_features
-from simkit.kernels.greedy import N_GREEDY_PARAMS
 from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, lookahead_action, rollout_value
 from simkit.kernels.moves import play_card
-from simkit.kernels.policies import GREEDY
 from simkit.kernels.state import new_state
 from simkit.kernels.tables import N_CODES
-from simkit.policies import N_PARAMS, VALUE_NAMES, Lineup
+from simkit.policies import VALUE_NAMES, Lineup
 from simkit.rules import Rules
 
 HORIZONS = (1, 2, 4)  # rollout plies after the action; 4 is the default lookahead's
@@ -105,9 +103,7 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
     tb, cfg = tables(), rules.cfg()
     params4 = Lineup.parse("lookahead", rules).params()[0, 0]
     by_horizon = np.array([Lineup.parse(f"lookahead:horizon={h}", rules).params()[0, 0] for h in HORIZONS])
-    ids = np.full(2, GREEDY, np.int64)
-    seat_params = np.zeros((2, N_PARAMS))
-    seat_params[:, :N_GREEDY_PARAMS] = params4[P_GREEDY:P_OPPONENT]
+    ids, seat_params = position_players(2, params4)
     games = np.arange(n_positions, dtype=np.int64) + 100_000 * seed
     turns = np.random.default_rng(seed).integers(2, 45, n_positions).astype(np.int64)
     k = np.zeros(n_positions, np.int64)
@@ -156,6 +152,17 @@ def table(data: dict) -> list[str]:
         g = (truth[np.arange(n), choice] - truth[:, 0])[test]
         return f"{g.mean():.4f} +- {g.std() / np.sqrt(len(g)):.4f}"
 
+    def paired(v: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each action's mean gain over greedy's first on the first `deals` deals, and its standard error."""
+        d = v[:, :, :deals] - v[:, :1, :deals]
+        return d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
+
+    def lookahead_rule(mean: np.ndarray, se: np.ndarray) -> np.ndarray:
+        """Scores under which the argmax leaves greedy's first only for a gain above 0.5 standard errors."""
+        scores = np.where(mean > 0.5 * se, mean, -1.0)
+        scores[:, 0] = 0.0
+        return scores
+
     out = [
         f"{n:,} positions ({test.sum():,} scored); deals per action {data['v4'].shape[2]}",
         "",
@@ -172,26 +179,19 @@ def table(data: dict) -> list[str]:
         for k, deals in ((2, 6), (2, 12), (3, 8), (4, 4), (4, 6), (4, 8), (4, 12)):
             if deals > v.shape[2]:
                 continue
-            d = v[:, :, :deals] - v[:, :1, :deals]
-            mean, se = d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
-            lookahead_rule = np.where(mean > 0.5 * se, mean, -1.0)
-            lookahead_rule[:, 0] = 0.0
+            mean, se = paired(v, deals)
             with_prior = mean + 2.0 * prior
             with_prior[:, 0] = 0.0
             calls = k * deals
             out.append(f"| {k} actions x {deals} deals, horizon {horizon}, margin 0.5 | {calls} "
-                       f"| {gain(lookahead_rule, k)} |")
+                       f"| {gain(lookahead_rule(mean, se), k)} |")
             out.append(f"| the same + 2 x the prior | {calls} | {gain(with_prior, k)} |")
     # Every deal on every action: how far more deals at each horizon could go (the noise mostly gone).
     for horizon in HORIZONS:
         v = data[f"v{horizon}"]
         deals = v.shape[2]
-        d = v - v[:, :1]
-        mean, se = d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
-        lookahead_rule = np.where(mean > 0.5 * se, mean, -1.0)
-        lookahead_rule[:, 0] = 0.0
         out.append(f"| 4 actions x {deals} deals, horizon {horizon}, margin 0.5 | {4 * deals} "
-                   f"| {gain(lookahead_rule)} |")
+                   f"| {gain(lookahead_rule(*paired(v, deals)))} |")
     # The prior picks which challengers get the deals: greedy's first and the m best by the prior.
     rows_ = np.arange(n)[:, None]
     for horizon in (2, 4):
@@ -200,7 +200,7 @@ def table(data: dict) -> list[str]:
             by_prior = np.where(listed_, prior, -np.inf)
             by_prior[:, 0] = np.inf
             picked = np.argsort(-by_prior, axis=1)[:, :m + 1]
-            mean = (v[:, :, :deals] - v[:, :1, :deals]).mean(2)
+            mean, _ = paired(v, deals)
             scores = np.full((n, SHORTLIST), -np.inf)
             scores[rows_, picked] = (mean + prior)[rows_, picked]
             scores[:, 0] = 0.0

@@ -114,6 +114,15 @@ def choices_of(tb, cfg, ids, seat_params, params, game, turns, st, sim, actions,
                 out[rep] = i
 
 
+def position_players(players: int, lookahead_params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, seat_params) of the self-play that makes the positions: every seat greedy with the
+    lookahead's own weights (read from a lookahead parameter row)."""
+    ids = np.full(players, GREEDY, np.int64)
+    seat_params = np.zeros((players, N_PARAMS))
+    seat_params[:, :N_GREEDY_PARAMS] = lookahead_params[P_GREEDY:P_OPPONENT]
+    return ids, seat_params
+
+
 def per_position(kernel, out, games, turns, *args):
     """kernel(..., game, turns, ..., st, sim, actions, out[p]) for every position, on all cores."""
     def one(p):
@@ -153,9 +162,7 @@ def main() -> None:
     tb, cfg = tables(), rules.cfg()
     reference = Lineup.parse("lookahead:horizon=0:playout=0", rules).params()[0, 0]
     # Positions come from self-play of greedy with the lookahead's own weights.
-    ids = np.full(rules.players, GREEDY, np.int64)
-    seat_params = np.zeros((rules.players, N_PARAMS))
-    seat_params[:, :N_GREEDY_PARAMS] = reference[P_GREEDY:P_OPPONENT]
+    ids, seat_params = position_players(rules.players, reference)
     games = np.arange(args.positions, dtype=np.int64) + 5000
     turns = np.random.default_rng(1).integers(2, 45, args.positions).astype(np.int64)
     key = f"engine-{args.positions}-{args.truth}-{reference[P_GREEDY:N_LOOKAHEAD_PARAMS].tobytes().hex()}"

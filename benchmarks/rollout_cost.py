@@ -23,15 +23,13 @@ import time
 import numpy as np
 from numba import njit
 
-from decisions import SHORTLIST, listed, position
+from decisions import SHORTLIST, listed, position, position_players
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_VALUE_WEIGHTS, win_chance
-from simkit.kernels.greedy import N_GREEDY_PARAMS
 from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, P_VALUE, determinise, draws_needed, rollout_value
-from simkit.kernels.policies import GREEDY
 from simkit.kernels.rng import seed_stream
 from simkit.kernels.state import new_state
-from simkit.policies import N_PARAMS, Lineup
+from simkit.policies import Lineup
 from simkit.rules import Rules
 
 DETERMINISE, WITH_VALUE, ROLLOUT = 0, 1, 2
@@ -40,10 +38,11 @@ POSITIONS, CALLS, ROUNDS = 300, 200, 3
 
 @njit(nogil=True)  # no cache: numba would not see edits to the kernels it calls
 def calls_at(tb, cfg, ids, seat_params, params, game, turns, st, sim, actions, calls, what):
-    """`calls` calls of `what` at one position; how many were made (0 if the game ended sooner)."""
+    """`calls` calls of `what` at one position: (how many were made, 0 if the game ended sooner;
+    the sum of the values, returned so that the compiler keeps every call it times)."""
     seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
     if seat < 0 or listed(tb, cfg, st, seat, params[P_GREEDY:P_OPPONENT], actions) < 1:
-        return 0
+        return 0, 0.0
     team = seat % 2
     total = 0.0
     for r in range(calls):
@@ -54,16 +53,13 @@ def calls_at(tb, cfg, ids, seat_params, params, game, turns, st, sim, actions, c
             determinise(st, sim, seat, draws_needed(cfg, params))
             if what == WITH_VALUE:
                 total += win_chance(tb, cfg, sim, seat, team, params[P_VALUE:P_VALUE + N_VALUE_WEIGHTS])
-    return calls
+    return calls, total
 
 
 def main() -> None:
     rules = Rules.make(2)
     tb, cfg = tables(), rules.cfg()
-    ids = np.full(2, GREEDY, np.int64)
-    own = Lineup.parse("lookahead", rules).params()[0, 0]
-    seat_params = np.zeros((2, N_PARAMS))
-    seat_params[:, :N_GREEDY_PARAMS] = own[P_GREEDY:P_OPPONENT]
+    ids, seat_params = position_players(2, Lineup.parse("lookahead", rules).params()[0, 0])
     st, sim, actions = new_state(0), new_state(0), np.zeros(SHORTLIST, np.int64)
     games = np.arange(POSITIONS) + 7000
     turns = np.random.default_rng(3).integers(2, 45, POSITIONS)
@@ -75,7 +71,7 @@ def main() -> None:
         best = np.inf
         for _ in range(ROUNDS):
             t = time.perf_counter()
-            n = sum(calls_at(tb, cfg, ids, seat_params, params, g, k, st, sim, actions, CALLS, what)
+            n = sum(calls_at(tb, cfg, ids, seat_params, params, g, k, st, sim, actions, CALLS, what)[0]
                     for g, k in zip(games, turns))
             played = time.perf_counter() - t
             t = time.perf_counter()
