@@ -406,13 +406,19 @@ def run(
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:
-            """Chunk `first` is on disk: counted, then one line in the manifest's log (once)."""
+            """Chunk `first` is on disk: one line in the manifest's log, then counted (once).
+
+            The line comes first. A signal (Ctrl-C, SIGTERM) landing before it is written leaves
+            the chunk uncounted, so record_parts_on_disk records it; counted first, the chunk was
+            skipped there and its part stayed out of the log (seen: a cluster run SIGTERMed on a
+            loaded machine). A line written twice is harmless: the log is read as a set.
+            """
             if first in done:
                 return
+            mf.record(out, first, n)
             done.add(first)
             outcome.chunks_written += 1
             outcome.games_played += n
-            mf.record(out, first, n)
 
         try:
             if not todo:
