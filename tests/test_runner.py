@@ -115,6 +115,30 @@ def test_interrupted_run_leaves_only_whole_parts_and_resumes(tmp_path):
     pd.testing.assert_frame_equal(rows(tmp_path / "resumed"), rows(tmp_path / "straight"))
 
 
+def test_a_signal_before_a_chunks_manifest_line_leaves_no_part_out_of_the_log(tmp_path, monkeypatch):
+    """Ctrl-C or SIGTERM landing as the first finished chunk's line is about to be written: the part
+    is on disk, so the manifest must say so (the disk is the truth: runner.record_parts_on_disk)."""
+    real = mf.record
+    calls = []
+
+    def interrupted_once(where, first, n):
+        calls.append(first)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # the signal, before the line is written
+        real(where, first, n)
+
+    monkeypatch.setattr(mf, "record", interrupted_once)
+    out = tmp_path / "ds"
+    stopped = run(out, spec())
+    assert stopped.interrupted
+    parts = {p.name for p in out.glob(ds.PART_GLOB)}
+    assert ds.part_name(0) in parts
+    assert {c["file"] for c in ds.read_manifest(out)["chunks"] if c["done"]} == parts
+    monkeypatch.setattr(mf, "record", real)
+    again = run(out, spec())
+    assert again.complete and again.chunks_before == len(parts)
+
+
 def test_ctrl_c_answers_within_a_game_in_a_lookahead_run(tmp_path):
     """A lookahead chunk takes minutes; Ctrl-C stops it after the game each thread is playing."""
     rules = Rules.make(2)
