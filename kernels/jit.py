@@ -75,6 +75,41 @@ def is_stamped(dispatcher) -> bool:
 
 _install_stamp()
 
+
+def _load_numba_without_blas_probe() -> None:
+    """Import numba's array implementations without their probe for scipy's BLAS.
+
+    numba.np.arraymath asks at import whether scipy's BLAS is there
+    (``_HAVE_BLAS``, which only chooses how np.convolve and np.correlate are
+    compiled: no kernel calls them) by importing scipy.linalg, and numba
+    imports that module before the first call of any kernel, cached or not:
+    0.2-0.3 s of every command's start-up (simkit run --games 1: 1.45-1.54 ->
+    1.1-1.2 s). Imported here with the probe answering "no BLAS", it costs
+    0.05 s. Everything that needs BLAS (np.dot, np.linalg) still asks for it
+    itself when it is compiled (numba.np.linalg.ensure_blas, untouched), so
+    only those two functions' implementation is chosen differently. Skipped
+    when numba already imported the module, or moved the probe.
+    """
+    import sys
+
+    from numba.np import linalg
+
+    probe = getattr(linalg, "ensure_blas", None)
+    if "numba.np.arraymath" in sys.modules or probe is None:
+        return
+
+    def no_blas() -> None:
+        raise ImportError("the BLAS probe is skipped at start-up (simkit.kernels.jit)")
+
+    linalg.ensure_blas = no_blas
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = probe
+
+
+_load_numba_without_blas_probe()
+
 # How every kernel function is compiled (see the module docstring); overloads
 # (kernels.policies) take these too, and are cached with their callers.
 COMPILE_OPTIONS = {"_nrt": False, "error_model": "numpy"}

@@ -80,3 +80,32 @@ def test_the_tested_numba_range_is_the_one_pyproject_allows():
 
     pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     assert f'"numba{jit.TESTED_NUMBA}"' in pyproject
+
+
+START_UP = textwrap.dedent("""
+    import sys
+    import numba
+    import numpy as np
+    import simkit.kernels.jit  # noqa: F401 - every kernel module imports it
+
+    @numba.njit
+    def total(a):
+        return a.sum()
+
+    total(np.ones(3))  # numba loads its implementations, as before the first kernel call
+    print("scipy.linalg" in sys.modules)
+
+    @numba.njit
+    def dot(a, b):
+        return np.dot(a, b)
+
+    print(dot(np.ones(3), np.ones(3)), "scipy.linalg" in sys.modules)
+""")
+
+
+def test_numba_starts_without_scipy_linalg_and_still_has_blas_when_asked():
+    """Start-up: numba's import-time probe for scipy's BLAS (0.2-0.3 s) is skipped (kernels.jit),
+    and a function that needs BLAS still gets it when it is compiled."""
+    done = subprocess.run([sys.executable, "-c", START_UP], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "3.0", "True"]
