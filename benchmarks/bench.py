@@ -39,15 +39,22 @@ TABLES = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 
 
 
 def cpu_model() -> str:
-    """The processor's name as Linux gives it (/proc/cpuinfo), else the platform's machine type."""
+    """The processor's name, family and model as Linux gives them (/proc/cpuinfo: two VMs both
+    called "AMD EPYC" differ there), else the platform's machine type."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return f"{line.split(':', 1)[1].strip()}, {platform.machine()}"
+                if not line.strip():
+                    break  # the first processor's block
+                key, _, value = line.partition(":")
+                fields[key.strip()] = value.strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    if "model name" not in fields:
+        return platform.processor() or platform.machine()
+    return f"{fields['model name']}, family {fields.get('cpu family', '?')} model {fields.get('model', '?')}, " \
+           f"{platform.machine()}"
 
 
 def _cpu() -> float:
