@@ -128,6 +128,17 @@ def test_a_finished_study_plays_nothing_and_rebuilds_its_summary(done, tmp_path)
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(done / "summary.csv"))
 
 
+def test_a_summary_removes_the_figures_and_tables_it_no_longer_makes(done, tmp_path):
+    """A figure or table left by an earlier summary (here: planted) goes; what this one makes stays."""
+    copy = tmp_path / "copy"
+    shutil.copytree(done, copy)
+    (copy / "compensation_handicap.png").write_bytes((copy / "first_player.png").read_bytes())
+    (copy / "shifts.csv").write_text("a\n1\n")
+    run_study(first_player(3), copy)
+    names = sorted(p.name for p in copy.iterdir() if p.is_file() and not p.name.startswith("."))
+    assert names == ["first_player.png", "study.json", "summary.csv", "summary.md"]
+
+
 class StopAfter(RunEvents):
     def __init__(self, games):
         self.left = games

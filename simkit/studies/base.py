@@ -574,10 +574,20 @@ def write_summary(study: Study, configs: list[Config], results: Results, out: Pa
     figures = study.kind.figures(tables)
     for name, figure in figures.items():
         plots.save(figure, out / name)
+    _remove_stale(out, {"summary.csv", *(f"{name}.csv" for name in tables.extra), *figures})
     commands = _commands(out, command)
     _write_text(out / "summary.md", summary_markdown(study, tables, commands, list(figures)))
     _write_text(out / STUDY_FILE, json.dumps(study_json(study, configs, commands), indent=2, sort_keys=True) + "\n")
     return tables
+
+
+def _remove_stale(out: Path, written: set[str]) -> None:
+    """Remove the tables and figures of `out` this summary no longer makes (its *.csv and *.png
+    outside `written`): a figure left from an earlier summary would show what summary.md no longer
+    says (a family whose searches are not on disk, a section gone)."""
+    for path in sorted([*out.glob("*.csv"), *out.glob("*.png")]):
+        if path.name not in written:
+            path.unlink()
 
 
 def _commands(out: Path, command: Sequence[str] | None) -> list[str]:
