@@ -134,6 +134,20 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
             "lookahead": chosen[keep, 0]}
 
 
+def paired(v: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each action's mean gain over greedy's first on the first `deals` deals of v (positions, actions,
+    deals), and its standard error."""
+    d = v[:, :, :deals] - v[:, :1, :deals]
+    return d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
+
+
+def lookahead_rule(mean: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """Scores under which the argmax leaves greedy's first only for a gain above 0.5 standard errors."""
+    scores = np.where(mean > 0.5 * se, mean, -1.0)
+    scores[:, 0] = 0.0
+    return scores
+
+
 def table(data: dict) -> list[str]:
     """The rows of the table: each rule's gain per decision over greedy's first action."""
     n = len(data["k"])
@@ -154,17 +168,6 @@ def table(data: dict) -> list[str]:
         choice = np.argmax(np.where(open_, scores, -np.inf), axis=1)
         g = (truth[np.arange(n), choice] - truth[:, 0])[test]
         return f"{g.mean():.4f} +- {g.std() / np.sqrt(len(g)):.4f}"
-
-    def paired(v: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
-        """Each action's mean gain over greedy's first on the first `deals` deals, and its standard error."""
-        d = v[:, :, :deals] - v[:, :1, :deals]
-        return d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
-
-    def lookahead_rule(mean: np.ndarray, se: np.ndarray) -> np.ndarray:
-        """Scores under which the argmax leaves greedy's first only for a gain above 0.5 standard errors."""
-        scores = np.where(mean > 0.5 * se, mean, -1.0)
-        scores[:, 0] = 0.0
-        return scores
 
     out = [
         f"{n:,} positions ({test.sum():,} scored); deals per action {data['v4'].shape[2]}",

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from decision_values import lookahead_rule, paired
 from decisions import SHORTLIST, listed, position, position_players
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_VALUE_WEIGHTS
@@ -142,11 +143,7 @@ def analyse(k, indep, rot, truth) -> None:
         g = truth[np.arange(n), choice] - truth[:, 0]
         return f"{g.mean():.4f} +- {g.std() / np.sqrt(n):.4f}"
     def rule(v, deals):
-        d = v[:, :, :deals] - v[:, :1, :deals]
-        mean, se = d.mean(2), d.std(2, ddof=1) / np.sqrt(deals)
-        s = np.where(mean > 0.5 * se, mean, -1.0)
-        s[:, 0] = 0.0
-        return s
+        return lookahead_rule(*paired(v, deals))
     def err(v, deals):
         """mean squared error of each challenger's mean paired gain on `deals` deals against the truth's gain"""
         d = (v[:, 1:, :deals] - v[:, :1, :deals]).mean(2)
