@@ -83,8 +83,8 @@ def _load_numba_without_blas_probe() -> None:
     (``_HAVE_BLAS``, which only chooses how np.convolve and np.correlate are
     compiled: no kernel calls them) by importing scipy.linalg, and numba
     imports that module before the first call of any kernel, cached or not:
-    0.2-0.3 s of every command's start-up (simkit run --games 1: 1.45-1.54 ->
-    1.1-1.2 s). Imported here with the probe answering "no BLAS", it costs
+    0.2-0.3 s of every command's start-up (simkit run --games 1: 1.46-1.54 ->
+    0.86-1.29 s). Imported here with the probe answering "no BLAS", it costs
     0.05 s. Everything that needs BLAS (np.dot, np.linalg) still asks for it
     itself when it is compiled (numba.np.linalg.ensure_blas, untouched), so
     only those two functions' implementation is chosen differently. Skipped
