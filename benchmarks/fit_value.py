@@ -5,6 +5,7 @@
     python benchmarks/fit_value.py --players 4 --teams 2    # partners, 2 x 2
     python benchmarks/fit_value.py --players 6 --teams 3 --games 20000 --seed 1
     python benchmarks/fit_value.py --fair-of lookahead --games 10000   # the fast policy's value
+    python benchmarks/fit_value.py --of lookahead --games 10000        # the lookahead's value, its own games
 
 Plays games through the engine's own turn (``kernels.turn.play_turn``): one
 team plays greedy with the lookahead's own weights, every other team the
@@ -28,6 +29,10 @@ a turn gives the features the seat that just played sees
 (``kernels.fast.fair_features``, what the fast policy scores), the seat to
 move next its team's 'moves next' column; the report compares the table's
 row of VALUE_WEIGHTS on the same held-out positions.
+
+With ``--of LINEUP`` every seat plays the line-up and the features are the
+lookahead's (as without it): its value refitted on stronger games than
+greedy's; the report compares the table's row of VALUE_WEIGHTS too.
 """
 
 from __future__ import annotations
@@ -144,6 +149,40 @@ def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, m
     return MAX_PLIES, -1
 
 
+@njit(nogil=True, **COMPILE_OPTIONS)
+def lineup_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover):
+    """self_play's positions (every team's features at the start of each turn, the seat to move)
+    in a game of the line-up (ids, params). Returns (plies recorded, winning team or -1)."""
+    reset(cfg, st, seed, game)
+    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    seat, team, passes = 0, 0, 0
+    for ply in range(MAX_PLIES):
+        features(tb, cfg, st, feats[ply])
+        mover[ply] = seat
+        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
+        if result == WON:
+            return ply + 1, team
+        passes = passes + 1 if result == PASSED else 0
+        if passes == players:
+            return ply + 1, -1  # stalemate
+        seat, team = next_seat(seat, team, players, teams)
+    return MAX_PLIES, -1
+
+
+def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int) -> list:
+    """across_threads' games, every seat playing the line-up `spec`, with the lookahead's features."""
+    tb, cfg = tables(), rules.cfg()
+    lineup = Lineup.parse(spec, rules)
+    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+
+    def player():
+        st, sim = new_state(0), workspace(policies, ids, params)
+        return lambda g, feats, mover: lineup_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats,
+                                                        mover)
+
+    return across_threads(rules.teams, n_games, threads, player)
+
+
 def play_fair(rules: Rules, spec: str, seed: int, n_games: int, threads: int) -> list:
     """across_threads' games, every seat playing the line-up `spec`, with the features the fast policy sees."""
     tb, cfg = tables(), rules.cfg()
@@ -183,16 +222,18 @@ def log_loss(w, x, y):
 
 
 def fit(rules: Rules, games: int, seed: int, fair_of: str | None = None,
-        threads: int | None = None) -> tuple[np.ndarray, str]:
+        threads: int | None = None, of: str | None = None) -> tuple[np.ndarray, str]:
     """(weights, report) of the fit for the table `rules`: on greedy games and the full features
-    (the lookahead's value), or with `fair_of` a line-up spec, on its games and the features
-    the fast policy sees (its value)."""
+    (the lookahead's value), or with `of` a line-up spec, on its games; or with `fair_of` a
+    line-up spec, on its games and the features the fast policy sees (its value)."""
     t = time.perf_counter()
     threads = threads or os.cpu_count() or 1
-    if fair_of is None:
-        played = play_all(rules, seed, games, threads)
-    else:
+    if fair_of is not None:
         played = play_fair(rules, fair_of, seed, games, threads)
+    elif of is not None:
+        played = play_lineup(rules, of, seed, games, threads)
+    else:
+        played = play_all(rules, seed, games, threads)
     held_out = np.arange(games) % 5 == 0
     x, y = design(played, np.flatnonzero(~held_out))
     x_test, y_test = design(played, np.flatnonzero(held_out))
@@ -204,15 +245,16 @@ def fit(rules: Rules, games: int, seed: int, fair_of: str | None = None,
     predicted = np.argmax(x_test @ w, axis=1) == y_test
     report = (
         f"{rules.players} players, {rules.teams} teams ({value_table(rules)}): {games:,} "
-        f"{'greedy games' if fair_of is None else repr(fair_of) + ' games, fair features'} "
+        f"{'greedy games' if fair_of is None and of is None else repr(fair_of or of) + ' games'}"
+        f"{', fair features' if fair_of is not None else ''} "
         f"(seed {seed}), {len(y):,} positions fitted, {drawn} drawn games left out, "
         f"{time.perf_counter() - t:.0f} s\n"
         f"held-out log-loss {log_loss(w, x_test, y_test)[0]:.4f} (a coin: {np.log(rules.teams):.4f}); "
         f"winner predicted {np.mean(predicted):.3f} (a coin: {1 / rules.teams:.3f})"
     )
     # The gain over reusing the two-player value at this table, or over the value fast plays today
-    compared = "2 teams" if fair_of is None else value_table(rules)
-    if fair_of is not None or value_table(rules) != "2 teams":
+    compared = "2 teams" if fair_of is None and of is None else value_table(rules)
+    if fair_of is not None or of is not None or value_table(rules) != "2 teams":
         w2 = np.array(list(VALUE_WEIGHTS[compared].values()))
         predicted2 = np.argmax(x_test @ w2, axis=1) == y_test
         report += (
@@ -231,13 +273,24 @@ def main() -> None:
     parser.add_argument("--fair-of", metavar="LINEUP",
                         help="fit the fast policy's value instead: on games of this line-up (e.g. lookahead), "
                              "with the features the seat that just played sees")
+    parser.add_argument("--of", metavar="LINEUP",
+                        help="fit the lookahead's value on games of this line-up (e.g. lookahead), every seat "
+                             "playing it, instead of greedy games")
     parser.add_argument("--threads", type=int, help="default: every core")
     args = parser.parse_args()
+    if args.of is not None and args.fair_of is not None:
+        parser.error("--of and --fair-of fit different values: give one of them")
     try:
         rules = Rules.make(args.players, args.teams)
     except ValueError as e:
         parser.error(str(e))
-    w, report = fit(rules, args.games, args.seed, args.fair_of, args.threads)
+    for flag, spec in (("--of", args.of), ("--fair-of", args.fair_of)):
+        if spec is not None:
+            try:
+                Lineup.parse(spec, rules)
+            except ValueError as e:
+                parser.error(f"{flag}: {e}")
+    w, report = fit(rules, args.games, args.seed, args.fair_of, args.threads, args.of)
     print(report)
     for name, v in zip(VALUE_NAMES, w):
         print(f"{name} = {v:.3f}")
