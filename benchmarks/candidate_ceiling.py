@@ -232,6 +232,18 @@ def table(data: dict) -> list[str]:
         out.append(f"| {lo + 1}{'' if hi == lo + 1 else f'-{hi}'} | {sel.sum():,} | "
                    + " | ".join(f"{(kind[sel] == j).sum():,}" for j in range(3))
                    + f" | {g.mean() if sel.any() else 0.0:.4f} |")
+    # Where the 4-action rule's gain comes from: the decisions with a Jack among greedy's best 4.
+    narrow = choices(data, 4, deals)
+    g = truth[np.arange(n), narrow] - truth[:, 0]
+    codes = data["actions"] // 128
+    top4 = (np.arange(max_actions)[None, :] < np.minimum(k, 4)[:, None]) & (codes % 13 == JACK_RANK)
+    two = np.isin(codes, TWO_EYED_JACKS)
+    out += ["", f"Where the gain of the rule over 4 actions ({deals} deals) comes from:", "",
+            "| decisions | share of decisions | share of the gain |", "| --- | --- | --- |"]
+    for name, sel in (("a one-eyed Jack among greedy's best 4", (top4 & ~two).any(1)),
+                      ("a two-eyed Jack among greedy's best 4", (top4 & two).any(1)),
+                      ("no Jack among greedy's best 4", ~top4.any(1))):
+        out.append(f"| {name} | {sel.mean():.1%} | {g[sel].sum() / g.sum():.1%} |")
     return out
 
 
