@@ -63,9 +63,10 @@ MAX_PLIES = 400  # greedy games last about 52 plies (2 players); longer ones are
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
-def self_play(tb, cfg, weights, st, seed, game, feats, mover):
-    """Play one game on `st`, team t with greedy weights[t]; per ply the features of every
-    team (feats (MAX_PLIES, MAX_TEAMS * N_FEATURES)) and the seat to move (mover).
+def self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover):
+    """Play one game on `st` with the line-up (ids, params: each seat's policy id and parameter
+    row; sim the policies' spare state); per ply the features of every team (feats
+    (MAX_PLIES, MAX_TEAMS * N_FEATURES)) and the seat to move (mover).
 
     Returns (plies recorded, winning team or -1).
     """
@@ -75,7 +76,7 @@ def self_play(tb, cfg, weights, st, seed, game, feats, mover):
     for ply in range(MAX_PLIES):
         features(tb, cfg, st, feats[ply])
         mover[ply] = seat
-        result = play_turn(UpToGreedy(), GREEDY, weights[team], tb, cfg, st, st, seat, team, ASK_POLICY)
+        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
         if result == WON:
             return ply + 1, team
         passes = passes + 1 if result == PASSED else 0
@@ -113,13 +114,14 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
     tb, cfg, teams = tables(), rules.cfg(), rules.teams
     own = np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
     default = np.array(list(POLICIES["greedy"].params.values()))
+    ids = np.full(rules.players, GREEDY, np.int64)
 
     def player():
-        st = new_state(0)
+        st = new_state(0)  # greedy plays nothing ahead: its own state is its spare
 
         def play(g, feats, mover):
-            weights = np.array([own if t == g % teams else default for t in range(teams)])
-            return self_play(tb, cfg, weights, st, seed, g, feats, mover)
+            params = np.array([own if seat % teams == g % teams else default for seat in range(rules.players)])
+            return self_play(UpToGreedy(), tb, cfg, ids, params, st, st, seed, g, feats, mover)
         return play
 
     return across_threads(teams, n_games, threads, player)
@@ -149,50 +151,20 @@ def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, m
     return MAX_PLIES, -1
 
 
-@njit(nogil=True, **COMPILE_OPTIONS)
-def lineup_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover):
-    """self_play's positions (every team's features at the start of each turn, the seat to move)
-    in a game of the line-up (ids, params). Returns (plies recorded, winning team or -1)."""
-    reset(cfg, st, seed, game)
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
-    seat, team, passes = 0, 0, 0
-    for ply in range(MAX_PLIES):
-        features(tb, cfg, st, feats[ply])
-        mover[ply] = seat
-        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
-        if result == WON:
-            return ply + 1, team
-        passes = passes + 1 if result == PASSED else 0
-        if passes == players:
-            return ply + 1, -1  # stalemate
-        seat, team = next_seat(seat, team, players, teams)
-    return MAX_PLIES, -1
-
-
-def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int) -> list:
-    """across_threads' games, every seat playing the line-up `spec`, with the lookahead's features."""
+def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int, fair: bool = False) -> list:
+    """across_threads' games, every seat playing the line-up `spec`: with the lookahead's features
+    (self_play), or with `fair` those the fast policy sees (fair_self_play)."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
     policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
 
     def player():
         st, sim = new_state(0), workspace(policies, ids, params)
-        return lambda g, feats, mover: lineup_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats,
-                                                        mover)
-
-    return across_threads(rules.teams, n_games, threads, player)
-
-
-def play_fair(rules: Rules, spec: str, seed: int, n_games: int, threads: int) -> list:
-    """across_threads' games, every seat playing the line-up `spec`, with the features the fast policy sees."""
-    tb, cfg = tables(), rules.cfg()
-    lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
-
-    def player():
-        st, sim, copies = new_state(0), workspace(policies, ids, params), np.zeros(N_CODES)
-        return lambda g, feats, mover: fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats,
-                                                      mover, copies)
+        if fair:
+            copies = np.zeros(N_CODES)
+            return lambda g, feats, mover: fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats,
+                                                          mover, copies)
+        return lambda g, feats, mover: self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover)
 
     return across_threads(rules.teams, n_games, threads, player)
 
@@ -229,7 +201,7 @@ def fit(rules: Rules, games: int, seed: int, fair_of: str | None = None,
     t = time.perf_counter()
     threads = threads or os.cpu_count() or 1
     if fair_of is not None:
-        played = play_fair(rules, fair_of, seed, games, threads)
+        played = play_lineup(rules, fair_of, seed, games, threads, fair=True)
     elif of is not None:
         played = play_lineup(rules, of, seed, games, threads)
     else:
