@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from decision_values import lookahead_rule
+from decision_values import best_of, lookahead_rule
 from decisions import position, position_players
 from simkit.cards import tables
 from simkit.kernels.greedy import score_actions
@@ -54,7 +54,7 @@ from simkit.kernels.jit import COMPILE_OPTIONS
 from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, determinise, rollout_value, shortlist
 from simkit.kernels.policies import workspace
 from simkit.kernels.rng import seed_stream
-from simkit.kernels.state import CFG_PLAYERS, CFG_TEAMS, TURNS, new_state
+from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, TURNS, new_state
 from simkit.kernels.tables import JACK_RANK, TWO_EYED_JACKS
 from simkit.kernels.turn import PASSED, WON, next_seat, play_turn
 from simkit.policies import Lineup
@@ -103,19 +103,24 @@ def reality_of(policies, tb, cfg, ids, seat_params, pid, pparams, game, turns, c
                     value = 1.0 if t == team else 0.0
                     break
                 passes = passes + 1 if result == PASSED else 0
-                if passes == players or sim.ctr[TURNS] >= 400:
-                    break  # a draw
+                if passes == players or sim.ctr[TURNS] >= cfg[CFG_MAX_TURNS]:
+                    break  # a draw: stalemate or the turn cap
                 s, t = next_seat(s, t, players, teams)
             total += value
         out[j] = total / deals
 
 
+def positions_setup() -> tuple:
+    """(rules, tb, cfg, params, ids, seat_params): the two-player table, the default lookahead's
+    parameter row, and the self-play line-up that makes the positions (decisions.position_players)."""
+    rules = Rules.make(2)
+    params = Lineup.parse("lookahead", rules).params()[0, 0]
+    return (rules, tables(), rules.cfg(), params, *position_players(2, params))
+
+
 def measure(n_positions: int, deals: int, max_actions: int, seed: int) -> dict:
     """k (positions,), values (positions, max_actions, deals) and truth (positions, max_actions), on all cores."""
-    rules = Rules.make(2)
-    tb, cfg = tables(), rules.cfg()
-    params = Lineup.parse("lookahead", rules).params()[0, 0]
-    ids, seat_params = position_players(2, params)
+    _, tb, cfg, params, ids, seat_params = positions_setup()
     games = np.arange(n_positions, dtype=np.int64) + 100_000 * seed
     turns = np.random.default_rng(seed).integers(2, 45, n_positions).astype(np.int64)
     k = np.zeros(n_positions, np.int64)
@@ -145,23 +150,18 @@ def rule_scores(values: np.ndarray, deals: int) -> np.ndarray:
 
 def choices(data: dict, width: int, deals: int) -> np.ndarray:
     """The lookahead rule's choice (an index into data["actions"]) among greedy's best `width` on `deals` deals."""
-    k, values = data["k"], data["values"]
-    open_ = (np.arange(values.shape[1])[None, :] < k[:, None]) & (np.arange(values.shape[1])[None, :] < width)
-    return np.argmax(np.where(open_, rule_scores(values, deals), -np.inf), axis=1)
+    return best_of(rule_scores(data["values"], deals), data["k"], width)
 
 
 def reality(data: dict, spec: str, deals: int, seed: int) -> list[str]:
     """The model's gains against games played out: on every position where the rule over 4 or over all
     actions leaves greedy's first, the three actions (greedy's first, each rule's choice) played to the
     end by `spec` on every seat, `deals` deals each; the model's and the played-out gain of each rule."""
-    rules = Rules.make(2)
-    tb, cfg = tables(), rules.cfg()
-    params = Lineup.parse("lookahead", rules).params()[0, 0]
-    ids, seat_params = position_players(2, params)
+    rules, tb, cfg, _, ids, seat_params = positions_setup()
     lineup = Lineup.parse(spec, rules)
     policies, pid, pparams = lineup.policy_set(), int(lineup.ids()[0][0]), lineup.params()[0][0]
-    width = data["values"].shape[1]
-    narrow, wide = choices(data, 4, data["values"].shape[2]), choices(data, width, data["values"].shape[2])
+    _, width, model_deals = data["values"].shape
+    narrow, wide = choices(data, 4, model_deals), choices(data, width, model_deals)
     rows = np.flatnonzero((narrow > 0) | (wide > 0))
     picked = np.stack([np.zeros_like(narrow), narrow, wide], axis=1)[rows]
     chosen = np.take_along_axis(data["actions"][rows], picked, axis=1)
@@ -187,7 +187,7 @@ def reality(data: dict, spec: str, deals: int, seed: int) -> list[str]:
            "", "| rule | gain by the model (the truth) | gain played out |", "| --- | --- | --- |"]
     for j, name in ((1, "4 actions"), (2, f"{width} actions")):
         g_model, g_played = (truth[:, j] - truth[:, 0]), (played[:, j] - played[:, 0])
-        out.append(f"| {name}, {data['values'].shape[2]} deals, margin 0.5 | {g_model.sum() / n:.4f} "
+        out.append(f"| {name}, {model_deals} deals, margin 0.5 | {g_model.sum() / n:.4f} "
                    f"| {g_played.sum() / n:.4f} +- {g_played.std() * np.sqrt(len(rows)) / n:.4f} |")
     return out
 
@@ -196,12 +196,9 @@ def table(data: dict) -> list[str]:
     """Each rule's gain per decision over greedy's first action, with its standard error."""
     k, values, truth = data["k"], data["values"], data["truth"]
     n, max_actions, deals = values.shape
-    listed = np.arange(max_actions)[None, :] < k[:, None]
 
     def gain(scores: np.ndarray, width: int) -> str:
-        open_ = listed & (np.arange(max_actions)[None, :] < width)
-        choice = np.argmax(np.where(open_, scores, -np.inf), axis=1)
-        g = truth[np.arange(n), choice] - truth[:, 0]
+        g = truth[np.arange(n), best_of(scores, k, width)] - truth[:, 0]
         return f"{g.mean():.4f} +- {g.std() / np.sqrt(n):.4f}"
 
     out = [f"{n:,} positions with two or more actions; legal actions per position: median {np.median(k):.0f}, "

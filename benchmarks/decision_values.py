@@ -148,6 +148,12 @@ def lookahead_rule(mean: np.ndarray, se: np.ndarray) -> np.ndarray:
     return scores
 
 
+def best_of(scores: np.ndarray, k: np.ndarray, width: int) -> np.ndarray:
+    """Per position, the index of the best score (positions, actions) among its first min(k, width) actions."""
+    column = np.arange(scores.shape[1])[None, :]
+    return np.argmax(np.where((column < k[:, None]) & (column < width), scores, -np.inf), axis=1)
+
+
 def table(data: dict) -> list[str]:
     """The rows of the table: each rule's gain per decision over greedy's first action."""
     n = len(data["k"])
@@ -164,9 +170,7 @@ def table(data: dict) -> list[str]:
 
     def gain(scores: np.ndarray, width: int = SHORTLIST) -> str:
         """Mean truth gain (and its standard error) of the argmax of scores over the first `width` actions."""
-        open_ = listed_ & (np.arange(SHORTLIST)[None, :] < width)
-        choice = np.argmax(np.where(open_, scores, -np.inf), axis=1)
-        g = (truth[np.arange(n), choice] - truth[:, 0])[test]
+        g = (truth[np.arange(n), best_of(scores, data["k"], width)] - truth[:, 0])[test]
         return f"{g.mean():.4f} +- {g.std() / np.sqrt(len(g)):.4f}"
 
     out = [

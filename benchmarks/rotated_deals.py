@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from decision_values import lookahead_rule, paired
+from decision_values import best_of, lookahead_rule, paired
 from decisions import SHORTLIST, listed, position, position_players
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_VALUE_WEIGHTS
@@ -139,8 +139,7 @@ def analyse(k, indep, rot, truth) -> None:
     n, S = len(k), SHORTLIST
     listed_ = np.arange(S)[None, :] < k[:, None]
     def gain(scores):
-        choice = np.argmax(np.where(listed_, scores, -np.inf), axis=1)
-        g = truth[np.arange(n), choice] - truth[:, 0]
+        g = truth[np.arange(n), best_of(scores, k, S)] - truth[:, 0]
         return f"{g.mean():.4f} +- {g.std() / np.sqrt(n):.4f}"
     def rule(v, deals):
         return lookahead_rule(*paired(v, deals))
