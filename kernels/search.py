@@ -40,6 +40,9 @@ what the seat sees and on the game's stream alone.
 ``cheat=1`` is a research instrument, never fair play: the deal is not
 re-dealt but copied whole from the real game (every hand and the order of the
 draw pile), so the search sees what RULES.md's Information forbids.
+``cheat=2`` splits what that is worth: every hand is copied, the draw pile's
+cards are shuffled afresh per deal (the search sees the hands, not the order
+of the deck).
 
 Memory: the tree lives in a ``SearchWork`` arena made in Python
 (``new_work``), one per thread, handed to the game loop as its ``sim``
@@ -62,15 +65,16 @@ from .jit import inline_kernel, kernel
 from .lookahead import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
 from .moves import swap_dead
 from .policies import GREEDY, UpToGreedy, choose_dead
-from .rng import next_u64, seed_stream
+from .rng import below_state, next_u64, seed_stream
 from .state import (
-    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, TURNS, State,
+    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
     cache_lines_apart, may_swap_dead, new_state,
 )
 from .tables import N_CODES
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 
 P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
+CHEAT_HANDS = 2.0  # cheat=2: the hands seen, not the deck's order (cheat=1: both)
 P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
 P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 N_SEARCH_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
@@ -116,7 +120,7 @@ def new_work(nodes: int) -> SearchWork:
 
 @kernel
 def reveal(st, sim):
-    """Copy the whole game into `sim`: every hand and the draw pile in order (cheat=1 only).
+    """Copy the whole game into `sim`: every hand and the draw pile in order (cheat=1 or 2 only).
 
     Unlike determinise this reads what the seat may not see (RULES.md, Information).
     """
@@ -144,6 +148,31 @@ def reveal(st, sim):
         sim.discard[i] = st.discard[i]
     for i in range(st.ctr.shape[0]):
         sim.ctr[i] = st.ctr[i]
+
+
+@kernel
+def shuffle_pile(sim):
+    """Deal the cards left in sim's draw pile afresh (cheat=2: the hands seen, the deck's order not).
+
+    The cards are first put in code order, so the result depends on which cards are left,
+    never on their order. Uses and advances sim.rng; sim.scratch[:N_CODES] as work space."""
+    pos, n = sim.ctr[PILE_POS], sim.ctr[PILE_N]
+    count = sim.scratch
+    for code in range(N_CODES):
+        count[code] = 0
+    for i in range(pos, n):
+        count[sim.pile[i]] += 1
+    i = pos
+    for code in range(N_CODES):
+        for _ in range(count[code]):
+            sim.pile[i] = code
+            i += 1
+    state = sim.rng[0]  # in a local for the loop, as shuffle keeps it
+    for i in range(pos, n - 1):
+        state, j = below_state(state, n - i)
+        j += i
+        sim.pile[i], sim.pile[j] = sim.pile[j], sim.pile[i]
+    sim.rng[0] = state
 
 
 @kernel
@@ -269,6 +298,8 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
     seed_stream(sim.rng, base, i)
     if params[P_CHEAT] != 0.0:
         reveal(st, sim)
+        if params[P_CHEAT] == CHEAT_HANDS:
+            shuffle_pile(sim)
     else:
         determinise(st, sim, seat, np.int64(-1))  # int64: one compile of determinise
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]

@@ -118,9 +118,9 @@ POLICIES["ismcts"] = PolicyKind(
      **VALUE_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
      **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
     "information-set tree search on re-dealt hidden cards, short greedy playouts scored by the fitted value "
-    "(cheat=1: sees every hand and the deck, a research instrument, never fair play)",
+    "(cheat=1: sees every hand and the deck, cheat=2: every hand; research instruments, never fair play)",
     {"iterations": (0, 1_000_000, True), "width": (1, 16, True), "reply": (1, 16, True),
-     "explore": (0, math.inf, False), "horizon": (0, 10_000, True), "cheat": (0, 1, True),
+     "explore": (0, math.inf, False), "horizon": (0, 10_000, True), "cheat": (0, 2, True),
      "race": (0, math.inf, False), "margin": (0, math.inf, False)},
     lambda rules: VALUE_WEIGHTS[value_table(rules)],
 )

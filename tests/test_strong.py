@@ -4,8 +4,9 @@ Each plays legal games (the referee) at every table shape and under every
 rule variant, the same games for any threads, chunks and resumes
 (tests/test_runner.py and tests/test_distributed.py run them too), and sees
 only what RULES.md's Information allows: hiding the unseen cards' order
-differently leaves its decision unchanged. The cheating instrument
-(``ismcts:cheat=1``) is the exception, and a test shows it does read them.
+differently leaves its decision unchanged. The cheating instruments are the
+exception, and tests show what they read: ``ismcts:cheat=1`` the hands and the
+deck's order, ``ismcts:cheat=2`` the hands alone.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from simkit.cards import tables
 from simkit.kernels import policies as kp
 from simkit.kernels.policies import decide, workspace
+from simkit.kernels.state import PILE_N, PILE_POS
 from simkit.play import simulate
 from simkit.policies import POLICIES, Lineup, PolicyError
 from simkit.records import game_record
@@ -26,6 +28,7 @@ from tests.positions import random_midgame, scramble_hidden
 TWO = Rules.make(2)
 CHEAP_ISMCTS = "ismcts:iterations=24:width=3:reply=2:horizon=1"
 CHEAT = CHEAP_ISMCTS + ":cheat=1"
+CHEAT_HANDS = CHEAP_ISMCTS + ":cheat=2"
 HONEST = [CHEAP_ISMCTS, "ismcts:iterations=60:horizon=0", "fast", "fast:width=6"]
 
 
@@ -79,7 +82,8 @@ def test_parameter_rows_fit_the_kernels():
     ("ismcts:width=17", "width of 'ismcts' must be a whole number from 1 to 16"),
     ("ismcts:reply=0", "reply of 'ismcts' must be a whole number from 1 to 16"),
     ("ismcts:explore=-1", "explore of 'ismcts' must be at least 0"),
-    ("ismcts:cheat=0.5", "cheat of 'ismcts' must be a whole number from 0 to 1"),
+    ("ismcts:cheat=0.5", "cheat of 'ismcts' must be a whole number from 0 to 2"),
+    ("ismcts:cheat=3", "cheat of 'ismcts' must be a whole number from 0 to 2"),
     ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
 ])
 def test_bad_parameters_are_refused(spec, message):
@@ -92,7 +96,8 @@ def test_cheating_is_never_a_default():
     assert Lineup.parse("ismcts:cheat=1", TWO).names[0] == "ismcts:cheat=1"  # always printed
 
 
-@pytest.mark.parametrize("spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT])
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT,
+                                  CHEAT_HANDS])
 @pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
 def test_recorded_games_pass_the_referee(spec, players, teams):
     rules = Rules.make(players, teams)
@@ -116,7 +121,7 @@ def test_legal_games_under_every_rule_variant(spec, options):
             assert referee.check_record(record) == [], referee.check_record(record)[:3]
 
 
-@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast"])
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT_HANDS])
 def test_same_seed_same_games(spec):
     lineup = Lineup.parse(spec + ",greedy", TWO)
     a = simulate(TWO, lineup, 4, 0, 12)
@@ -125,9 +130,15 @@ def test_same_seed_same_games(spec):
     assert game_record(TWO, lineup, 4, 3) == game_record(TWO, lineup, 4, 3)
 
 
-def _scrambled_decisions(spec, players, teams, seed, turns=21):
-    """The seat's decision before and after the other hands' cards are swapped with the pile's
-    and the pile is reversed: what the seat sees is the same."""
+def reverse_pile(st, seat, players):
+    """Reverse the order of the draw pile's cards, nothing else."""
+    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
+    st.pile[pos:n] = st.pile[pos:n][::-1].copy()
+
+
+def _scrambled_decisions(spec, players, teams, seed, turns=21, scramble=scramble_hidden):
+    """The seat's decision before and after `scramble` (default: the other hands' cards are swapped
+    with the pile's and the pile is reversed: what the seat sees is the same)."""
     rules = Rules.make(players, teams)
     st, _ = random_midgame(rules, seed, turns)
     seat = turns % rules.players
@@ -136,7 +147,7 @@ def _scrambled_decisions(spec, players, teams, seed, turns=21):
     ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.policy_set()
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
-    scramble_hidden(st, seat, rules.players)
+    scramble(st, seat, rules.players)
     st.rng[:] = rng
     second = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
     return first, second
@@ -156,6 +167,18 @@ def test_the_cheating_instrument_reads_the_hidden_cards():
     spec = "ismcts:iterations=200:cheat=1"
     changed = sum(a != b for seed in range(12) for a, b in [_scrambled_decisions(spec, 2, 2, seed, 15 + seed)])
     assert changed > 0
+
+
+def test_the_hands_only_instrument_reads_the_hands_but_not_the_deck_order():
+    """cheat=2 sees every hand, not the pile's order: scrambling the hands changes some of its
+    decisions, reversing the pile none (its deals shuffle the pile's cards afresh)."""
+    spec = "ismcts:iterations=200:cheat=2"
+    scrambled = [_scrambled_decisions(spec, 2, 2, seed, 15 + seed) for seed in range(12)]
+    assert sum(a != b for a, b in scrambled) > 0
+    for players, teams in ((2, 2), (4, 2), (3, 3)):
+        for seed in range(4):
+            first, second = _scrambled_decisions(spec, players, teams, seed, scramble=reverse_pile)
+            assert first == second, (players, teams, seed)
 
 
 def test_the_new_players_beat_random():
