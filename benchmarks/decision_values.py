@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from decisions import SHORTLIST, listed, position, position_players
+from rich_value import N_BASE, N_RICH, rich_features
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_FEATURES
 from simkit.kernels.fast import copy_view, fair_features
@@ -69,8 +70,9 @@ HORIZONS = (1, 2, 4)  # rollout plies after the action; 4 is the default lookahe
 
 @njit(nogil=True)  # no cache: numba would not see edits to the kernels it calls
 def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals, base, st, sim, actions, copies,
-              feats, values, truth, chosen):
-    """One position: per shortlisted action its features (feats), values per deal at each horizon
+              feats, values, truth, chosen, rich):
+    """One position: per shortlisted action its features (feats: fair_features, or with `rich`
+    rich_value.rich_features), values per deal at each horizon
     (values[action, h, deal] with the lookahead parameters by_horizon[h]), its truth, and the
     default lookahead's choice (chosen[0]); how many actions."""
     seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
@@ -83,7 +85,10 @@ def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals
     for i in range(k):
         copy_view(st, sim, seat)
         play_card(tb, sim, seat, team, actions[i] // 128, actions[i] % 128, True)
-        fair_features(tb, cfg, sim, seat, feats[i], copies)
+        if rich:
+            rich_features(tb, cfg, sim, seat, feats[i], copies)
+        else:
+            fair_features(tb, cfg, sim, seat, feats[i], copies)
         total = 0.0
         for r in range(deals):
             for h in range(by_horizon.shape[0]):
@@ -100,8 +105,10 @@ def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals
     return k
 
 
-def measure(n_positions: int, deals: int, seed: int) -> dict:
-    """The per-position arrays of values_of for n_positions positions, on all cores."""
+def measure(n_positions: int, deals: int, seed: int, rich: bool = False) -> dict:
+    """The per-position arrays of values_of for n_positions positions, on all cores; the
+    features' 'margin' (own team's minus the other's, then with `rich` the EXTRAS of
+    benchmarks/rich_value.py, which are the seat's own)."""
     rules = Rules.make(2)
     tb, cfg = tables(), rules.cfg()
     params4 = Lineup.parse("lookahead", rules).params()[0, 0]
@@ -110,7 +117,7 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
     games = np.arange(n_positions, dtype=np.int64) + 100_000 * seed
     turns = np.random.default_rng(seed).integers(2, 45, n_positions).astype(np.int64)
     k = np.zeros(n_positions, np.int64)
-    feats = np.zeros((n_positions, SHORTLIST, 2 * N_FEATURES))
+    feats = np.zeros((n_positions, SHORTLIST, N_RICH if rich else 2 * N_FEATURES))
     values = np.zeros((n_positions, SHORTLIST, len(HORIZONS), deals))
     truth = np.zeros((n_positions, SHORTLIST))
     chosen = np.zeros((n_positions, 1), np.int64)
@@ -121,15 +128,17 @@ def measure(n_positions: int, deals: int, seed: int) -> dict:
         for p in range(b, n_positions, threads):
             k[p] = values_of(tb, cfg, ids, seat_params, params4, by_horizon, games[p], turns[p], deals,
                              np.uint64(10_007 * seed + 2 * p), st, sim, actions, copies, feats[p], values[p],
-                             truth[p], chosen[p])
+                             truth[p], chosen[p], rich)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(block, range(threads)))
-    seat = turns % 2
-    own = np.where(seat[:, None, None] == 0, feats[:, :, :N_FEATURES], feats[:, :, N_FEATURES:])
-    other = np.where(seat[:, None, None] == 0, feats[:, :, N_FEATURES:], feats[:, :, :N_FEATURES])
     keep = k >= 2
-    return {"k": k[keep], "margin": (own - other)[keep], "truth": truth[keep],
+    if rich:  # already the seat's team's, then the other's
+        margin = np.concatenate([feats[:, :, :N_FEATURES] - feats[:, :, N_FEATURES:N_BASE], feats[:, :, N_BASE:]], 2)
+    else:
+        seat = (turns % 2)[:, None, None]
+        margin = np.where(seat == 0, 1.0, -1.0) * (feats[:, :, :N_FEATURES] - feats[:, :, N_FEATURES:])
+    return {"k": k[keep], "margin": margin[keep], "truth": truth[keep],
             **{f"v{h}": values[keep, :, j] for j, h in enumerate(HORIZONS)},
             "lookahead": chosen[keep, 0]}
 
@@ -237,6 +246,8 @@ def table(data: dict) -> list[str]:
                        f"| {4 * m} | {gain(est)} |")
     # The fast policy compares candidates by its value's weighted features (own minus opponent's):
     # with the prior's coefficients as its value weights it chooses as the prior does.
+    if len(coef) - 1 != N_FEATURES:
+        return out  # the rich prior has no fast policy to play it
     weights = coef[:-1] / np.abs(coef[:-1]).max()
     out.append("\nthe prior as the fast policy's value: fast:width=4:"
                + ":".join(f"{name}={w:.4f}" for name, w in zip(VALUE_NAMES[1:], weights)))
@@ -248,11 +259,13 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20_000)
     parser.add_argument("--deals", type=int, default=32, help="deals per action (at least 12)")
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--rich", action="store_true",
+                        help="the prior on benchmarks/rich_value.py's features (the fair ones and its EXTRAS)")
     args = parser.parse_args()
     if args.positions < 100 or args.deals < 12:
         parser.error("--positions must be at least 100 and --deals at least 12")
     t = time.perf_counter()
-    data = measure(args.positions, args.deals, args.seed)
+    data = measure(args.positions, args.deals, args.seed, args.rich)
     print("\n".join(table(data)))
     print(f"\n{time.perf_counter() - t:.0f} s (seed {args.seed})")
 
