@@ -2,6 +2,8 @@
 
     python benchmarks/rich_value.py                               # fit on 10,000 lookahead games, then a match
     python benchmarks/rich_value.py --games 20000 --match 4000 --width 4
+    python benchmarks/rich_value.py --games 20000 --data /tmp/rich20k.npz --match 0 \
+        --search-as quick quick:shortlist=4 --search-match 4000 --speed 300
 
 Issue 22 item 4 asks for a player at 50% against the default lookahead at ten
 times its speed. The fast policy (``kernels.fast``: greedy's shortlist, each
@@ -24,6 +26,12 @@ script asks whether a value that knows more of hand and board closes the gap:
    the board and scored by the value) against the line-up's policy, seats
    swapped, on `--match` games; and as a control the same player on the
    fair features alone (what the fast policy is, with a value fitted here).
+4. With `--search-match GAMES`: a lookahead-kind policy (`--search-as`,
+   default the line-up's; e.g. quick) whose rollouts' leaves are scored by
+   the richer value (the chance of the seat that played last, as it sees
+   the deal) against the line-up, and as a control the same policy as the
+   kernel plays it, on the same deals. `--speed GAMES`: its games/s on one
+   thread against itself, and the line-up's.
 
 Two-player games only. An experiment, not a policy: nothing here changes the
 kernels or the games they play.
@@ -46,7 +54,7 @@ from scipy.stats import binomtest
 from simkit.cards import tables
 from simkit.kernels.engine import reset
 from simkit.kernels.evaluation import (
-    F_FOUR_CELLS, F_FOURS, F_ONE_EYED, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES,
+    F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES, features,
 )
 from simkit.kernels.fast import copy_view, fair_features
 from simkit.kernels.greedy import score_actions
@@ -86,6 +94,7 @@ N_EXTRAS = len(EXTRAS)
 N_BASE = 2 * N_FEATURES  # own team's fair features, then the other's
 N_RICH = N_BASE + N_EXTRAS
 MAX_POSITIONS = 400  # per game (two-player games last about 50 turns)
+BOTH = 2  # match_game's `mine` when the player plays both teams
 # numba's inliner reports a pedantic internal check on the policies' inlined overloads when the
 # lookahead's turn is compiled into a function of this script; the compiled code is not affected.
 warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
@@ -401,21 +410,22 @@ def rich_lookahead_action(tb, cfg, st, sim, seat, team, params, weights, feats, 
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
 def match_game(policies, tb, cfg, ids, params, st, sim, view, seed, game, mine, gparams, width, weights, feats,
-               copies, searching):
-    """One game: team `mine` plays one_ply_action (or with `searching` rich_lookahead_action on its
-    line-up parameters), the other the line-up's policy; the winner or -1."""
+               copies, searching, aparams):
+    """One game: team `mine` (BOTH: both teams; -1: neither) plays one_ply_action, or with `searching`
+    rich_lookahead_action on the lookahead parameter row aparams; the other the line-up's policy.
+    The winner or -1."""
     reset(cfg, st, seed, game)
     players = cfg[CFG_PLAYERS]
     seat, team, passes = 0, 0, 0
     for _ in range(cfg[CFG_MAX_TURNS]):
         action = ASK_POLICY
-        if team == mine:
+        if team == mine or mine == BOTH:
             if may_swap_dead(cfg, st):
                 dead = choose_dead(ids[seat], params[seat], tb, cfg, st, seat, team)
                 if dead >= 0:
                     swap_dead(cfg, st, seat, dead)
             if searching:
-                action = rich_lookahead_action(tb, cfg, st, view, seat, team, params[seat], weights, feats, copies)
+                action = rich_lookahead_action(tb, cfg, st, view, seat, team, aparams, weights, feats, copies)
             else:
                 action = one_ply_action(tb, cfg, st, view, seat, team, gparams, width, weights, feats, copies)
         result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, action)
@@ -429,26 +439,37 @@ def match_game(policies, tb, cfg, ids, params, st, sim, view, seed, game, mine, 
 
 
 def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: int, seed: int,
-               threads: int, searching: bool = False) -> dict:
-    """The one-ply player on `weights` (or with `searching` the line-up's lookahead with its leaves
-    scored by `weights`) against `spec`, seats swapped: score, 95% Wilson interval, games/s."""
+               threads: int, searching: str | None = None, alone: int | None = None,
+               control: bool = False) -> dict:
+    """The one-ply player on `weights` (or the lookahead-kind policy `searching`, its rollouts'
+    leaves scored by `weights`) against `spec`, seats swapped: score, 95% Wilson interval, games/s.
+    With `alone` BOTH the player plays both teams, with -1 `spec` does (for their speeds). With
+    `control`, `searching` plays as the kernel plays it (its own leaves), on the same deals."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
     policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    # per game g, the parameter rows of the seats: with control, team g % 2 plays `searching`
+    sides = [params, params]
+    if control:
+        sides = [Lineup.parse(",".join(searching if t == j else spec for t in range(2)), rules).params()[0]
+                 for j in range(2)]
+        assert Lineup.parse(f"{searching},{spec}", rules).policy_set() == policies
     gparams = params[0, P_GREEDY:P_OPPONENT].copy()  # the lookahead's own greedy weights
     winners = np.zeros(games, np.int64)
-    mine = np.arange(games) % 2
+    mine = np.arange(games) % 2 if alone is None else np.full(games, alone)
+    aparams = Lineup.parse(searching or spec, rules).params()[0, 0]
 
     def block(b: int) -> None:
         st, sim, view = new_state(0), workspace(policies, ids, params), new_state(0)
         feats, copies = np.zeros(N_RICH), np.zeros(N_CODES)
         for g in range(b, games, threads):
-            winners[g] = match_game(policies, tb, cfg, ids, params, st, sim, view, seed, g, mine[g], gparams,
-                                    width, weights, feats, copies, searching)
+            winners[g] = match_game(policies, tb, cfg, ids, sides[g % 2], st, sim, view, seed, g,
+                                    -1 if control else mine[g], gparams, width, weights, feats, copies,
+                                    searching is not None, aparams)
 
     st, sim, view = new_state(0), workspace(policies, ids, params), new_state(0)
     match_game(policies, tb, cfg, ids, params, st, sim, view, seed, 0, 0, gparams, width, weights, np.zeros(N_RICH),
-               np.zeros(N_CODES), searching)  # compile outside the timing
+               np.zeros(N_CODES), searching is not None, aparams)  # compile outside the timing
     t = time.perf_counter()
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(block, range(threads)))
@@ -456,6 +477,45 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     score = float((winners == mine).sum() + 0.5 * (winners < 0).sum())
     ci = binomtest(round(score), games).proportion_ci(0.95, method="wilson")
     return {"share": score / games, "low": ci.low, "high": ci.high, "rate": games / seconds}
+
+
+@njit(nogil=True, **COMPILE_OPTIONS)
+def leaf_loop(tb, cfg, st, out, copies, n, rich):
+    """Compute the leaf's features n times on st: rich_features, or kernels.evaluation.features."""
+    total = 0.0
+    for _ in range(n):
+        if rich:
+            rich_features(tb, cfg, st, 0, out, copies)
+        else:
+            features(tb, cfg, st, out)
+        total += out[3]
+    return total
+
+
+def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
+    """Microseconds per call of rich_features and of the kernel's leaf features, one thread, on the
+    positions after 10, 20 and 30 turns of game 0 of `spec` (its first seat's policy on every seat)."""
+    tb, cfg = tables(), rules.cfg()
+    lineup = Lineup.parse(spec, rules)
+    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    st, sim = new_state(0), workspace(policies, ids, params)
+    out, copies = np.zeros(N_RICH + N_BASE), np.zeros(N_CODES)
+    cost = {True: [], False: []}
+    reset(cfg, st, seed, 0)
+    seat, team = 0, 0
+    for turn in range(1, 31):
+        if play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY) == WON:
+            break
+        seat, team = next_seat(seat, team, 2, 2)
+        if turn % 10 == 0:
+            for rich in (True, False):
+                leaf_loop(tb, cfg, st, out, copies, 10, rich)
+                t = time.perf_counter()
+                leaf_loop(tb, cfg, st, out, copies, calls, rich)
+                cost[rich].append((time.perf_counter() - t) / calls * 1e6)
+    return (f"one thread, {calls:,} calls at turns 10, 20, 30: rich_features "
+            f"{', '.join(f'{c:.2f}' for c in cost[True])} us per call, the kernel's leaf features "
+            f"{', '.join(f'{c:.2f}' for c in cost[False])} us")
 
 
 def main() -> None:
@@ -470,6 +530,13 @@ def main() -> None:
     parser.add_argument("--search-match", type=int, default=0, metavar="GAMES",
                         help="also match the line-up's own policy (a lookahead) with its rollouts' leaves "
                              "scored by the richer value against itself, on this many games")
+    parser.add_argument("--search-as", metavar="SPEC", nargs="+",
+                        help="the lookahead-kind policies (lookahead or quick, with settings) whose leaves the "
+                             "richer value scores in --search-match and --speed, in turn (default: --of)")
+    parser.add_argument("--speed", type=int, default=0, metavar="GAMES",
+                        help="games/s on one thread of that policy against itself and of --of against itself")
+    parser.add_argument("--leaf-cost", action="store_true",
+                        help="time the richer value's features against the kernel's leaf features first")
     parser.add_argument("--width", type=int, default=2, help="greedy's actions the one-ply player judges")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--data", metavar="NPZ", help="keep the collected positions here: read them if the "
@@ -478,6 +545,18 @@ def main() -> None:
     if not 1 <= args.width <= MAX_SHORTLIST:
         parser.error(f"--width must be 1 to {MAX_SHORTLIST}")
     rules = Rules.make(2)
+    searchers = args.search_as or [args.of]
+    for searcher in searchers:
+        try:
+            policy = Lineup.parse(searcher, rules).seats()[0]
+        except ValueError as e:
+            parser.error(str(e))
+        if (args.search_match or args.speed) and (policy.kind.name not in ("lookahead", "quick")
+                                                  or policy.values[P_HORIZON] < 1):
+            parser.error(f"{searcher!r}: --search-match and --speed need a lookahead or quick policy with "
+                         "horizon >= 1")
+    if args.leaf_cost:
+        print(leaf_cost(rules, args.of, args.seed))
     t = time.perf_counter()
     key = np.array([args.of, str(args.games), str(args.seed), str(N_RICH)])
     if args.data and os.path.exists(args.data):
@@ -512,11 +591,20 @@ def main() -> None:
             m = play_match(rules, args.of, weights, args.width, args.match, args.match_seed, args.threads)
             print(f"one ply on {name}, width {args.width}, against {args.of!r}: {m['share']:.1%} "
                   f"[{m['low']:.1%}, {m['high']:.1%}] of {args.match:,} games, {m['rate']:.0f} games/s")
-    if args.search_match:
-        w, _ = fits["fair + extras"]
-        m = play_match(rules, args.of, w, args.width, args.search_match, args.match_seed, args.threads, True)
-        print(f"{args.of!r} with its leaves scored by fair + extras, against {args.of!r}: {m['share']:.1%} "
-              f"[{m['low']:.1%}, {m['high']:.1%}] of {args.search_match:,} games, {m['rate']:.1f} games/s")
+    w, _ = fits["fair + extras"]
+    for searcher in searchers:
+        if args.search_match:
+            for control in (True, False):
+                m = play_match(rules, args.of, w, args.width, args.search_match, args.match_seed, args.threads,
+                               searcher, control=control)
+                leaves = "its own leaves (the kernel's)" if control else "its leaves scored by fair + extras"
+                print(f"{searcher!r} with {leaves}, against {args.of!r}: {m['share']:.1%} "
+                      f"[{m['low']:.1%}, {m['high']:.1%}] of {args.search_match:,} games, {m['rate']:.1f} games/s")
+        if args.speed:
+            a = play_match(rules, args.of, w, args.width, args.speed, args.match_seed, 1, searcher, BOTH)["rate"]
+            b = play_match(rules, args.of, w, args.width, args.speed, args.match_seed, 1, searcher, -1)["rate"]
+            print(f"one thread, {args.speed:,} games each: {searcher!r} with the richer leaves {a:.1f} games/s, "
+                  f"{args.of!r} {b:.1f} games/s ({a / b:.1f} times)")
 
 
 if __name__ == "__main__":
