@@ -41,7 +41,7 @@ from .greedy import N_GREEDY_PARAMS, score_actions
 from .jit import inline_kernel, kernel
 from .moves import add_to_hand
 from .policies import GREEDY, RANDOM, UpToGreedy
-from .rng import below_state, next_u64, seed_stream, shuffle
+from .rng import next_u64, seed_stream, shuffle, shuffle_front
 from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from .state import (
     CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS,
@@ -112,12 +112,7 @@ def determinise(st, sim, seat, draws):
     if draws < 0 or needed >= n:
         shuffle(sim.rng, sim.pile, n)
     else:
-        state = sim.rng[0]  # in a local for the loop, as shuffle keeps it
-        for i in range(needed):
-            state, j = below_state(state, n - i)
-            j += i
-            sim.pile[i], sim.pile[j] = sim.pile[j], sim.pile[i]
-        sim.rng[0] = state
+        shuffle_front(sim.rng, sim.pile, 0, n, needed)
     # Deal the other hands from the front; the rest is the draw pile.
     sim.ctr[PILE_POS] = 0
     sim.ctr[PILE_N] = n

@@ -72,3 +72,18 @@ def shuffle(rng, a, n):
         state, j = below_state(state, i + 1)
         a[i], a[j] = a[j], a[i]
     rng[0] = state
+
+
+@inline_kernel
+def shuffle_front(rng, a, lo, hi, k):
+    """Fisher-Yates from the front over a[lo:hi], stopped after k places: a[lo:lo + k] is then a
+    uniformly random ordered choice of a[lo:hi]'s items (k = hi - lo - 1: all of a[lo:hi] shuffled).
+
+    Draws k numbers from the stream; its state stays in a register, as in shuffle.
+    """
+    state = rng[0]
+    for i in range(lo, lo + k):
+        state, j = below_state(state, hi - i)
+        j += i
+        a[i], a[j] = a[j], a[i]
+    rng[0] = state

@@ -65,7 +65,7 @@ from .jit import inline_kernel, kernel
 from .lookahead import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
 from .moves import swap_dead
 from .policies import GREEDY, UpToGreedy, choose_dead
-from .rng import below_state, next_u64, seed_stream
+from .rng import next_u64, seed_stream, shuffle_front
 from .state import (
     CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
     cache_lines_apart, may_swap_dead, new_state,
@@ -167,12 +167,7 @@ def shuffle_pile(sim):
         for _ in range(count[code]):
             sim.pile[i] = code
             i += 1
-    state = sim.rng[0]  # in a local for the loop, as shuffle keeps it
-    for i in range(pos, n - 1):
-        state, j = below_state(state, n - i)
-        j += i
-        sim.pile[i], sim.pile[j] = sim.pile[j], sim.pile[i]
-    sim.rng[0] = state
+    shuffle_front(sim.rng, sim.pile, pos, n, n - pos - 1)
 
 
 @kernel
