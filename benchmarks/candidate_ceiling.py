@@ -51,7 +51,7 @@ from decisions import position, position_players
 from simkit.cards import tables
 from simkit.kernels.greedy import score_actions
 from simkit.kernels.jit import COMPILE_OPTIONS
-from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, determinise, rollout_value, shortlist
+from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, FittedLeaf, determinise, rollout_value, shortlist
 from simkit.kernels.policies import workspace
 from simkit.kernels.rng import seed_stream
 from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, TURNS, new_state
@@ -75,8 +75,8 @@ def values_of(tb, cfg, ids, seat_params, params, game, turns, deals, base, st, s
     for i in range(k):
         total = 0.0
         for r in range(deals):
-            values[i, r] = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base, np.int64(r))
-            total += rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base + np.uint64(1),
+            values[i, r] = rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[i], params, base, np.int64(r))
+            total += rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[i], params, base + np.uint64(1),
                                    np.int64(r))
         truth[i] = total / deals
     return k

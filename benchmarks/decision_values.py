@@ -58,7 +58,7 @@ from rich_value import N_BASE, N_RICH, rich_features
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_FEATURES
 from simkit.kernels.fast import copy_view, fair_features
-from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, lookahead_action, rollout_value
+from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, FittedLeaf, lookahead_action, rollout_value
 from simkit.kernels.moves import play_card
 from simkit.kernels.state import new_state
 from simkit.kernels.tables import N_CODES
@@ -92,9 +92,9 @@ def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals
         total = 0.0
         for r in range(deals):
             for h in range(by_horizon.shape[0]):
-                values[i, h, r] = rollout_value(tb, cfg, st, sim, seat, team, actions[i], by_horizon[h], base,
+                values[i, h, r] = rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[i], by_horizon[h], base,
                                                 np.int64(r))
-            total += rollout_value(tb, cfg, st, sim, seat, team, actions[i], params4, base + np.uint64(1),
+            total += rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[i], params4, base + np.uint64(1),
                                    np.int64(r))
         truth[i] = total / deals
     st.rng[0] = base * np.uint64(3) + np.uint64(7)

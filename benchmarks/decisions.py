@@ -45,7 +45,7 @@ from simkit.cards import tables
 from simkit.kernels.engine import play_game
 from simkit.kernels.greedy import N_GREEDY_PARAMS, score_actions
 from simkit.kernels.lookahead import (
-    N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, lookahead_action, rollout_value, shortlist,
+    N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, FittedLeaf, lookahead_action, rollout_value, shortlist,
 )
 from simkit.kernels.moves import swap_dead
 from simkit.kernels.policies import GREEDY, UpToGreedy, choose_dead
@@ -94,7 +94,7 @@ def truth_of(tb, cfg, ids, seat_params, params, game, turns, rollouts, st, sim, 
     for i in range(k):
         total = 0.0
         for r in range(rollouts):
-            total += rollout_value(tb, cfg, st, sim, seat, seat % cfg[CFG_TEAMS], actions[i], params,
+            total += rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, seat % cfg[CFG_TEAMS], actions[i], params,
                                    np.uint64(424242), r)
         q[i] = total / rollouts
 

@@ -26,7 +26,7 @@ from numba import njit
 from decisions import SHORTLIST, listed, position, position_players
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_VALUE_WEIGHTS, win_chance
-from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, P_VALUE, determinise, draws_needed, rollout_value
+from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, P_VALUE, FittedLeaf, determinise, draws_needed, rollout_value
 from simkit.kernels.rng import seed_stream
 from simkit.kernels.state import new_state
 from simkit.policies import Lineup
@@ -47,7 +47,7 @@ def calls_at(tb, cfg, ids, seat_params, params, game, turns, st, sim, actions, c
     total = 0.0
     for r in range(calls):
         if what == ROLLOUT:
-            total += rollout_value(tb, cfg, st, sim, seat, team, actions[0], params, np.uint64(5), np.int64(r))
+            total += rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[0], params, np.uint64(5), np.int64(r))
         else:
             seed_stream(sim.rng, np.uint64(5), np.int64(r))
             determinise(st, sim, seat, draws_needed(cfg, params))

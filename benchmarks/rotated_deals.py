@@ -30,7 +30,8 @@ from decisions import SHORTLIST, listed, position, position_players
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_VALUE_WEIGHTS
 from simkit.kernels.lookahead import (
-    N_LOOKAHEAD_PARAMS, P_GREEDY, P_HORIZON, P_OPPONENT, P_PLAYOUT, P_VALUE, determinise, draws_needed, rollout,
+    N_LOOKAHEAD_PARAMS, P_GREEDY, P_HORIZON, P_OPPONENT, P_PLAYOUT, P_VALUE, FittedLeaf, determinise, draws_needed,
+    rollout,
     rollout_value,
 )
 from simkit.kernels.moves import add_to_hand
@@ -68,7 +69,7 @@ def rotated_value(tb, cfg, st, sim, seat, team, action, params, base, r, perm, n
                 sim.ctr[PILE_POS] += 1
     if play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
-    return rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,
+    return rollout(FittedLeaf(), tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,
                    params[P_GREEDY:P_OPPONENT], params[P_OPPONENT:N_LOOKAHEAD_PARAMS],
                    int(params[P_PLAYOUT]), int(params[P_HORIZON]),
                    params[P_VALUE:P_VALUE + N_VALUE_WEIGHTS])
@@ -101,10 +102,10 @@ def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals
         for r in range(deals):
             for h in range(by_horizon.shape[0]):
                 step = hidden + draws_needed(cfg, by_horizon[h])
-                indep[i, h, r] = rollout_value(tb, cfg, st, sim, seat, team, actions[i], by_horizon[h], base, np.int64(r))
+                indep[i, h, r] = rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[i], by_horizon[h], base, np.int64(r))
                 rot[i, h, r] = rotated_value(tb, cfg, st, sim, seat, team, actions[i], by_horizon[h], base,
                                              np.int64(r), perm, n, step)
-            total += rollout_value(tb, cfg, st, sim, seat, team, actions[i], params4, base + np.uint64(1), np.int64(r))
+            total += rollout_value(FittedLeaf(), tb, cfg, st, sim, seat, team, actions[i], params4, base + np.uint64(1), np.int64(r))
         truth[i] = total / deals
     return k
 

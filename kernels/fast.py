@@ -20,18 +20,23 @@ two-eyed Jacks are its known ones plus ``H`` times the unseen share of them.
 Nothing here reads another seat's cards or the pile: only hand sizes.
 
 Parameters (a float64 row): width, then the N_VALUE_WEIGHTS value weights,
-then the own N_GREEDY_PARAMS greedy weights.
+then the own N_GREEDY_PARAMS greedy weights. ``fast_action`` takes the value
+as a marker, as the lookahead's leaves do: ``FittedLeaf()`` (the fast
+policy: ``fair_chance``) or ``RichLeaf()`` (``kernels.rich``'s value of hand
+and board, N_RICH_WEIGHTS weights in place of the N_VALUE_WEIGHTS; the
+one-ply player of benchmarks/rich_value.py).
 """
 
 import numpy as np
+from numba.extending import overload
 
 from .evaluation import (
     F_COMPLETABLE, F_FOUR_CELLS, F_FOURS, F_HELD_FOURS, F_HELD_THREES, F_ONE_EYED, F_ONES, F_SEQUENCE_AND_FOUR,
     F_SEQUENCES, F_THREES, F_TWO_EYED, F_TWOS, N_FEATURES, N_VALUE_WEIGHTS, team_score,
 )
 from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import inline_kernel, kernel
-from .lookahead import MAX_SHORTLIST, shortlist
+from .jit import COMPILE_OPTIONS, inline_kernel, kernel
+from .lookahead import MAX_SHORTLIST, FittedLeaf, shortlist, value_size
 from .moves import play_card
 from .state import (
     CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, CFG_TEAMS, DISCARD_N, MAX_TEAMS, lowest_bit, popcount,
@@ -227,17 +232,37 @@ def copy_view(st, sim, seat):
     sim.held[seat] = st.held[seat]
 
 
+def seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
+    """The chance (0..1) of `seat`'s team by the value of `leaf`, from what `seat` sees of sim."""
+    raise NotImplementedError("kernel code only")
+
+
+@overload(seen_chance, inline="always", jit_options=COMPILE_OPTIONS)
+def _seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
+    if leaf.instance_class is FittedLeaf:
+        def fitted(leaf, tb, cfg, sim, seat, mover, weights):
+            return fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES:COPIES + N_CODES])
+        return fitted
+    from .rich import rich_chance
+
+    def rich(leaf, tb, cfg, sim, seat, mover, weights):
+        return rich_chance(tb, cfg, sim, seat, weights)
+    return rich
+
+
 @kernel
-def fast_action(tb, cfg, st, sim, seat, team, params):
-    """The shortlisted action whose position the fair value likes best, as (card, cell); (-1, -1) to pass."""
+def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
+    """The shortlisted action whose position the value of `leaf` (FittedLeaf(): the fair value) likes
+    best, as (card, cell); (-1, -1) to pass."""
+    g = P_VALUE + value_size(leaf)
     moves, scores = st.scratch, st.fscores
-    n = score_actions(tb, cfg, st, seat, team, params[P_GREEDY:N_FAST_PARAMS], moves, scores)
+    n = score_actions(tb, cfg, st, seat, team, params[g:g + N_GREEDY_PARAMS], moves, scores)
     if n == 0:
         return -1, -1
     k = shortlist(moves, scores, n, min(max(int(params[P_WIDTH]), 1), MAX_SHORTLIST))
     if k == 1:
         return moves[0] // 128, moves[0] % 128
-    weights = params[P_VALUE:P_GREEDY]
+    weights = params[P_VALUE:g]
     mover = (seat + 1) % cfg[CFG_PLAYERS]
     best, best_value = moves[0], -1.0
     for i in range(k):
@@ -246,7 +271,7 @@ def fast_action(tb, cfg, st, sim, seat, team, params):
         play_card(tb, sim, seat, team, move // 128, move % 128, True)  # the value reads the line counts
         if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
             return move // 128, move % 128
-        value = fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES:COPIES + N_CODES])
+        value = seen_chance(leaf, tb, cfg, sim, seat, mover, weights)
         if value > best_value:
             best, best_value = move, value
     return best // 128, best % 128

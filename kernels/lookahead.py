@@ -29,16 +29,28 @@ rarely makes it play worse than greedy would. A greedy choice that wins the
 game at once is played without rollouts. The real game's generator is
 advanced once per decision.
 
+The leaves' value is chosen by a marker type, ``leaf``, when the caller is
+compiled (as ``kernels.policies`` picks a policy set): ``FittedLeaf()``
+scores them by ``kernels.evaluation`` (the lookahead and quick), and
+``RichLeaf()`` by ``kernels.rich``'s value of hand and board, as the seat
+that played last sees the deal (swift, two-team tables).
+
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
-race, the N_VALUE_WEIGHTS value weights, the policy's own N_GREEDY_PARAMS
-greedy weights, then the opponents' N_GREEDY_PARAMS greedy weights.
+race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
+for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, then the
+opponents' N_GREEDY_PARAMS greedy weights. P_GREEDY, P_OPPONENT and
+N_LOOKAHEAD_PARAMS are FittedLeaf's layout; ``value_size(leaf)`` gives the
+value weights' count of either.
 """
 
+from typing import NamedTuple
+
 import numpy as np
+from numba.extending import overload
 
 from .evaluation import N_VALUE_WEIGHTS, win_chance
 from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import inline_kernel, kernel
+from .jit import COMPILE_OPTIONS, inline_kernel, kernel
 from .moves import add_to_hand
 from .policies import GREEDY, RANDOM, UpToGreedy
 from .rng import next_u64, seed_stream, shuffle, shuffle_front
@@ -56,6 +68,51 @@ PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
 BATCH = 16  # deals between two looks at the race
 N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
+
+
+class FittedLeaf(NamedTuple):
+    """Rollout leaves scored by kernels.evaluation's fitted value (N_VALUE_WEIGHTS weights)."""
+
+
+class RichLeaf(NamedTuple):
+    """Rollout leaves scored by kernels.rich's value of hand and board (N_RICH_WEIGHTS weights)."""
+
+
+def value_size(leaf):
+    """How many value weights `leaf` reads from a parameter row (kernel code and Python)."""
+    if isinstance(leaf, RichLeaf):
+        from .rich import N_RICH_WEIGHTS
+
+        return N_RICH_WEIGHTS
+    return N_VALUE_WEIGHTS
+
+
+@overload(value_size, inline="always", jit_options=COMPILE_OPTIONS)
+def _value_size(leaf):
+    size = value_size(leaf.instance_class())
+    return lambda leaf: size
+
+
+def leaf_chance(leaf, tb, cfg, sim, mover, team, vweights):
+    """What the position of `sim` is worth to `team` (0..1) by the value of `leaf`; `mover` moves next."""
+    raise NotImplementedError("kernel code only")
+
+
+@overload(leaf_chance, inline="always", jit_options=COMPILE_OPTIONS)
+def _leaf_chance(leaf, tb, cfg, sim, mover, team, vweights):
+    if leaf.instance_class is FittedLeaf:
+        def fitted(leaf, tb, cfg, sim, mover, team, vweights):
+            return win_chance(tb, cfg, sim, mover, team, vweights)
+        return fitted
+    from .rich import rich_chance
+
+    def rich(leaf, tb, cfg, sim, mover, team, vweights):
+        # The chance of the seat that played last, as it sees the deal, made `team`'s.
+        players = cfg[CFG_PLAYERS]
+        last = (mover + players - 1) % players
+        p = rich_chance(tb, cfg, sim, last, vweights)
+        return p if last % cfg[CFG_TEAMS] == team else 1.0 - p
+    return rich
 
 
 @kernel
@@ -130,14 +187,14 @@ def determinise(st, sim, seat, draws):
 
 
 @kernel
-def rollout(tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights):
+def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights):
     """Play `sim` on from `seat`'s turn; what it is worth to `team` (0..1).
 
     Everyone plays greedy (playout PLAYOUT_GREEDY: `team` with gparams, the
     others with oparams) or random (PLAYOUT_RANDOM), turn by turn as the
     game does (kernels.turn). After `horizon` plies (0: no limit but the
-    turn cap) the position is scored by win_chance; a finished game by its
-    result (1, 1/2 draw, 0).
+    turn cap) the position is scored by the value of `leaf` (leaf_chance); a
+    finished game by its result (1, 1/2 draw, 0).
     """
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     plies = cfg[CFG_MAX_TURNS] if horizon == 0 else horizon
@@ -158,7 +215,7 @@ def rollout(tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweigh
         seat, seat_team = next_seat(seat, seat_team, players, teams)
     if horizon == 0:
         return 0.5  # the turn cap: a draw
-    return win_chance(tb, cfg, sim, seat, team, vweights)
+    return leaf_chance(leaf, tb, cfg, sim, seat, team, vweights)
 
 
 @kernel
@@ -180,8 +237,16 @@ def shortlist(actions, scores, n, k):
 
 @kernel
 def lookahead_action(tb, cfg, st, sim, seat, team, params):
-    """The raced shortlist's choice (see the module doc) as (card, cell); (-1, -1) to pass."""
-    gparams = params[P_GREEDY:P_OPPONENT]
+    """The lookahead's (and quick's) choice as (card, cell); (-1, -1) to pass."""
+    return raced_action(FittedLeaf(), tb, cfg, st, sim, seat, team, params)
+
+
+@kernel
+def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
+    """The raced shortlist's choice (see the module doc), its leaves scored by the value of `leaf`,
+    as (card, cell); (-1, -1) to pass."""
+    g = P_VALUE + value_size(leaf)
+    gparams = params[g:g + N_GREEDY_PARAMS]
     actions, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
     if n == 0:
@@ -191,7 +256,7 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128
     base = next_u64(st.rng)
-    if wins_at_once(tb, cfg, st, sim, seat, team, actions[0], params, base):
+    if wins_at_once(tb, cfg, st, sim, seat, team, actions[0], gparams, base):
         return actions[0] // 128, actions[0] % 128
     # Challenger i's result minus the greedy choice's on the same deal r: sums and
     # sums of squares in st.fscratch[8 + 2i], [9 + 2i]; st.scratch[MAX_SHORTLIST + i]
@@ -207,10 +272,10 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
     while r < rollouts and left > 0:
         end = min(r + BATCH, rollouts)
         while r < end:
-            first = rollout_value(tb, cfg, st, sim, seat, team, actions[0], params, base, r)
+            first = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[0], params, base, r)
             for i in range(1, short):
                 if racing[i] == 1:
-                    d = rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first
+                    d = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first
                     acc[8 + 2 * i] += d
                     acc[9 + 2 * i] += d * d
             r += 1
@@ -255,22 +320,22 @@ def draws_needed(cfg, params):
 
 
 @kernel
-def wins_at_once(tb, cfg, st, sim, seat, team, action, params, base):
+def wins_at_once(tb, cfg, st, sim, seat, team, action, gparams, base):
     """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
     seed_stream(sim.rng, base, np.int64(0))  # int64 arguments: the types of the other calls (one compile)
     determinise(st, sim, seat, np.int64(1))
-    return play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team,
-                     action) == WON
+    return play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
 
 
 @kernel
-def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
-    """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out."""
+def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
+    """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out; the
+    leaves scored by the value of `leaf` (FittedLeaf(): the lookahead's)."""
+    g = P_VALUE + value_size(leaf)
+    gparams, oparams = params[g:g + N_GREEDY_PARAMS], params[g + N_GREEDY_PARAMS:g + 2 * N_GREEDY_PARAMS]
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
-    if play_turn(UpToGreedy(), GREEDY, params[P_GREEDY:P_OPPONENT], tb, cfg, sim, sim, seat, team, action) == WON:
+    if play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
-    return rollout(tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,
-                   params[P_GREEDY:P_OPPONENT], params[P_OPPONENT:N_LOOKAHEAD_PARAMS],
-                   int(params[P_PLAYOUT]), int(params[P_HORIZON]),
-                   params[P_VALUE:P_VALUE + N_VALUE_WEIGHTS])
+    return rollout(leaf, tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team, gparams, oparams,
+                   int(params[P_PLAYOUT]), int(params[P_HORIZON]), params[P_VALUE:g])

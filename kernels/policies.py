@@ -12,14 +12,14 @@ hand, the board, the discards and the size of the draw pile.
 set*, a marker argument whose type says which policies a line-up may use:
 ``RandomOnly()``, ``UpToGreedy()`` (random and greedy), ``AllPolicies()``
 (random, greedy and the lookahead) or, for line-ups with the later players,
-``Strong(lookahead, ismcts, fast)``: random and greedy, and each of the three
-whose field is ``Yes()`` (``No()`` leaves it out). ``choose_action`` is
+``Strong(lookahead, ismcts, fast, swift)``: random and greedy, and each of
+the four whose field is ``Yes()`` (``No()`` leaves it out). ``choose_action`` is
 resolved from that type when the caller is compiled, so a random-only run
 never compiles greedy, the lookahead or its evaluation, a greedy run never
-compiles the lookahead, and a lookahead run compiles neither ismcts nor
-fast. ``policy_set`` picks the smallest set that holds a line-up's ids. Each
-set is compiled (and cached) on first use. The rollouts of the lookahead and
-of ismcts play with ``UpToGreedy()``.
+compiles the lookahead, and a lookahead run compiles none of ismcts, fast
+and swift. ``policy_set`` picks the smallest set that holds a line-up's ids. Each
+set is compiled (and cached) on first use. The rollouts of the lookahead, swift
+and ismcts play with ``UpToGreedy()``.
 
 A new policy gets a module, an id here, a branch in ``choose_action`` (in
 the smallest set that must hold it), and a name with its parameters in
@@ -39,7 +39,7 @@ from .jit import COMPILE_OPTIONS, inline_kernel, kernel
 from .random_policy import random_action, random_dead
 from .state import State, new_state
 
-RANDOM, GREEDY, LOOKAHEAD, ISMCTS, FAST = 0, 1, 2, 3, 4
+RANDOM, GREEDY, LOOKAHEAD, ISMCTS, FAST, SWIFT = 0, 1, 2, 3, 4, 5
 
 
 class RandomOnly(NamedTuple):
@@ -63,11 +63,12 @@ class No(NamedTuple):
 
 
 class Strong(NamedTuple):
-    """Policy set: random, greedy, and each of the lookahead, ismcts and fast marked Yes()."""
+    """Policy set: random, greedy, and each of the lookahead, ismcts, fast and swift marked Yes()."""
 
     lookahead: NamedTuple
     ismcts: NamedTuple
     fast: NamedTuple
+    swift: NamedTuple
 
 
 def policy_set(ids) -> NamedTuple:
@@ -79,7 +80,7 @@ def policy_set(ids) -> NamedTuple:
         return UpToGreedy()
     if held <= {RANDOM, GREEDY, LOOKAHEAD}:
         return AllPolicies()
-    return Strong(*(Yes() if i in held else No() for i in (LOOKAHEAD, ISMCTS, FAST)))
+    return Strong(*(Yes() if i in held else No() for i in (LOOKAHEAD, ISMCTS, FAST, SWIFT)))
 
 
 def searches(policies) -> bool:
@@ -166,6 +167,9 @@ def _choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
             played, code, cell = fast_branch(policies.fast, policy, params, tb, cfg, st, sim, seat, team)
             if played:
                 return code, cell
+            played, code, cell = swift_branch(policies.swift, policy, params, tb, cfg, st, sim, seat, team)
+            if played:
+                return code, cell
             return random_action(tb, cfg, st, seat, team)
         return strong
     return None
@@ -204,6 +208,11 @@ def ismcts_branch(held, policy, params, tb, cfg, st, sim, seat, team):
 
 def fast_branch(held, policy, params, tb, cfg, st, sim, seat, team):
     """(played, card, cell): the fast policy's choice if `policy` is it and the set holds it (Yes)."""
+    raise NotImplementedError("kernel code only")
+
+
+def swift_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    """(played, card, cell): swift's choice if `policy` is it and the set holds it (Yes)."""
     raise NotImplementedError("kernel code only")
 
 
@@ -256,10 +265,25 @@ def _fast_branch(held, policy, params, tb, cfg, st, sim, seat, team):
     if held.instance_class is not Yes:
         return _not_held
     from .fast import fast_action
+    from .lookahead import FittedLeaf
 
     def branch(held, policy, params, tb, cfg, st, sim, seat, team):
         if policy == FAST:
-            code, cell = fast_action(tb, cfg, st, state_of(sim), seat, team, params)
+            code, cell = fast_action(FittedLeaf(), tb, cfg, st, state_of(sim), seat, team, params)
+            return True, code, cell
+        return False, -1, -1
+    return branch
+
+
+@overload(swift_branch, inline="always", jit_options=COMPILE_OPTIONS)
+def _swift_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    if held.instance_class is not Yes:
+        return _not_held
+    from .lookahead import RichLeaf, raced_action
+
+    def branch(held, policy, params, tb, cfg, st, sim, seat, team):
+        if policy == SWIFT:
+            code, cell = raced_action(RichLeaf(), tb, cfg, st, state_of(sim), seat, team, params)
             return True, code, cell
         return False, -1, -1
     return branch

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.kernels import policies as kp
+from simkit.kernels import rich
 from simkit.rules import Rules
 
-N_PARAMS = 48  # width of the kernel's per-seat parameter rows
+N_PARAMS = 80  # width of the kernel's per-seat parameter rows
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,61 @@ POLICIES["fast"] = PolicyKind(
     "one ply: greedy's shortlist, each action scored by a fitted value of what the seat can see",
     {"width": (1, 16, True)},
     lambda rules: VALUE_WEIGHTS[value_table(rules)],
+)
+
+# Swift's value of hand and board (kernels/rich.py): a weight per feature of the seat's team, per
+# feature of the other team, per extra, then the intercept; order matters, the kernel reads them
+# by position. One set per two-team table shape, fitted by benchmarks/rich_value.py on 20,000
+# lookahead games of that shape (seed 2026), rounded to four decimals.
+_FEATURE_NAMES = [name.removeprefix("value_") for name in VALUE_NAMES[1:]]
+RICH_NAMES = (
+    *(f"value_own_{n}" for n in _FEATURE_NAMES), *(f"value_other_{n}" for n in _FEATURE_NAMES),
+    *(f"value_{name}" for name, _ in rich.EXTRAS), "value_intercept",
+)
+RICH_WEIGHTS: dict[str, dict[str, float]] = {
+    table: dict(zip(RICH_NAMES, weights, strict=True)) for table, weights in {
+        # python benchmarks/rich_value.py --games 20000: held-out log-loss 0.6135 (fair features alone 0.6179)
+        "2 teams": (
+            1.7373, 0.0944, -0.0353, 0.3649, 0.0044, 0.5876, 0.4334, -0.2215, 0.2188, 0.3061, 0.1758, 0.0039,
+            -1.3233, -0.0420, -0.6428, -0.0462, -0.0217, -1.2685, -0.7719, -0.2636, 0.3600, -0.2568, -0.2075,
+            -0.0097, 0.0006, 0.0163, 0.1156, -0.3101, 0.0405, 0.4382, -0.0272, 0.0450, 0.1148, 0.0198, 0.0068,
+            0.0692, -0.1345, 0.0312, 0.9376, -0.2552, 0.0983, 0.0416, 0.2027, 0.0918, 0.0220, 0.0147, -0.3500,
+            0.1836, -0.0124, 0.0156, -0.4599),
+        # --players 4 --games 20000: held-out log-loss 0.6225 (fair features alone 0.6266)
+        "2 teams, partners": (
+            1.4417, -0.0531, 0.0160, 0.3060, 0.0067, 0.4885, 0.3741, -0.0073, 0.2747, 0.2489, 0.1702, 0.0038,
+            -1.6114, -0.1184, -0.3350, -0.0447, -0.0230, -1.3226, -0.4105, -0.2316, 0.2665, -0.2061, -0.2398,
+            -0.0080, 0.0023, 0.0260, 0.0970, -0.2266, -0.1038, 0.0478, -0.0395, 0.0617, 0.0901, 0.0217, 0.0509,
+            0.0687, -0.2406, 0.0350, -0.1713, -0.0215, 0.2861, 0.0342, -0.0633, -0.1129, 0.0283, 0.0200, -0.2969,
+            0.2101, -0.0181, 0.0207, 0.5583),  # fitted with 4 players
+    }.items()
+}
+
+
+def rich_table_defaults(rules: Rules) -> dict[str, float]:
+    """Swift's value weights at the table `rules`; a table of three teams is refused (no fit)."""
+    table = value_table(rules)
+    if table not in RICH_WEIGHTS:
+        fitted = " and ".join(f"'{t}'" for t in RICH_WEIGHTS)
+        raise PolicyError(f"swift's value is fitted for tables of {fitted} only, not '{table}'; at this table "
+                          "play quick (the same search on the lookahead's value) or the lookahead")
+    return RICH_WEIGHTS[table]
+
+
+# The lookahead's race with quick's cheap rollouts over three candidates, its leaves scored by the
+# richer value (issue 22's fast strong player; benchmarks/matches.md).
+POLICIES["swift"] = PolicyKind(
+    "swift",
+    kp.SWIFT,
+    # kernels/lookahead.py reads them by position (RichLeaf's layout): the search's own, the value
+    # weights, its own greedy weights and its model of the other teams.
+    {**{k: POLICIES["quick"].params[k] for k in ("rollouts", "shortlist", "margin", "playout", "horizon", "race")},
+     "shortlist": 3.0, **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
+     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
+    "quick's search over greedy's best three, its leaves scored by a fitted value of hand and board "
+    "(two-team tables)",
+    POLICIES["lookahead"].limits,
+    rich_table_defaults,
 )
 
 

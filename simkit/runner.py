@@ -50,18 +50,18 @@ log = logging.getLogger(__name__)
 
 def default_chunk_size(lineup: Lineup) -> int:
     """Games per part file for a line-up: fewer when a slow policy plays, so a killed run loses little."""
-    from simkit.kernels.policies import FAST, ISMCTS, LOOKAHEAD
+    from simkit.kernels.policies import FAST, ISMCTS, LOOKAHEAD, SWIFT
 
     ids = {p.kind.id for p in lineup.per_team}
     if ISMCTS in ids:
         return SEARCH_CHUNK_SIZE
-    return LOOKAHEAD_CHUNK_SIZE if ids & {LOOKAHEAD, FAST} else DEFAULT_CHUNK_SIZE
+    return LOOKAHEAD_CHUNK_SIZE if ids & {LOOKAHEAD, FAST, SWIFT} else DEFAULT_CHUNK_SIZE
 
 
 # Rough first-compile time of each policy set on a 2-core machine (measured:
 # benchmarks/results.md), for the notice printed while the kernels compile.
 COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 80, "quick": 80,  # measured: 15-17, 23-26, 78-85 s
-                   "fast": 60, "ismcts": 100}
+                   "fast": 60, "ismcts": 100, "swift": 165}  # swift: 164 s (compile_times.py, 2026-12-03)
 
 
 def compile_estimate(lineup_spec: str) -> int:

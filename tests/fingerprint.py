@@ -13,6 +13,11 @@ for the stamp in force. Regenerate the file only together with a new
 GAMES_STAMP, when a change of the games is meant (and then republish
 results/: `make results`); never to make the test pass.
 
+A policy added under the stamp in force plays new games and changes none
+of the old: its configurations go to ADDED, each group hashed on its own
+(the file's "added"), and the script writes the hash of a group not yet
+recorded while refusing to change any hash already written for the stamp.
+
 The corpus (CORPUS below): random play at the 10 legal tables and with each
 rule option away from its default; greedy the same; mixed and seat-swapped
 line-ups; the lookahead, quick, fast and ismcts (cheat=1 too) at two and
@@ -57,15 +62,28 @@ def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
     return out
 
 
-def fingerprint(seed: int = 20261201) -> str:
-    """sha256 of every configuration's statistics rows and its first game's record (hex)."""
+# Policies added under GAMES_STAMP 91fc7e6872d2374b, each group hashed on its own.
+ADDED = {
+    "swift": [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift", 6, 2, 2, {}, False),
+              ("swift", 2, 2, 3, {"late_card": 5}, False), ("swift,lookahead", 2, 2, 4, {}, True)],
+}
+
+
+def every_configuration() -> list[tuple[str, int, int, int, dict, bool]]:
+    """The stamp's corpus and every added group, in order."""
+    return corpus() + [c for group in ADDED.values() for c in group]
+
+
+def fingerprint(configurations=None, seed: int = 20261201) -> str:
+    """sha256 of every configuration's statistics rows and its first game's record (hex);
+    configurations: (line-up, players, teams, games, options, swap) tuples, default the corpus."""
     from simkit.play import simulate
     from simkit.policies import Lineup
     from simkit.records import game_record
     from simkit.rules import Rules
 
     h = hashlib.sha256()
-    for spec, players, teams, games, options, swap in corpus():
+    for spec, players, teams, games, options, swap in corpus() if configurations is None else configurations:
         rules = Rules.make(players, teams, **options)
         lineup = Lineup.parse(spec, rules, swap_seats=swap)
         h.update(repr((spec, players, teams, games, sorted(options.items()), swap)).encode())
@@ -78,8 +96,20 @@ def main() -> None:
     sys.path.insert(0, str(HERE.parent))
     from simkit.kernels import GAMES_STAMP
 
-    FINGERPRINT_FILE.write_text(json.dumps({"games_stamp": GAMES_STAMP, "sha256": fingerprint()}, indent=2) + "\n")
-    print(f"wrote {FINGERPRINT_FILE} for games stamp {GAMES_STAMP}")
+    recorded = json.loads(FINGERPRINT_FILE.read_text()) if FINGERPRINT_FILE.exists() else {}
+    same_stamp = recorded.get("games_stamp") == GAMES_STAMP
+    written = {"games_stamp": GAMES_STAMP, "sha256": fingerprint(), "added": {}}
+    if same_stamp and recorded["sha256"] != written["sha256"]:
+        sys.exit(f"the corpus no longer plays the games of stamp {GAMES_STAMP}: give kernels.GAMES_STAMP a new "
+                 "value first (and fold ADDED into the corpus); nothing written")
+    for name, group in ADDED.items():
+        written["added"][name] = fingerprint(group)
+        old = recorded.get("added", {}).get(name) if same_stamp else None
+        if old is not None and old != written["added"][name]:
+            sys.exit(f"the added group {name!r} no longer plays the games recorded for stamp {GAMES_STAMP}; "
+                     "nothing written")
+    FINGERPRINT_FILE.write_text(json.dumps(written, indent=2) + "\n")
+    print(f"wrote {FINGERPRINT_FILE} for games stamp {GAMES_STAMP} (added: {', '.join(ADDED) or 'none'})")
 
 
 if __name__ == "__main__":

@@ -14,11 +14,12 @@ import simkit.dataset as ds
 from simkit.kernels import GAMES_STAMP
 from simkit.policies import Lineup
 from simkit.rules import Rules
-from tests.fingerprint import FINGERPRINT_FILE, corpus, fingerprint
+from tests.fingerprint import ADDED, FINGERPRINT_FILE, every_configuration, fingerprint
 
 
 def test_the_corpus_plays_the_games_of_the_stamp() -> None:
-    """Every policy, table and rule option of the corpus plays the games recorded for GAMES_STAMP."""
+    """Every policy, table and rule option of the corpus, and each group added under the stamp (ADDED),
+    plays the games recorded for GAMES_STAMP."""
     recorded = json.loads(FINGERPRINT_FILE.read_text())
     assert recorded["games_stamp"] == GAMES_STAMP, (
         f"kernels.GAMES_STAMP is {GAMES_STAMP} but {FINGERPRINT_FILE.name} was written for "
@@ -27,6 +28,9 @@ def test_the_corpus_plays_the_games_of_the_stamp() -> None:
         f"the kernel no longer plays the games of stamp {GAMES_STAMP}. If the change of games is meant, "
         "give kernels.GAMES_STAMP a new value, run python tests/fingerprint.py, and republish results/ "
         "(make results); if not, the change broke a game")
+    assert set(recorded.get("added", {})) == set(ADDED), "python tests/fingerprint.py records an added group"
+    for name, group in ADDED.items():
+        assert fingerprint(group) == recorded["added"][name], f"the added {name!r} games changed"
 
 
 def test_the_corpus_covers_every_policy_table_and_rule_option() -> None:
@@ -35,7 +39,7 @@ def test_the_corpus_covers_every_policy_table_and_rule_option() -> None:
     from simkit.policies import POLICIES
     from simkit.rules import LEGAL_TEAMS
 
-    configs = corpus()
+    configs = every_configuration()
     names = {part.split(":")[0] for spec, *_ in configs for part in spec.split(",")}
     assert names == set(POLICIES)
     assert {(p, t) for _, p, t, *_ in configs} == {(p, t) for p, teams in LEGAL_TEAMS.items() for t in teams}

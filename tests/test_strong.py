@@ -1,4 +1,5 @@
-"""The later players (issue 22): ismcts (kernels/search.py) and fast (kernels/fast.py).
+"""The later players (issue 22): ismcts (kernels/search.py), fast (kernels/fast.py) and swift
+(kernels/lookahead.py's race with kernels/rich.py's value at its leaves).
 
 Each plays legal games (the referee) at every table shape and under every
 rule variant, the same games for any threads, chunks and resumes
@@ -30,6 +31,7 @@ CHEAP_ISMCTS = "ismcts:iterations=24:width=3:reply=2:horizon=1"
 CHEAT = CHEAP_ISMCTS + ":cheat=1"
 CHEAT_HANDS = CHEAP_ISMCTS + ":cheat=2"
 HONEST = [CHEAP_ISMCTS, "ismcts:iterations=60:horizon=0", "fast", "fast:width=6"]
+TWO_TEAM_TABLES = [(2, 2), (4, 2), (6, 2)]  # swift's value is fitted for two teams only
 
 
 def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
@@ -40,11 +42,13 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
 
     assert pset("random") == kp.RandomOnly() and pset("greedy,random") == kp.UpToGreedy()
     assert pset("lookahead") == kp.AllPolicies() and pset("lookahead,greedy") == kp.AllPolicies()
-    assert pset("ismcts") == kp.Strong(kp.No(), kp.Yes(), kp.No())
-    assert pset("fast,random") == kp.Strong(kp.No(), kp.No(), kp.Yes())
-    assert pset("ismcts,lookahead") == kp.Strong(kp.Yes(), kp.Yes(), kp.No())
-    assert pset("fast,lookahead") == kp.Strong(kp.Yes(), kp.No(), kp.Yes())
-    assert pset("ismcts,fast,lookahead", Rules.make(3)) == kp.Strong(kp.Yes(), kp.Yes(), kp.Yes())
+    yes, no = kp.Yes(), kp.No()
+    assert pset("ismcts") == kp.Strong(no, yes, no, no)
+    assert pset("fast,random") == kp.Strong(no, no, yes, no)
+    assert pset("ismcts,lookahead") == kp.Strong(yes, yes, no, no)
+    assert pset("fast,lookahead") == kp.Strong(yes, no, yes, no)
+    assert pset("ismcts,fast,lookahead", Rules.make(3)) == kp.Strong(yes, yes, yes, no)
+    assert pset("swift,lookahead") == kp.Strong(yes, no, no, yes) and pset("swift") == kp.Strong(no, no, no, yes)
 
 
 def test_the_search_arena_is_sized_by_the_lineup():
@@ -60,8 +64,9 @@ def test_the_search_arena_is_sized_by_the_lineup():
 
 def test_parameter_rows_fit_the_kernels():
     from simkit.kernels.evaluation import N_VALUE_WEIGHTS
-    from simkit.kernels import fast, search
-    from simkit.policies import N_PARAMS, VALUE_NAMES
+    from simkit.kernels import fast, lookahead, search
+    from simkit.kernels.rich import N_RICH_WEIGHTS
+    from simkit.policies import N_PARAMS, RICH_NAMES, VALUE_NAMES
 
     names = list(POLICIES["ismcts"].params)
     assert len(names) == search.N_SEARCH_PARAMS <= N_PARAMS
@@ -75,6 +80,12 @@ def test_parameter_rows_fit_the_kernels():
     assert names[fast.P_WIDTH] == "width"
     assert names[fast.P_VALUE:fast.P_GREEDY] == list(VALUE_NAMES)
     assert names[fast.P_GREEDY:] == list(POLICIES["greedy"].params)
+    names = list(POLICIES["swift"].params)
+    g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
+    assert len(names) == g + 2 * len(POLICIES["greedy"].params) <= N_PARAMS
+    assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
+    assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
+    assert names[g:] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -85,10 +96,27 @@ def test_parameter_rows_fit_the_kernels():
     ("ismcts:cheat=0.5", "cheat of 'ismcts' must be a whole number from 0 to 2"),
     ("ismcts:cheat=3", "cheat of 'ismcts' must be a whole number from 0 to 2"),
     ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
+    ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
 ])
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
         Lineup.parse(spec, TWO)
+
+
+@pytest.mark.parametrize("players, teams", [(3, 3), (6, 3), (9, 3), (12, 3)])
+def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
+    with pytest.raises(PolicyError, match="swift's value is fitted for tables of '2 teams' and "
+                                          "'2 teams, partners' only, not '3 teams.*play quick"):
+        Lineup.parse("swift,lookahead", Rules.make(players, teams))
+
+
+def test_swift_takes_the_value_of_its_table():
+    from simkit.policies import RICH_WEIGHTS
+
+    for players, table in ((2, "2 teams"), (4, "2 teams, partners"), (12, "2 teams, partners")):
+        policy = Lineup.parse("swift", Rules.make(players, 2)).seats()[0]
+        assert {k: policy.resolved()["params"][k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
+        assert policy.spec == "swift"
 
 
 def test_cheating_is_never_a_default():
@@ -108,6 +136,26 @@ def test_recorded_games_pass_the_referee(spec, players, teams):
         assert referee.check_record(record, strict_rules=False) == []
 
 
+@pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
+def test_swift_records_pass_the_referee(players, teams):
+    rules = Rules.make(players, teams)
+    lineup = Lineup.parse("swift,lookahead:rollouts=4:shortlist=3", rules, swap_seats=True)
+    for game in range(2):
+        record = game_record(rules, lineup, 17, game)
+        assert referee.check_record(record, strict_rules=False) == []
+
+
+@pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
+                                     dict(handicap=2)])
+def test_swift_plays_legal_games_under_the_rule_variants(options):
+    for players in (2, 4):
+        rules = Rules.make(players, 2, **options)
+        lineup = Lineup.parse("swift,greedy", rules, swap_seats=True)
+        for game in range(2):
+            record = game_record(rules, lineup, 41, game)
+            assert referee.check_record(record) == [], referee.check_record(record)[:3]
+
+
 @pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT])
 @pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
                                      dict(handicap=2), dict(reshuffle=False, dead_swap=False, late_card=6)])
@@ -121,7 +169,7 @@ def test_legal_games_under_every_rule_variant(spec, options):
             assert referee.check_record(record) == [], referee.check_record(record)[:3]
 
 
-@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT_HANDS])
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT_HANDS, "swift"])
 def test_same_seed_same_games(spec):
     lineup = Lineup.parse(spec + ",greedy", TWO)
     a = simulate(TWO, lineup, 4, 0, 12)
@@ -162,6 +210,15 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
     assert first == second
 
 
+@pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3"])
+@pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_swift_ignores_hidden_cards(spec, players, teams, seed):
+    """RULES.md, Information, for swift (its tables: two teams)."""
+    first, second = _scrambled_decisions(spec, players, teams, seed)
+    assert first == second
+
+
 def test_the_cheating_instrument_reads_the_hidden_cards():
     """cheat=1 sees every hand and the pile: scrambling them changes some of its decisions."""
     spec = "ismcts:iterations=200:cheat=1"
@@ -183,7 +240,7 @@ def test_the_hands_only_instrument_reads_the_hands_but_not_the_deck_order():
 
 def test_the_new_players_beat_random():
     """A sanity check of strength: both win nearly every game against random, seats swapped."""
-    for spec in (CHEAP_ISMCTS, "fast"):
+    for spec in (CHEAP_ISMCTS, "fast", "swift"):
         lineup = Lineup.parse(f"{spec},random", TWO, swap_seats=True)
         winners = simulate(TWO, lineup, 8, 0, 40)[:, 0]
         wins = sum(int(w == g % 2) for g, w in enumerate(winners))
@@ -196,6 +253,7 @@ def test_chunks_are_short_when_a_slow_player_plays():
     assert RunSpec(TWO, Lineup.parse("ismcts,greedy", TWO), 1, 10).chunking == 100
     assert RunSpec(TWO, Lineup.parse("fast,random", TWO), 1, 10).chunking == 1_000
     assert RunSpec(TWO, Lineup.parse("quick", TWO), 1, 10).chunking == 1_000
+    assert RunSpec(TWO, Lineup.parse("swift", TWO), 1, 10).chunking == 1_000
 
 
 def test_quick_is_the_lookahead_with_cheap_defaults():
