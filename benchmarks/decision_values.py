@@ -54,12 +54,12 @@ import numpy as np
 from numba import njit
 
 from decisions import SHORTLIST, listed, position, position_players
-from rich_value import N_BASE, N_RICH, rich_features
 from simkit.cards import tables
 from simkit.kernels.evaluation import N_FEATURES
 from simkit.kernels.fast import copy_view, fair_features
 from simkit.kernels.lookahead import P_GREEDY, P_OPPONENT, FittedLeaf, lookahead_action, rollout_value
 from simkit.kernels.moves import play_card
+from simkit.kernels.rich import N_BASE, N_RICH, rich_features
 from simkit.kernels.state import new_state
 from simkit.kernels.tables import N_CODES
 from simkit.policies import VALUE_NAMES, Lineup
@@ -72,7 +72,7 @@ HORIZONS = (1, 2, 4)  # rollout plies after the action; 4 is the default lookahe
 def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals, base, st, sim, actions, copies,
               feats, values, truth, chosen, rich):
     """One position: per shortlisted action its features (feats: fair_features, or with `rich`
-    rich_value.rich_features), values per deal at each horizon
+    kernels.rich.rich_features), values per deal at each horizon
     (values[action, h, deal] with the lookahead parameters by_horizon[h]), its truth, and the
     default lookahead's choice (chosen[0]); how many actions."""
     seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
@@ -86,7 +86,7 @@ def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals
         copy_view(st, sim, seat)
         play_card(tb, sim, seat, team, actions[i] // 128, actions[i] % 128, True)
         if rich:
-            rich_features(tb, cfg, sim, seat, feats[i], copies)
+            rich_features(tb, cfg, sim, seat, feats[i])
         else:
             fair_features(tb, cfg, sim, seat, feats[i], copies)
         total = 0.0
@@ -108,7 +108,7 @@ def values_of(tb, cfg, ids, seat_params, params4, by_horizon, game, turns, deals
 def measure(n_positions: int, deals: int, seed: int, rich: bool = False) -> dict:
     """The per-position arrays of values_of for n_positions positions, on all cores; the
     features' 'margin' (own team's minus the other's, then with `rich` the EXTRAS of
-    benchmarks/rich_value.py, which are the seat's own)."""
+    kernels/rich.py, which are the seat's own)."""
     rules = Rules.make(2)
     tb, cfg = tables(), rules.cfg()
     params4 = Lineup.parse("lookahead", rules).params()[0, 0]
@@ -260,7 +260,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=32, help="deals per action (at least 12)")
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--rich", action="store_true",
-                        help="the prior on benchmarks/rich_value.py's features (the fair ones and its EXTRAS)")
+                        help="the prior on kernels/rich.py's features (the fair ones and its EXTRAS)")
     args = parser.parse_args()
     if args.positions < 100 or args.deals < 12:
         parser.error("--positions must be at least 100 and --deals at least 12")
