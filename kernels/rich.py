@@ -24,38 +24,10 @@ import numpy as np
 from .evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
 from .fast import COPIES, fair_features
 from .jit import kernel
+from .rich_extras import EXTRAS
 from .state import PILE_N, PILE_POS, lowest_bit, popcount
 from .tables import N_CODES, ONE_EYED, TWO_EYED
 
-EXTRAS = (
-    # (parameter name, what it counts); the kernel writes them in this order.
-    ("own_twos_none_held", "own twos, no empty cell's card held"),
-    ("own_twos_one_held", "own twos, one held"),
-    ("own_twos_two_held", "own twos, two or more held"),
-    ("own_threes_none_held", "own threes, none held"),
-    ("own_threes_one_held", "own threes, one held"),
-    ("own_threes_two_held", "own threes, two held"),
-    ("own_forks", "own fork cells (empty, on two own threes or fours)"),
-    ("other_forks", "other's fork cells"),
-    ("blockable_fours", "other's fours I can block now (a card of an empty cell held)"),
-    ("own_two_eyed_x_threes", "own two-eyed Jacks x own threes"),
-    ("own_two_eyed_x_has_four", "own two-eyed Jacks x (own fours > 0)"),
-    ("own_one_eyed_x_other_fours", "own one-eyed Jacks x other's fours"),
-    ("own_one_eyed_x_other_has_four", "own one-eyed Jacks x (other's fours > 0)"),
-    ("other_two_eyed_x_threes", "other's two-eyed Jacks (expected) x other's threes"),
-    ("pile_left", "pile left (share of 104 cards)"),
-    ("pile_left_x_own_sequences", "pile left x own sequences"),
-    ("pile_left_x_other_sequences", "pile left x other's sequences"),
-    ("own_useful_cards", "own cards with an empty cell on an own two or better"),
-    ("own_dead_cards", "own dead cards"),
-    ("own_two_eyed_pair", "own two-eyed Jacks >= 2"),
-    ("own_four_cells_pair", "own four-completing cells >= 2"),
-    ("other_four_cells_pair", "other's four-completing cells >= 2"),
-    ("own_blocked_lines", "own threes and fours holding two of a sequence's chips"),
-    ("other_blocked_lines", "other's likewise"),
-    ("own_sequences_x_threes", "own sequences x own threes"),
-    ("other_sequences_x_threes", "other's sequences x other's threes"),
-)
 N_EXTRAS = len(EXTRAS)
 N_BASE = 2 * N_FEATURES  # the seat's team's fair features, then the other team's
 N_RICH = N_BASE + N_EXTRAS
@@ -82,24 +54,20 @@ def rich_features(tb, cfg, st, seat, out):
     held = st.held[seat]
     zero = np.uint64(0)
     one = np.uint64(1)
+    # The seat's Jacks, and the cells whose card it holds (two per card) as a bitboard.
     own_two = 0.0
     own_one = 0.0
-    bits = held & (tb.kind_codes[TWO_EYED] | tb.kind_codes[ONE_EYED])
-    while bits != zero:
-        code = lowest_bit(bits)
-        bits &= bits - one
-        if (tb.kind_codes[TWO_EYED] >> np.uint64(code)) & one:
-            own_two += st.count[seat, code]
-        else:
-            own_one += st.count[seat, code]
-    # The cells whose card the seat holds (two per card; none for a Jack).
     mine_lo, mine_hi = zero, zero
     bits = held
     while bits != zero:
         code = lowest_bit(bits)
         bits &= bits - one
+        if (tb.kind_codes[TWO_EYED] >> np.uint64(code)) & one:
+            own_two += st.count[seat, code]
+        elif (tb.kind_codes[ONE_EYED] >> np.uint64(code)) & one:
+            own_one += st.count[seat, code]
         for j in range(2):
-            cell = tb.card_cells[code, j]
+            cell = tb.card_cells[code, j]  # -1 for a Jack
             if cell >= 64:
                 mine_hi |= one << np.uint64(cell - 64)
             elif cell >= 0:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.kernels import policies as kp
-from simkit.kernels import rich
+from simkit.kernels.rich_extras import EXTRAS
 from simkit.rules import Rules
 
 N_PARAMS = 80  # width of the kernel's per-seat parameter rows
@@ -143,7 +143,7 @@ POLICIES["fast"] = PolicyKind(
 _FEATURE_NAMES = [name.removeprefix("value_") for name in VALUE_NAMES[1:]]
 RICH_NAMES = (
     *(f"value_own_{n}" for n in _FEATURE_NAMES), *(f"value_other_{n}" for n in _FEATURE_NAMES),
-    *(f"value_{name}" for name, _ in rich.EXTRAS), "value_intercept",
+    *(f"value_{name}" for name, _ in EXTRAS), "value_intercept",
 )
 RICH_WEIGHTS: dict[str, dict[str, float]] = {
     table: dict(zip(RICH_NAMES, weights, strict=True)) for table, weights in {
