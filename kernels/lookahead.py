@@ -26,8 +26,11 @@ every candidate gets ``rollouts`` deals). The policy then leaves the greedy
 choice only for the remaining challenger with the largest mean gain, and
 only when that gain exceeds ``margin`` standard errors, so rollout noise
 rarely makes it play worse than greedy would. A greedy choice that wins the
-game at once is played without rollouts. The real game's generator is
-advanced once per decision.
+game at once is played without rollouts. With ``gap`` > 0 a candidate whose
+greedy score trails the greedy choice's by more than ``gap`` is not searched,
+and a decision left with one candidate takes it without rollouts (most turns
+have one action far ahead of the rest: a four made or blocked). The real
+game's generator is advanced once per searched decision.
 
 The leaves' value is chosen by a marker type, ``leaf``, when the caller is
 compiled (as ``kernels.policies`` picks a policy set): ``FittedLeaf()``
@@ -37,10 +40,12 @@ that played last sees the deal (swift, two-team tables).
 
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
 race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
-for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, then the
-opponents' N_GREEDY_PARAMS greedy weights. P_GREEDY, P_OPPONENT and
-N_LOOKAHEAD_PARAMS are FittedLeaf's layout; ``value_size(leaf)`` gives the
-value weights' count of either.
+for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
+opponents' N_GREEDY_PARAMS greedy weights, then ``gap`` (swift declares it;
+the lookahead and quick do not, so their rows hold 0 there: every candidate
+searched, as before it existed). P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS
+are FittedLeaf's layout; ``value_size(leaf)`` gives the value weights' count
+of either, ``gap_at(leaf)`` where gap is.
 """
 
 from typing import NamedTuple
@@ -91,6 +96,17 @@ def value_size(leaf):
 def _value_size(leaf):
     size = value_size(leaf.instance_class())
     return lambda leaf: size
+
+
+def gap_at(leaf):
+    """Where `gap` is in the parameter row of a policy whose leaves are `leaf`'s: after both greedy weights."""
+    return P_VALUE + value_size(leaf) + 2 * N_GREEDY_PARAMS
+
+
+@overload(gap_at, inline="always", jit_options=COMPILE_OPTIONS)
+def _gap_at(leaf):
+    at = gap_at(leaf.instance_class())
+    return lambda leaf: at
 
 
 def leaf_chance(leaf, tb, cfg, sim, mover, team, vweights):
@@ -252,6 +268,10 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     if n == 0:
         return -1, -1
     short = shortlist(actions, scores, n, min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST))
+    gap = params[gap_at(leaf)]  # 0: every candidate is searched
+    if gap > 0.0:
+        while short > 1 and scores[0] - scores[short - 1] > gap:
+            short -= 1
     rollouts = int(params[P_ROLLOUTS])
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128

@@ -63,9 +63,14 @@ def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
 
 
 # Policies added under GAMES_STAMP 91fc7e6872d2374b, each group hashed on its own.
+_SWIFT = [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift", 6, 2, 2, {}, False),
+          ("swift", 2, 2, 3, {"late_card": 5}, False), ("swift,lookahead", 2, 2, 4, {}, True)]
 ADDED = {
-    "swift": [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift", 6, 2, 2, {}, False),
-              ("swift", 2, 2, 3, {"late_card": 5}, False), ("swift,lookahead", 2, 2, 4, {}, True)],
+    # swift as it was added (eleventh session); gap=0 plays those games exactly (the group's first hash,
+    # 65cfa769..., was reproduced with gap=0 before swift's default became gap=16).
+    "swift:gap=0": [(spec.replace("swift", "swift:gap=0"), *rest) for spec, *rest in _SWIFT],
+    # swift's default since the twelfth session: candidates within 16 of greedy's choice searched.
+    "swift:gap=16": _SWIFT,
 }
 
 

@@ -82,10 +82,24 @@ def test_parameter_rows_fit_the_kernels():
     assert names[fast.P_GREEDY:] == list(POLICIES["greedy"].params)
     names = list(POLICIES["swift"].params)
     g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
-    assert len(names) == g + 2 * len(POLICIES["greedy"].params) <= N_PARAMS
+    gap = lookahead.gap_at(lookahead.RichLeaf())
+    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 1 == gap + 1 <= N_PARAMS
     assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
     assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
+    assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:] and names[gap] == "gap"
+
+
+@pytest.mark.parametrize("name", ["lookahead", "quick"])
+def test_the_lookahead_and_quick_search_every_candidate(name):
+    """They do not declare swift's gap: their rows hold 0 where the kernel reads it (no candidate dropped),
+    so their games and their runs' identities are what they were before gap existed."""
+    from simkit.kernels import lookahead
+
+    assert "gap" not in POLICIES[name].params
+    assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(lookahead.FittedLeaf())
+    for players, teams in ((2, 2), (3, 3), (4, 2)):
+        rows = Lineup.parse(name, Rules.make(players, teams)).params()
+        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS] == 0.0).all()
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -210,13 +224,44 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
     assert first == second
 
 
-@pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3"])
+@pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3", "swift:gap=4"])
 @pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swift_ignores_hidden_cards(spec, players, teams, seed):
     """RULES.md, Information, for swift (its tables: two teams)."""
     first, second = _scrambled_decisions(spec, players, teams, seed)
     assert first == second
+
+
+def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
+    """gap: a candidate whose greedy score trails the best by more than gap is not searched. A gap wider than
+    any score plays the games of gap=0 (every candidate searched); a gap narrower than any difference,
+    greedy's choice by swift's own weights on every turn without a tie at the top."""
+    from simkit.kernels import lookahead
+    from simkit.kernels.greedy import score_actions
+
+    lineup = Lineup.parse("swift:gap=0,greedy", TWO, swap_seats=True)
+    wide = Lineup.parse("swift:gap=1e15,greedy", TWO, swap_seats=True)
+    assert np.array_equal(simulate(TWO, lineup, 9, 0, 6), simulate(TWO, wide, 9, 0, 6))
+    default = Lineup.parse("swift,greedy", TWO, swap_seats=True)  # gap=16: some decisions not searched
+    assert not np.array_equal(simulate(TWO, default, 9, 0, 6), simulate(TWO, lineup, 9, 0, 6))
+    own = Lineup.parse("swift:gap=1e-9", TWO)
+    ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.policy_set()
+    g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
+    weights = params[0, g:g + len(POLICIES["greedy"].params)]
+    checked = 0
+    for seed in range(8):
+        st, _ = random_midgame(TWO, seed, 11 + seed)
+        seat = (11 + seed) % 2
+        n = score_actions(tables(), cfg, st, seat, seat, weights, st.scratch, st.fscores)
+        scores = st.fscores[:n].copy()
+        top = st.scratch[int(np.argmax(scores))]
+        card, cell = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat,
+                            seat)
+        if np.sum(scores == scores.max()) == 1:  # else the tied candidates are searched
+            assert card * 128 + cell == top, seed
+            checked += 1
+    assert checked >= 4
 
 
 def test_the_cheating_instrument_reads_the_hidden_cards():
