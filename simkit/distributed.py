@@ -451,8 +451,10 @@ class _StoppedGathers(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not str(record.msg).startswith("Couldn't gather keys"):
             return True
-        keys = record.args if isinstance(record.args, dict) else (record.args or ({},))[0]
-        return not (keys and all(any(t in str(k) for t in self.tokens) for k in keys))
+        keys = record.args if isinstance(record.args, dict) else None  # logging unpacks a lone dict argument
+        if not keys:
+            return True
+        return not all(any(t in str(k) for t in self.tokens) for k in keys)
 
 
 _STOPPED_GATHERS = _StoppedGathers()
