@@ -10,9 +10,10 @@ from simkit.render import count, markdown_table, pct
 from simkit.rules import Rules
 from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, summary_frame
 
-# The ladder, weakest first (benchmarks/matches.md): the one-ply fast player and the quick lookahead sit
-# between greedy and the lookahead; ismcts, the tree search, is the strongest measured.
-SKILL_POLICIES = ("random", "greedy", "fast", "quick", "lookahead", "ismcts")
+# The ladder, weakest first (benchmarks/matches.md): the one-ply fast player, the quick lookahead and swift
+# (quick's search on a richer value) sit between greedy and the lookahead; ismcts, the tree search, is the
+# strongest measured.
+SKILL_POLICIES = ("random", "greedy", "fast", "quick", "swift", "lookahead", "ismcts")
 PAIR_GAMES = 2_000
 ANCHOR = "random"
 
