@@ -165,20 +165,27 @@ RICH_WEIGHTS: dict[str, dict[str, float]] = {
 }
 
 
+# Swift's gap per table shape (benchmarks/matches.md, twelfth session): with one player per team,
+# gap=16 scores as gap=0 against the lookahead (49.48% against 49.47% on the same 12,000 deals) at
+# 12-17% more games/s; with partners it loses 1.3 points (45.8% against 47.1% on the same 6,000
+# deals at 4p/2t), so there every candidate is searched.
+SWIFT_GAP = {"2 teams": 16.0, "2 teams, partners": 0.0}
+
+
 def rich_table_defaults(rules: Rules) -> dict[str, float]:
-    """Swift's value weights at the table `rules`; a table of three teams is refused (no fit)."""
+    """Swift's value weights and gap at the table `rules`; a table of three teams is refused (no fit)."""
     table = value_table(rules)
     if table not in RICH_WEIGHTS:
         fitted = " and ".join(f"'{t}'" for t in RICH_WEIGHTS)
         raise PolicyError(f"swift's value is fitted for tables of {fitted} only, not '{table}'; at this table "
                           "play quick (the same search on the lookahead's value) or the lookahead")
-    return RICH_WEIGHTS[table]
+    return {**RICH_WEIGHTS[table], "gap": SWIFT_GAP[table]}
 
 
 # The lookahead's race with quick's cheap rollouts over three candidates, its leaves scored by the
-# richer value (issue 22's fast strong player; benchmarks/matches.md). gap=16: a candidate 16 or more
-# behind greedy's choice by the own greedy weights (a four made or blocked is worth 10-20) is not
-# searched: as strong on the same 12,000 deals, 16% faster.
+# richer value (issue 22's fast strong player; benchmarks/matches.md). gap (SWIFT_GAP, per table): a
+# candidate more than gap behind greedy's choice by the own greedy weights (a four made or blocked is
+# worth 10-20) is not searched.
 POLICIES["swift"] = PolicyKind(
     "swift",
     kp.SWIFT,

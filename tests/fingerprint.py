@@ -66,11 +66,14 @@ def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
 _SWIFT = [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift", 6, 2, 2, {}, False),
           ("swift", 2, 2, 3, {"late_card": 5}, False), ("swift,lookahead", 2, 2, 4, {}, True)]
 ADDED = {
-    # swift as it was added (eleventh session); gap=0 plays those games exactly (the group's first hash,
-    # 65cfa769..., was reproduced with gap=0 before swift's default became gap=16).
-    "swift:gap=0": [(spec.replace("swift", "swift:gap=0"), *rest) for spec, *rest in _SWIFT],
-    # swift's default since the twelfth session: candidates within 16 of greedy's choice searched.
-    "swift:gap=16": _SWIFT,
+    # swift's defaults: gap=16 at one player per team, 0 (every candidate searched) with partners
+    # (simkit.policies.SWIFT_GAP, twelfth session).
+    "swift": _SWIFT,
+    # Every candidate searched at two players: swift as the eleventh session added it (its group's
+    # hash then, 65cfa769..., was reproduced by swift:gap=0 before the default gap changed; none of
+    # these hashes had landed, so both groups were recorded afresh).
+    "swift:gap=0": [(spec.replace("swift", "swift:gap=0"), players, *rest) for spec, players, *rest in _SWIFT
+                    if players == 2],
 }
 
 

@@ -124,13 +124,18 @@ def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
         Lineup.parse("swift,lookahead", Rules.make(players, teams))
 
 
-def test_swift_takes_the_value_of_its_table():
+def test_swift_takes_the_value_and_the_gap_of_its_table():
+    """Measured per table shape (benchmarks/matches.md): gap=16 alone, 0 (every candidate searched) with partners."""
     from simkit.policies import RICH_WEIGHTS
 
-    for players, table in ((2, "2 teams"), (4, "2 teams, partners"), (12, "2 teams, partners")):
-        policy = Lineup.parse("swift", Rules.make(players, 2)).seats()[0]
+    for players, table, gap in ((2, "2 teams", 16.0), (4, "2 teams, partners", 0.0), (12, "2 teams, partners", 0.0)):
+        rules = Rules.make(players, 2)
+        policy = Lineup.parse("swift", rules).seats()[0]
         assert {k: policy.resolved()["params"][k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
+        assert policy.resolved()["params"]["gap"] == gap
         assert policy.spec == "swift"
+        assert Lineup.parse(f"swift:gap={gap:g}", rules).seats()[0].spec == "swift"  # the default is not printed
+    assert Lineup.parse("swift:gap=16", Rules.make(4, 2)).seats()[0].spec == "swift:gap=16"
 
 
 def test_cheating_is_never_a_default():
