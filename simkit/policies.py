@@ -167,7 +167,7 @@ RICH_WEIGHTS: dict[str, dict[str, float]] = {
 
 # Swift's gap per table shape (benchmarks/matches.md, twelfth session): with one player per team,
 # gap=16 scores as gap=0 against the lookahead (49.48% against 49.47% on the same 12,000 deals) at
-# 12-17% more games/s; with partners it loses 1.3 points (45.8% against 47.1% on the same 6,000
+# 12-18% more games/s; with partners it loses 1.3 points (45.8% against 47.1% on the same 6,000
 # deals at 4p/2t), so there every candidate is searched.
 SWIFT_GAP = {"2 teams": 16.0, "2 teams, partners": 0.0}
 
@@ -193,7 +193,7 @@ POLICIES["swift"] = PolicyKind(
     # weights, its own greedy weights and its model of the other teams.
     {**{k: POLICIES["quick"].params[k] for k in ("rollouts", "shortlist", "margin", "playout", "horizon", "race")},
      "shortlist": 3.0, **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
-     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "gap": 16.0},
+     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "gap": SWIFT_GAP["2 teams"]},
     "quick's search over greedy's best three (those within `gap` of greedy's choice by its own greedy score), "
     "its leaves scored by a fitted value of hand and board (two-team tables)",
     {**POLICIES["lookahead"].limits, "gap": (0, math.inf, False)},
