@@ -18,7 +18,8 @@ little bias for much less noise (benchmarks/matches.md).
 
 Every candidate is played on the same deals (common random numbers) and
 compared with the greedy choice (the first candidate) deal by deal. The
-candidates are *raced*: after every BATCH deals, a challenger whose mean
+candidates are *raced*: after every ``batch`` deals (BATCH for the
+lookahead and quick; swift declares it), a challenger whose mean
 gain over the greedy choice is below ``race`` standard errors of the paired
 differences (mean + race * se <= 0) is dropped; the race ends when no
 challenger is left or after ``rollouts`` deals (``race`` 0: no dropping,
@@ -41,11 +42,12 @@ that played last sees the deal (swift, two-team tables).
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
 race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
 for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
-opponents' N_GREEDY_PARAMS greedy weights, then ``gap`` (swift declares it;
-the lookahead and quick do not, so their rows hold 0 there: every candidate
-searched, as before it existed). P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS
+opponents' N_GREEDY_PARAMS greedy weights, then ``gap`` and ``batch`` (swift
+declares them; the lookahead and quick do not, so their rows hold 0 there:
+every candidate searched and a look at the race every BATCH deals, as before
+they existed). P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS
 are FittedLeaf's layout; ``value_size(leaf)`` gives the value weights' count
-of either, ``gap_at(leaf)`` where gap is.
+of either, ``gap_at(leaf)`` where gap is (batch follows it).
 """
 
 from typing import NamedTuple
@@ -71,7 +73,7 @@ P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
 P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
-BATCH = 16  # deals between two looks at the race
+BATCH = 16  # deals between two looks at the race (the lookahead's and quick's; swift's `batch`)
 N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 
 
@@ -288,9 +290,12 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
         racing[i] = 1
     left = short - 1
     race = params[P_RACE]
+    batch = int(params[gap_at(leaf) + 1])  # swift's `batch`; 0 (the lookahead's and quick's rows): BATCH
+    if batch < 1:
+        batch = BATCH
     r = np.int64(0)  # int64, not the literal 0: one compile of rollout_value (see engine.play_to_end)
     while r < rollouts and left > 0:
-        end = min(r + BATCH, rollouts)
+        end = min(r + batch, rollouts)
         while r < end:
             first = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[0], params, base, r)
             for i in range(1, short):

@@ -83,23 +83,25 @@ def test_parameter_rows_fit_the_kernels():
     names = list(POLICIES["swift"].params)
     g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
     gap = lookahead.gap_at(lookahead.RichLeaf())
-    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 1 == gap + 1 <= N_PARAMS
+    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 2 == gap + 2 <= N_PARAMS
     assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
     assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:] and names[gap] == "gap"
+    assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
+    assert names[gap:] == ["gap", "batch"]
 
 
 @pytest.mark.parametrize("name", ["lookahead", "quick"])
 def test_the_lookahead_and_quick_search_every_candidate(name):
-    """They do not declare swift's gap: their rows hold 0 where the kernel reads it (no candidate dropped),
-    so their games and their runs' identities are what they were before gap existed."""
+    """They do not declare swift's gap and batch: their rows hold 0 where the kernel reads them (no candidate
+    dropped, a look at the race every BATCH deals), so their games and their runs' identities are what they
+    were before gap and batch existed."""
     from simkit.kernels import lookahead
 
-    assert "gap" not in POLICIES[name].params
+    assert "gap" not in POLICIES[name].params and "batch" not in POLICIES[name].params
     assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(lookahead.FittedLeaf())
     for players, teams in ((2, 2), (3, 3), (4, 2)):
         rows = Lineup.parse(name, Rules.make(players, teams)).params()
-        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS] == 0.0).all()
+        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 2] == 0.0).all()
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -111,6 +113,8 @@ def test_the_lookahead_and_quick_search_every_candidate(name):
     ("ismcts:cheat=3", "cheat of 'ismcts' must be a whole number from 0 to 2"),
     ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
     ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
+    ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
+    ("swift:batch=2.5", "batch of 'swift' must be a whole number from 1 to 1000000"),
 ])
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
@@ -229,7 +233,8 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
     assert first == second
 
 
-@pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3", "swift:gap=4"])
+@pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3", "swift:gap=4",
+                                  "swift:rollouts=8:race=0.5:batch=2"])
 @pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swift_ignores_hidden_cards(spec, players, teams, seed):
@@ -267,6 +272,20 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
             assert card * 128 + cell == top, seed
             checked += 1
     assert checked >= 4
+
+
+def test_swift_looks_at_its_race_every_batch_deals():
+    """batch: challengers are dropped (race) after every `batch` deals. Without a race batch changes nothing;
+    a batch of all the deals or more is one look at the end, where a dropped challenger could not have been
+    chosen (mean + race * se <= 0 < margin * se), so the default (16, more than swift's 6 deals) plays the
+    games swift played before batch existed; looks every 2 deals drop challengers early and play others."""
+    def games(spec):
+        return simulate(TWO, Lineup.parse(f"{spec},greedy", TWO, swap_seats=True), 9, 0, 6)
+
+    assert np.array_equal(games("swift:rollouts=12:batch=2"), games("swift:rollouts=12"))  # race=0
+    assert np.array_equal(games("swift:race=1:batch=6"), games("swift:race=1"))
+    assert np.array_equal(games("swift:race=1:batch=1000000"), games("swift:race=1"))
+    assert not np.array_equal(games("swift:rollouts=12:race=0.5:batch=2"), games("swift:rollouts=12:race=0.5"))
 
 
 def test_the_cheating_instrument_reads_the_hidden_cards():
