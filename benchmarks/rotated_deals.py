@@ -72,7 +72,7 @@ def rotated_value(tb, cfg, st, sim, seat, team, action, params, base, r, perm, n
     return rollout(FittedLeaf(), tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team,
                    params[P_GREEDY:P_OPPONENT], params[P_OPPONENT:N_LOOKAHEAD_PARAMS],
                    int(params[P_PLAYOUT]), int(params[P_HORIZON]),
-                   params[P_VALUE:P_VALUE + N_VALUE_WEIGHTS])
+                   params[P_VALUE:P_VALUE + N_VALUE_WEIGHTS], -1)
 
 
 @njit(nogil=True)

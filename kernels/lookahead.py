@@ -42,12 +42,14 @@ that played last sees the deal (swift, two-team tables).
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
 race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
 for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
-opponents' N_GREEDY_PARAMS greedy weights, then ``gap`` and ``batch`` (swift
-declares them; the lookahead and quick do not, so their rows hold 0 there:
-every candidate searched and a look at the race every BATCH deals, as before
-they existed). P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS
+opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch`` and ``view``
+(swift declares them; the lookahead and quick do not, so their rows hold 0
+there: every candidate searched and a look at the race every BATCH deals, as
+before they existed). ``view`` 1 scores RichLeaf's leaves as the searching
+seat sees the deal (its own hand, partly real), 0 as the seat that played
+last (with partners at horizon 2: the partner, its hand re-dealt). P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS
 are FittedLeaf's layout; ``value_size(leaf)`` gives the value weights' count
-of either, ``gap_at(leaf)`` where gap is (batch follows it).
+of either, ``gap_at(leaf)`` where gap is (batch and view follow it).
 """
 
 from typing import NamedTuple
@@ -111,25 +113,26 @@ def _gap_at(leaf):
     return lambda leaf: at
 
 
-def leaf_chance(leaf, tb, cfg, sim, mover, team, vweights):
-    """What the position of `sim` is worth to `team` (0..1) by the value of `leaf`; `mover` moves next."""
+def leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
+    """What the position of `sim` is worth to `team` (0..1) by the value of `leaf`; `mover` moves next.
+    RichLeaf scores it as `viewer` sees the deal (-1: the seat that played last); FittedLeaf ignores it."""
     raise NotImplementedError("kernel code only")
 
 
 @overload(leaf_chance, inline="always", jit_options=COMPILE_OPTIONS)
-def _leaf_chance(leaf, tb, cfg, sim, mover, team, vweights):
+def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
     if leaf.instance_class is FittedLeaf:
-        def fitted(leaf, tb, cfg, sim, mover, team, vweights):
+        def fitted(leaf, tb, cfg, sim, mover, team, viewer, vweights):
             return win_chance(tb, cfg, sim, mover, team, vweights)
         return fitted
     from .rich import rich_chance
 
-    def rich(leaf, tb, cfg, sim, mover, team, vweights):
-        # The chance of the seat that played last, as it sees the deal, made `team`'s.
+    def rich(leaf, tb, cfg, sim, mover, team, viewer, vweights):
+        # The chance of the viewing seat's team, as it sees the deal, made `team`'s.
         players = cfg[CFG_PLAYERS]
-        last = (mover + players - 1) % players
-        p = rich_chance(tb, cfg, sim, last, vweights)
-        return p if last % cfg[CFG_TEAMS] == team else 1.0 - p
+        seen_by = (mover + players - 1) % players if viewer < 0 else viewer
+        p = rich_chance(tb, cfg, sim, seen_by, vweights)
+        return p if seen_by % cfg[CFG_TEAMS] == team else 1.0 - p
     return rich
 
 
@@ -205,14 +208,15 @@ def determinise(st, sim, seat, draws):
 
 
 @kernel
-def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights):
+def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights, viewer):
     """Play `sim` on from `seat`'s turn; what it is worth to `team` (0..1).
 
     Everyone plays greedy (playout PLAYOUT_GREEDY: `team` with gparams, the
     others with oparams) or random (PLAYOUT_RANDOM), turn by turn as the
     game does (kernels.turn). After `horizon` plies (0: no limit but the
-    turn cap) the position is scored by the value of `leaf` (leaf_chance); a
-    finished game by its result (1, 1/2 draw, 0).
+    turn cap) the position is scored by the value of `leaf` (leaf_chance, as
+    `viewer` sees it; -1: the seat that played last); a finished game by its
+    result (1, 1/2 draw, 0).
     """
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     plies = cfg[CFG_MAX_TURNS] if horizon == 0 else horizon
@@ -233,7 +237,7 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
         seat, seat_team = next_seat(seat, seat_team, players, teams)
     if horizon == 0:
         return 0.5  # the turn cap: a draw
-    return leaf_chance(leaf, tb, cfg, sim, seat, team, vweights)
+    return leaf_chance(leaf, tb, cfg, sim, seat, team, viewer, vweights)
 
 
 @kernel
@@ -358,9 +362,10 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
     leaves scored by the value of `leaf` (FittedLeaf(): the lookahead's)."""
     g = P_VALUE + value_size(leaf)
     gparams, oparams = params[g:g + N_GREEDY_PARAMS], params[g + N_GREEDY_PARAMS:g + 2 * N_GREEDY_PARAMS]
+    viewer = seat if params[gap_at(leaf) + 2] > 0.0 else -1  # swift's `view`
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
     if play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
     return rollout(leaf, tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team, gparams, oparams,
-                   int(params[P_PLAYOUT]), int(params[P_HORIZON]), params[P_VALUE:g])
+                   int(params[P_PLAYOUT]), int(params[P_HORIZON]), params[P_VALUE:g], viewer)

@@ -186,7 +186,9 @@ def rich_table_defaults(rules: Rules) -> dict[str, float]:
 # richer value (issue 22's fast strong player; benchmarks/matches.md). gap (SWIFT_GAP, per table): a
 # candidate more than gap behind greedy's choice by the own greedy weights (a four made or blocked is
 # worth 10-20) is not searched. batch: with race > 0, challengers are dropped after every batch deals
-# (16 by default: more than swift's 6 deals; its race is off).
+# (16 by default: more than swift's 6 deals; its race is off). view: 1 scores the leaves as the
+# searching seat sees the deal, 0 as the seat that played last (the value's fit); with two players
+# and an even horizon the two are one seat.
 POLICIES["swift"] = PolicyKind(
     "swift",
     kp.SWIFT,
@@ -195,10 +197,11 @@ POLICIES["swift"] = PolicyKind(
     {**{k: POLICIES["quick"].params[k] for k in ("rollouts", "shortlist", "margin", "playout", "horizon", "race")},
      "shortlist": 3.0, **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
      **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "gap": SWIFT_GAP["2 teams"],
-     "batch": 16.0},
+     "batch": 16.0, "view": 0.0},
     "quick's search over greedy's best three (those within `gap` of greedy's choice by its own greedy score), "
     "its leaves scored by a fitted value of hand and board (two-team tables)",
-    {**POLICIES["lookahead"].limits, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True)},
+    {**POLICIES["lookahead"].limits, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True),
+     "view": (0, 1, True)},
     rich_table_defaults,
 )
 

@@ -83,25 +83,25 @@ def test_parameter_rows_fit_the_kernels():
     names = list(POLICIES["swift"].params)
     g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
     gap = lookahead.gap_at(lookahead.RichLeaf())
-    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 2 == gap + 2 <= N_PARAMS
+    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 3 == gap + 3 <= N_PARAMS
     assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
     assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
     assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
-    assert names[gap:] == ["gap", "batch"]
+    assert names[gap:] == ["gap", "batch", "view"]
 
 
 @pytest.mark.parametrize("name", ["lookahead", "quick"])
 def test_the_lookahead_and_quick_search_every_candidate(name):
-    """They do not declare swift's gap and batch: their rows hold 0 where the kernel reads them (no candidate
-    dropped, a look at the race every BATCH deals), so their games and their runs' identities are what they
-    were before gap and batch existed."""
+    """They do not declare swift's gap, batch and view: their rows hold 0 where the kernel reads them (no
+    candidate dropped, a look at the race every BATCH deals; their leaves have no view), so their games and
+    their runs' identities are what they were before these existed."""
     from simkit.kernels import lookahead
 
-    assert "gap" not in POLICIES[name].params and "batch" not in POLICIES[name].params
+    assert not {"gap", "batch", "view"} & set(POLICIES[name].params)
     assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(lookahead.FittedLeaf())
     for players, teams in ((2, 2), (3, 3), (4, 2)):
         rows = Lineup.parse(name, Rules.make(players, teams)).params()
-        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 2] == 0.0).all()
+        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 3] == 0.0).all()
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -115,6 +115,7 @@ def test_the_lookahead_and_quick_search_every_candidate(name):
     ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
     ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
     ("swift:batch=2.5", "batch of 'swift' must be a whole number from 1 to 1000000"),
+    ("swift:view=2", "view of 'swift' must be a whole number from 0 to 1"),
 ])
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
@@ -234,7 +235,7 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
 
 
 @pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3", "swift:gap=4",
-                                  "swift:rollouts=8:race=0.5:batch=2"])
+                                  "swift:rollouts=8:race=0.5:batch=2", "swift:view=1"])
 @pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swift_ignores_hidden_cards(spec, players, teams, seed):
@@ -286,6 +287,20 @@ def test_swift_looks_at_its_race_every_batch_deals():
     assert np.array_equal(games("swift:race=1:batch=6"), games("swift:race=1"))
     assert np.array_equal(games("swift:race=1:batch=1000000"), games("swift:race=1"))
     assert not np.array_equal(games("swift:rollouts=12:race=0.5:batch=2"), games("swift:rollouts=12:race=0.5"))
+
+
+def test_swift_views_its_leaves_as_the_last_seat_or_as_itself():
+    """view=1: the leaves are scored as the searching seat sees the deal. With two players and an even
+    horizon that seat played last, so view changes no game; after an odd horizon, or at horizon 2 with a
+    partner (who played last), it does."""
+    def games(spec, rules):
+        return simulate(rules, Lineup.parse(f"{spec},greedy", rules, swap_seats=True), 9, 0, 4)
+
+    assert np.array_equal(games("swift:view=1", TWO), games("swift", TWO))
+    assert np.array_equal(games("swift:view=1:horizon=4", TWO), games("swift:horizon=4", TWO))
+    assert not np.array_equal(games("swift:view=1:horizon=1", TWO), games("swift:horizon=1", TWO))
+    partners = Rules.make(4, 2)
+    assert not np.array_equal(games("swift:view=1", partners), games("swift", partners))
 
 
 def test_the_cheating_instrument_reads_the_hidden_cards():
