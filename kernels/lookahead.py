@@ -37,7 +37,8 @@ The leaves' value is chosen by a marker type, ``leaf``, when the caller is
 compiled (as ``kernels.policies`` picks a policy set): ``FittedLeaf()``
 scores them by ``kernels.evaluation`` (the lookahead and quick), and
 ``RichLeaf()`` by ``kernels.rich``'s value of hand and board, as the seat
-that played last sees the deal (swift, two-team tables).
+that played last sees the deal, or with ``view`` the searching seat (swift,
+two-team tables).
 
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
 race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
@@ -47,9 +48,10 @@ opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch`` and ``view``
 there: every candidate searched and a look at the race every BATCH deals, as
 before they existed). ``view`` 1 scores RichLeaf's leaves as the searching
 seat sees the deal (its own hand, partly real), 0 as the seat that played
-last (with partners at horizon 2: the partner, its hand re-dealt). P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS
-are FittedLeaf's layout; ``value_size(leaf)`` gives the value weights' count
-of either, ``gap_at(leaf)`` where gap is (batch and view follow it).
+last (with partners at horizon 2: the partner, its hand re-dealt).
+P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
+``value_size(leaf)`` gives the value weights' count of either,
+``gap_at(leaf)`` where gap is (batch and view follow it).
 """
 
 from typing import NamedTuple
