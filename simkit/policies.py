@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.kernels import policies as kp
+from simkit.kernels.lookahead import BATCH
 from simkit.kernels.rich_extras import EXTRAS
 from simkit.rules import Rules
 
@@ -197,7 +198,7 @@ POLICIES["swift"] = PolicyKind(
     {**{k: POLICIES["quick"].params[k] for k in ("rollouts", "shortlist", "margin", "playout", "horizon", "race")},
      "shortlist": 3.0, **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
      **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "gap": SWIFT_GAP["2 teams"],
-     "batch": 16.0, "view": 0.0},
+     "batch": float(BATCH), "view": 0.0},
     "quick's search over greedy's best three (those within `gap` of greedy's choice by its own greedy score), "
     "its leaves scored by a fitted value of hand and board (two-team tables)",
     {**POLICIES["lookahead"].limits, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True),
