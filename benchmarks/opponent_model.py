@@ -66,23 +66,18 @@ def agreement(tb, cfg, ids, seat_params, weights, game, turns, chosen, st, sim):
     return 1.0 / ties if hit else 0.0
 
 
-def on_all_cores(fn, games, turns, *args):
-    """fn(..., game, turns, ...) for every position, on all cores (each thread its own states)."""
+def on_all_cores(fn, fixed, columns):
+    """[fn(*fixed, *(c[p] for c in columns), st, sim) for every position p], on all cores (each call its own states)."""
     def one(p):
-        return fn(*args[:5], games[p], turns[p], *args[5:], new_state(0), new_state(0))
+        return fn(*fixed, *(c[p] for c in columns), new_state(0), new_state(0))
 
     with ThreadPoolExecutor(os.cpu_count()) as pool:
-        return np.array(list(pool.map(one, range(len(games)))))
+        return np.array(list(pool.map(one, range(len(columns[0])))))
 
 
-def score(tb, cfg, ids, seat_params, weights, games, turns, chosen) -> float:
-    """Mean agreement of greedy under `weights` with the lookahead's moves on these positions."""
-    def one(p):
-        return agreement(tb, cfg, ids, seat_params, weights, games[p], turns[p], chosen[p], new_state(0),
-                         new_state(0))
-
-    with ThreadPoolExecutor(os.cpu_count()) as pool:
-        return float(np.mean(list(pool.map(one, range(len(games))))))
+def score(tb, cfg, ids, seat_params, weights, positions) -> float:
+    """Mean agreement of greedy under `weights` with the lookahead's moves at `positions` (games, turns, chosen)."""
+    return float(np.mean(on_all_cores(agreement, (tb, cfg, ids, seat_params, weights), positions)))
 
 
 def spec(weights) -> str:
@@ -103,7 +98,7 @@ def main() -> None:
     games = rng.permutation(10 * args.positions)[:args.positions].astype(np.int64)
     turns = rng.integers(2, 45, args.positions).astype(np.int64)
     start = time.perf_counter()
-    chosen = on_all_cores(lookahead_choice, games, turns, tb, cfg, ids, seat_params, lookahead)
+    chosen = on_all_cores(lookahead_choice, (tb, cfg, ids, seat_params, lookahead), (games, turns))
     keep = chosen >= 0
     games, turns, chosen = games[keep], turns[keep], chosen[keep]
     half = len(games) // 2
@@ -114,19 +109,19 @@ def main() -> None:
     default = np.array([POLICIES["greedy"].params[k] for k in NAMES])
     own = lookahead[P_GREEDY:P_OPPONENT].copy()
     for label, w in (("the default greedy's (swift's model)", default), ("the lookahead's own", own)):
-        print(f"{label}: {score(tb, cfg, ids, seat_params, w, *held):.4f} held out  {spec(w)}")
+        print(f"{label}: {score(tb, cfg, ids, seat_params, w, held):.4f} held out  {spec(w)}")
     best = own.copy()
-    best_fit = score(tb, cfg, ids, seat_params, best, *fit)
+    best_fit = score(tb, cfg, ids, seat_params, best, fit)
     for _ in range(args.passes):
         for j in range(1, N_GREEDY_PARAMS):  # complete stays 1000
             for factor in (0.5, 2.0):
                 trial = best.copy()
                 trial[j] *= factor
-                s = score(tb, cfg, ids, seat_params, trial, *fit)
+                s = score(tb, cfg, ids, seat_params, trial, fit)
                 if s > best_fit:
                     best, best_fit = trial, s
         print(f"after a pass: {best_fit:.4f} fitted  {spec(best)}", flush=True)
-    print(f"searched: {score(tb, cfg, ids, seat_params, best, *held):.4f} held out  {spec(best)}  "
+    print(f"searched: {score(tb, cfg, ids, seat_params, best, held):.4f} held out  {spec(best)}  "
           f"({time.perf_counter() - start:.0f} s in all)")
 
 
