@@ -128,6 +128,20 @@ def test_a_finished_study_plays_nothing_and_rebuilds_its_summary(done, tmp_path)
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(done / "summary.csv"))
 
 
+def test_a_re_run_that_differs_only_in_how_it_runs_adds_no_command(done, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(done, copy)
+    recorded = json.loads((done / "study.json").read_text())["commands"]
+    quiet = ["simkit", "study", "first-player", "-p", "3", "--games", str(GAMES), "--seed", "3", "--quiet",
+             "--threads", "1", "--scheduler=local:2"]
+    run_study(first_player(3), copy, command=quiet)
+    assert json.loads((copy / "study.json").read_text())["commands"] == recorded
+    assert "--quiet" not in (copy / "summary.md").read_text()
+    more = ["simkit", "study", "first-player", "-p", "3", "--games", str(2 * GAMES), "--seed", "3", "-q"]
+    run_study(first_player(3, games=2 * GAMES), copy, command=more)
+    assert json.loads((copy / "study.json").read_text())["commands"] == [*recorded, " ".join(more)]
+
+
 def test_a_summary_removes_the_figures_and_tables_it_no_longer_makes(done, tmp_path):
     """A figure or table left by an earlier summary (here: planted) goes; what this one makes stays."""
     copy = tmp_path / "copy"

@@ -591,13 +591,36 @@ def _remove_stale(out: Path, written: set[str]) -> None:
 
 
 def _commands(out: Path, command: Sequence[str] | None) -> list[str]:
-    """The commands that made the study: those on record, then this one (each once)."""
+    """The commands that made the study: those on record, then this one unless one on record plays the
+    same (differs only in how it runs: --quiet, --threads, --scheduler)."""
     text = _command_text(command)
     try:
         known = json.loads((out / STUDY_FILE).read_text(encoding="utf-8")).get("commands", [])
     except (OSError, ValueError):
         known = []
-    return list(dict.fromkeys([*known, text]))
+    if _what_it_plays(text) in {_what_it_plays(k) for k in known}:
+        return list(known)
+    return [*known, text]
+
+
+# Options of `simkit study` that change how a study runs, not what it plays, with how many values follow.
+HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1}
+
+
+def _what_it_plays(text: str) -> tuple[str, ...]:
+    """A recorded command's words without the options of HOW_IT_RUNS (and their values)."""
+    import shlex
+
+    words, kept = shlex.split(text), []
+    i = 0
+    while i < len(words):
+        name = words[i].split("=", 1)[0]
+        if name in HOW_IT_RUNS:
+            i += 1 + (HOW_IT_RUNS[name] if "=" not in words[i] else 0)
+            continue
+        kept.append(words[i])
+        i += 1
+    return tuple(kept)
 
 
 def study_json(study: Study, configs: list[Config], commands: list[str]) -> dict:
