@@ -1,0 +1,47 @@
+"""The studies published in results/ name their configurations by the run ids the code computes.
+
+A study.json records, for every configuration, the run id of the dataset its
+tables were made from (``simkit.dataset.identity_of``: the rules, the line-up
+with every policy parameter resolved, the seed, simkit's version and the
+games stamp). A change that alters an identity without altering the games (a
+policy parameter added with a default that plays as before) leaves those ids
+naming runs the code no longer makes: the numbers stay right, their
+provenance does not, and the regenerate command re-plays what it should find.
+Re-run the study (``make results``, or its line in results/README.md) to
+renew them; this test names the study and the configurations.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import simkit
+from simkit import dataset as ds
+from simkit.studies.base import config_from_json
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+STUDIES = sorted(RESULTS.glob("*/study.json"))
+
+
+def test_results_hold_studies():
+    assert len(STUDIES) >= 7, [p.parent.name for p in STUDIES]
+
+
+@pytest.mark.parametrize("path", STUDIES, ids=[p.parent.name for p in STUDIES])
+def test_a_published_study_names_the_runs_the_code_makes(path):
+    study = json.loads(path.read_text(encoding="utf-8"))
+    recorded = study["identity"]
+    if (recorded["simkit"], recorded["kernel"]) != (simkit.__version__, ds.GAMES_STAMP):
+        pytest.skip(f"{path.parent.name} was published with simkit {recorded['simkit']}, kernel "
+                    f"{recorded['kernel']}: republish it with this version")
+    stale = []
+    for record in study["configurations"]:
+        config = config_from_json(record)
+        made = ds.run_id(ds.identity_of(config.rules, config.lineup, config.seed_of(recorded["seed"])))
+        if made != record["run_id"]:
+            stale.append(f"{record['folder']} ({record['run_id']}, the code: {made})")
+    assert not stale, (f"results/{path.parent.name}/study.json names runs the code no longer makes; re-run "
+                       f"`{study['commands'][0]}` to renew them: " + ", ".join(stale))
