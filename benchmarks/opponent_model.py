@@ -2,6 +2,7 @@
 
     python benchmarks/opponent_model.py                       # 20,000 positions, a coordinate search
     python benchmarks/opponent_model.py --positions 40000 --passes 3
+    python benchmarks/opponent_model.py --positions 12000 --passes 0 --repeats 6   # the floor and the mode
 
 swift's rollouts play the other team by greedy with the ``opponent_*`` weights
 (the default greedy's: complete 1000, build 1, growth 4, block 1, block4 500,
@@ -14,6 +15,11 @@ the move the default lookahead makes there (ties share the credit), and
 searches the weights (each halved and doubled in turn, ``--passes`` times,
 ``complete`` fixed) for the best agreement on the first half of the
 positions, scored on the second half. Prints each weight set as a swift spec.
+The lookahead's move is found on ``--repeats`` streams of deals: it repeats
+a move it makes with chance p with chance p squared, so how often two
+streams agree (the sum of p squared) is a floor for the best model of its
+moves, one that names its likeliest move (the largest p); with three or
+more, the likeliest move of the other streams is such a model, estimated.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -38,12 +45,13 @@ NAMES = tuple(POLICIES["greedy"].params)  # complete, build, growth, block, bloc
 
 
 @njit(nogil=True)
-def lookahead_choice(tb, cfg, ids, seat_params, params, game, turns, st, sim):
-    """The default lookahead's move (card * 128 + cell) at one position; -1 when the game ended sooner, -2 a pass."""
+def lookahead_choice(tb, cfg, ids, seat_params, params, game, turns, deals, st, sim):
+    """The default lookahead's move (card * 128 + cell) at one position, its deals drawn from
+    stream `deals`; -1 when the game ended sooner, -2 a pass."""
     seat = position(tb, cfg, ids, seat_params, st, sim, game, turns)
     if seat < 0:
         return -1
-    st.rng[0] = np.uint64(7919 * game + turns)
+    st.rng[0] = np.uint64(7919 * game + turns + 104729 * deals)
     code, cell = lookahead_action(tb, cfg, st, sim, seat, seat % cfg[CFG_TEAMS], params)
     return code * 128 + cell if code >= 0 else -2
 
@@ -89,7 +97,10 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20_000)
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--repeats", type=int, default=2, help="streams of deals the lookahead decides on (>= 2)")
     args = parser.parse_args()
+    if args.repeats < 2:
+        parser.error(f"--repeats must be at least 2, not {args.repeats}")
     rules = Rules.make(2)
     lookahead = Lineup.parse("lookahead", rules).params()[0][0]
     tb, cfg = tables(), rules.cfg()
@@ -98,14 +109,25 @@ def main() -> None:
     games = rng.permutation(10 * args.positions)[:args.positions].astype(np.int64)
     turns = rng.integers(2, 45, args.positions).astype(np.int64)
     start = time.perf_counter()
-    chosen = on_all_cores(lookahead_choice, (tb, cfg, ids, seat_params, lookahead), (games, turns))
+    fixed = (tb, cfg, ids, seat_params, lookahead)
+    chosen = on_all_cores(lookahead_choice, fixed, (games, turns, 0 * games))
     keep = chosen >= 0
     games, turns, chosen = games[keep], turns[keep], chosen[keep]
     half = len(games) // 2
+    # The same decisions on other deals: the lookahead repeats its move with chance sum(p_move ** 2), so the
+    # move it is likeliest to make, max(p_move), is its move at least that often.
+    again = np.array([on_all_cores(lookahead_choice, fixed, (games, turns, k + 0 * games))
+                      for k in range(1, args.repeats)])
     fit = (games[:half], turns[:half], chosen[:half])
     held = (games[half:], turns[half:], chosen[half:])
-    print(f"{len(games):,} positions (the lookahead's moves in {time.perf_counter() - start:.0f} s); "
-          f"fitted on {half:,}, scored on {len(games) - half:,}")
+    print(f"{len(games):,} positions (the lookahead's moves on {args.repeats} streams of deals in "
+          f"{time.perf_counter() - start:.0f} s); fitted on {half:,}, scored on {len(games) - half:,}")
+    print(f"the lookahead again, on other deals: {np.mean(again[:, half:] == chosen[half:]):.4f} held out "
+          "(a model naming its likeliest move agrees at least as often)")
+    if args.repeats > 2:
+        likeliest = np.array([Counter(moves).most_common(1)[0][0] for moves in again[:, half:].T])
+        print(f"its likeliest move on {args.repeats - 1} other streams of deals: "
+              f"{np.mean(likeliest == chosen[half:]):.4f} held out")
     default = np.array([POLICIES["greedy"].params[k] for k in NAMES])
     own = lookahead[P_GREEDY:P_OPPONENT].copy()
     for label, w in (("the default greedy's (swift's model)", default), ("the lookahead's own", own)):
