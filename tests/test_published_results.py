@@ -20,7 +20,7 @@ import pytest
 
 import simkit
 from simkit import dataset as ds
-from simkit.studies.base import config_from_json
+from simkit.studies.base import config_from_json, config_run_id
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = sorted(RESULTS.glob("*/study.json"))
@@ -39,8 +39,7 @@ def test_a_published_study_names_the_runs_the_code_makes(path):
                     f"{recorded['kernel']}: republish it with this version")
     stale = []
     for record in study["configurations"]:
-        config = config_from_json(record)
-        made = ds.run_id(ds.identity_of(config.rules, config.lineup, config.seed_of(recorded["seed"])))
+        made = config_run_id(config_from_json(record), recorded["seed"])
         if made != record["run_id"]:
             stale.append(f"{record['folder']} ({record['run_id']}, the code: {made})")
     assert not stale, (f"results/{path.parent.name}/study.json names runs the code no longer makes; re-run "

@@ -435,7 +435,12 @@ def config_to_json(c: Config, study_seed: int) -> dict:
     return {"folder": c.folder(study_seed), "group": c.group, "label": c.label, "rules": c.rules.as_dict(),
             "lineup": c.lineup.spec, "swap_seats": c.lineup.swap_seats, "games": c.games,
             "seed": c.seed, "facts": dict(c.facts),
-            "run_id": ds.run_id(ds.identity_of(c.rules, c.lineup, c.seed_of(study_seed)))}
+            "run_id": config_run_id(c, study_seed)}
+
+
+def config_run_id(c: Config, study_seed: int) -> str:
+    """The run id of configuration c's dataset in a study of seed `study_seed`."""
+    return ds.run_id(ds.identity_of(c.rules, c.lineup, c.seed_of(study_seed)))
 
 
 def config_from_json(record: dict) -> Config:
