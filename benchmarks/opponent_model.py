@@ -88,6 +88,23 @@ def score(tb, cfg, ids, seat_params, weights, positions) -> float:
     return float(np.mean(on_all_cores(agreement, (tb, cfg, ids, seat_params, weights), positions)))
 
 
+def lookahead_moves(positions: int, seed: int):
+    """(fixed, games, turns, chosen): `positions` positions of two-player greedy self-play on the lookahead's
+    own weights (game, turn; those of games that ended sooner left out) and the default lookahead's move at
+    each on deal stream 0; fixed = (tables, configuration, ids, seat parameters, the lookahead's row), the
+    leading arguments of lookahead_choice and agreement."""
+    rules = Rules.make(2)
+    lookahead = Lineup.parse("lookahead", rules).params()[0][0]
+    ids, seat_params = position_players(2, lookahead)
+    fixed = (tables(), rules.cfg(), ids, seat_params, lookahead)
+    rng = np.random.default_rng(seed)
+    games = rng.permutation(10 * positions)[:positions].astype(np.int64)
+    turns = rng.integers(2, 45, positions).astype(np.int64)
+    chosen = on_all_cores(lookahead_choice, fixed, (games, turns, np.zeros_like(games)))
+    keep = chosen >= 0
+    return fixed, games[keep], turns[keep], chosen[keep]
+
+
 def spec(weights) -> str:
     return "swift:" + ":".join(f"opponent_{k}={v:g}" for k, v in zip(NAMES, weights))
 
@@ -101,22 +118,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.repeats < 2:
         parser.error(f"--repeats must be at least 2, not {args.repeats}")
-    rules = Rules.make(2)
-    lookahead = Lineup.parse("lookahead", rules).params()[0][0]
-    tb, cfg = tables(), rules.cfg()
-    ids, seat_params = position_players(2, lookahead)
-    rng = np.random.default_rng(args.seed)
-    games = rng.permutation(10 * args.positions)[:args.positions].astype(np.int64)
-    turns = rng.integers(2, 45, args.positions).astype(np.int64)
     start = time.perf_counter()
-    fixed = (tb, cfg, ids, seat_params, lookahead)
-    chosen = on_all_cores(lookahead_choice, fixed, (games, turns, 0 * games))
-    keep = chosen >= 0
-    games, turns, chosen = games[keep], turns[keep], chosen[keep]
+    fixed, games, turns, chosen = lookahead_moves(args.positions, args.seed)
+    tb, cfg, ids, seat_params, lookahead = fixed
     half = len(games) // 2
     # The same decisions on other deals: the lookahead repeats its move with chance sum(p_move ** 2), so the
     # move it is likeliest to make, max(p_move), is its move at least that often.
-    again = np.array([on_all_cores(lookahead_choice, fixed, (games, turns, k + 0 * games))
+    again = np.array([on_all_cores(lookahead_choice, fixed, (games, turns, np.full_like(games, k)))
                       for k in range(1, args.repeats)])
     fit = (games[:half], turns[:half], chosen[:half])
     held = (games[half:], turns[half:], chosen[half:])

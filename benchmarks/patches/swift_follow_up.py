@@ -44,8 +44,8 @@ from simkit.cards import tables
 from simkit.kernels.engine import reset
 from simkit.kernels.fast import fast_action
 from simkit.kernels.jit import COMPILE_OPTIONS
-from decisions import position, position_players  # noqa: E402 (benchmarks/decisions.py)
-from opponent_model import lookahead_choice, on_all_cores  # noqa: E402
+from decisions import position  # noqa: E402 (benchmarks/decisions.py)
+from opponent_model import lookahead_moves, on_all_cores  # noqa: E402
 from simkit.kernels.lookahead import (
     BATCH, MAX_SHORTLIST, P_GREEDY, P_HORIZON, P_MARGIN, P_OPPONENT, P_RACE, P_ROLLOUTS, P_SHORTLIST, P_VALUE,
     RichLeaf, determinise, draws_needed, gap_at, leaf_chance, paired_mean, shortlist, value_size, wins_at_once,
@@ -84,7 +84,7 @@ def soft_reply(tb, cfg, sim, seat, team, oparams, soft):
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)
-def top_scores(tb, cfg, ids, seat_params, params, game, turns, chosen, k, out, st, sim):
+def top_scores(tb, cfg, ids, seat_params, params, k, game, turns, chosen, out, st, sim):
     """Greedy's best k scores by the lookahead's own greedy weights (`params`: its row) at one position
     (decisions.position) into out[:k] (-1e9 past the legal actions); the index among them of the move
     `chosen` (-1: not among them)."""
@@ -271,20 +271,9 @@ def fit_spread(positions: int, k: int, seed: int = 31) -> tuple[float, float]:
     positions, the log-loss printed for the second half too."""
     from scipy.optimize import minimize
 
-    rules = Rules.make(2)
-    lookahead = Lineup.parse("lookahead", rules).params()[0][0]
-    tb, cfg = tables(), rules.cfg()
-    ids, seat_params = position_players(2, lookahead)
-    rng = np.random.default_rng(seed)
-    games = rng.permutation(10 * positions)[:positions].astype(np.int64)
-    turns = rng.integers(2, 45, positions).astype(np.int64)
-    fixed = (tb, cfg, ids, seat_params, lookahead)
-    chosen = on_all_cores(lookahead_choice, fixed, (games, turns, 0 * games))
-    keep = chosen >= 0
-    games, turns, chosen = games[keep], turns[keep], chosen[keep]
+    fixed, games, turns, chosen = lookahead_moves(positions, seed)
     scores = np.zeros((len(games), k))
-    hits = np.array([top_scores(*fixed, games[p], turns[p], chosen[p], k, scores[p], new_state(0), new_state(0))
-                     for p in range(len(games))])
+    hits = on_all_cores(top_scores, (*fixed, k), (games, turns, chosen, scores))
     inside = hits >= 0
     s, h = scores[inside], hits[inside]
     legal = s > -1e8
@@ -320,14 +309,15 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=12_000, help="positions the softmax is fitted on")
     a = ap.parse_args()
     soft = (*fit_spread(a.positions, a.soft), float(a.soft)) if a.soft else (0.0, 0.0, 0.0)
+    settings = [(f, wd) for f in a.follow for wd in (a.width if f else a.width[:1])]  # width: follow > 0 only
     if a.speed:
         run(a.spec, 1, 2, 4, 1, 1, both=True)  # compile
         run(a.spec, 0, 2, 4, 1, 1, both=True)
-        for f, wd in [(f, wd) for f in a.follow for wd in (a.width if f else a.width[:1])]:
+        for f, wd in settings:
             _, _, dt = run(a.spec, f, wd, a.speed, 5, 1, both=True, soft=soft)
             print(f"follow={f} width={wd}: {a.speed / dt:.1f} games/s self-play, 1 thread", flush=True)
         return
-    for f, wd in [(f, wd) for f in a.follow for wd in (a.width if f else a.width[:1])]:
+    for f, wd in settings:
         tot = 0.0
         for s in a.seeds:
             score, ci, dt = run(a.spec, f, wd, a.games, s, a.threads, soft=soft)
