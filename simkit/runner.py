@@ -320,8 +320,27 @@ def identity_differences(mine: dict, theirs: dict) -> str:
         elif name not in rb and name != "chip_supply":
             out.append(f"{name} {_plain_value(ra[name])} asked, absent on disk")
     if not out and mine.get("policies") != theirs.get("policies"):
-        out.append("a policy parameter differs")
+        out.append(_policy_differences(mine.get("policies") or [], theirs.get("policies") or []))
     return "; ".join(out) or "its identity differs"
+
+
+def _policy_differences(mine: list[dict], theirs: list[dict]) -> str:
+    """"swift's rollouts 10 asked, 6 on disk; ...": the seats' policy parameters that differ (each said once)."""
+    said: list[str] = []
+    for a, b in zip(mine, theirs):
+        if a.get("name") != b.get("name"):
+            said.append(f"policy {a.get('name')} asked, {b.get('name')} on disk")
+            continue
+        pa, pb = a.get("params", {}), b.get("params", {})
+        for key in pa:
+            if pa[key] != pb.get(key):
+                on_disk = "absent" if key not in pb else f"{pb[key]:g}"
+                said.append(f"{a['name']}'s {key} {pa[key]:g} asked, {on_disk} on disk")
+    said = list(dict.fromkeys(said))
+    if not said:
+        return "a policy parameter differs"
+    more = len(said) - 3
+    return "; ".join(said[:3]) + (f"; and {more} more" if more > 0 else "")
 
 
 def _plain_value(v) -> str:

@@ -246,6 +246,33 @@ def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp
     assert not (copy / "p3t3-random").exists()
 
 
+def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tmp_path, monkeypatch):
+    """A configuration's folder holding a run made with other policy parameters (a default changed since)
+    is neither counted nor resumed: the study is refused before it writes anything, naming the folder and
+    the parameter; --overwrite replays that folder alone and keeps the study's other runs."""
+    from dataclasses import replace
+
+    from simkit import policies
+
+    out = tmp_path / "study"
+    study = first_player(2, policies=("random", "greedy"), games=200)
+    run_study(study, out)
+    before = (out / "study.json").read_text()
+    kept = {p.name: p.stat().st_mtime_ns for p in (out / "p2t2-random").glob("part-*.parquet")}
+    greedy = policies.POLICIES["greedy"]
+    monkeypatch.setitem(policies.POLICIES, "greedy", replace(greedy, params={**greedy.params, "build": 2.0}))
+    with pytest.raises(StudyError, match=r"holds 1 run that this simkit would play differently: p2t2-greedy "
+                                         r"\(greedy's build 2 asked, 1 on disk\)\. Use --overwrite to replay it"):
+        run_study(study, out)
+    assert (out / "study.json").read_text() == before
+    outcome = run_study(study, out, overwrite=True)
+    assert outcome.games_played == 200
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "p2t2-random").glob("part-*.parquet")} == kept
+    record = {c["folder"]: c["run_id"] for c in json.loads((out / "study.json").read_text())["configurations"]}
+    assert record["p2t2-greedy"] == json.loads((out / "p2t2-greedy" / ds.MANIFEST).read_text())["run_id"]
+    assert run_study(study, out).games_played == 0
+
+
 def test_non_default_options_name_the_default_folder():
     """issue 25: without --out a study with non-default options writes to a folder named after them."""
     assert default_folder(make_study("hand-size")) == "hand-size"

@@ -46,7 +46,7 @@ from simkit.metrics import measure
 from simkit.options import OPTIONS, is_default
 from simkit.policies import Lineup
 from simkit.rules import LEGAL_TEAMS, Rules
-from simkit.runner import RunEvents, RunSpec, run, run_folder_name
+from simkit.runner import RunEvents, RunSpec, identity_differences, run, run_folder_name
 
 STUDY_FORMAT = "simkit.study/2"
 STUDY_FILE = "study.json"
@@ -139,12 +139,13 @@ class Results:
     _aggregates: dict[str, Aggregate] = field(default_factory=dict)
 
     def aggregate(self, config: Config) -> Aggregate | None:
-        """The aggregate of a configuration whose run is complete on disk, else None."""
+        """The aggregate of a configuration whose run is complete on disk, else None (also when its folder
+        holds another run: see stale_runs)."""
         name = config.folder(self.seed)
         if name not in self._aggregates or self._aggregates[name].games < config.games:  # (more asked of it)
             self._aggregates.pop(name, None)
             directory = self.out / name
-            if games_on_disk(directory) < config.games:
+            if run_on_disk(directory) != config_run_id(config, self.seed) or games_on_disk(directory) < config.games:
                 return None
             (found,) = list(runs_of(directory))
             if found.aggregate.games < config.games:
@@ -233,6 +234,30 @@ class StudyEvents(RunEvents):
         self.watcher.notice(message)
 
 
+def run_on_disk(directory: Path) -> str | None:
+    """The run id of the dataset in `directory` (None if there is none, or none readable)."""
+    try:
+        manifest = ds.read_manifest(directory)
+    except ds.DatasetError:
+        return None
+    return None if manifest is None else manifest.get("run_id")
+
+
+def stale_runs(configs: list[Config], out: Path, seed: int) -> dict[str, list[str]]:
+    """The folders (values) of the configurations whose folder in `out` holds another run than the one the
+    code makes of them, by what differs (keys): played before a policy's defaults or parameters changed,
+    say. Their games are not the configurations', so a study neither counts nor resumes them."""
+    stale: dict[str, set[str]] = {}
+    for c in configs:
+        directory = out / c.folder(seed)
+        held = run_on_disk(directory)
+        if held is not None and held != config_run_id(c, seed):
+            theirs = ds.read_manifest(directory).get("identity", {})
+            mine = ds.identity_of(c.rules, c.lineup, c.seed_of(seed))
+            stale.setdefault(identity_differences(mine, theirs), set()).add(c.folder(seed))
+    return {why: sorted(folders) for why, folders in stale.items()}
+
+
 def games_on_disk(directory: Path) -> int:
     """Games in the finished chunks of the run in `directory` (0 if there is none yet)."""
     try:
@@ -286,6 +311,14 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
         outcome.replaced, outcome.added, lineups, previous = _claim(study, out, overwrite)
         asked = Study(study.kind, study.options, study.lineups, study.seed)
         study = Study(study.kind, study.options, lineups, study.seed)
+        stale = stale_runs(study.kind.plan(asked, Results(out, study.seed)) + previous, out, study.seed)
+        if stale and not overwrite:
+            n = sum(map(len, stale.values()))
+            raise StudyError(
+                f"{out} holds {n} run{'s' if n > 1 else ''} that this simkit would play differently: "
+                + "; ".join(f"{', '.join(folders)} ({why})" for why, folders in stale.items())
+                + f". Use --overwrite to replay {'them' if n > 1 else 'it'} (the study's other runs are kept), "
+                "or --out DIR")
         # the directory is the study's from now on: an interrupted study resumes, another is refused
         _write_text(out / STUDY_FILE, json.dumps(study_json(study, previous, _commands(out, command)), indent=2,
                                                  sort_keys=True) + "\n")
