@@ -166,41 +166,55 @@ RICH_WEIGHTS: dict[str, dict[str, float]] = {
 }
 
 
-# Swift's gap per table shape (benchmarks/matches.md, twelfth session): with one player per team,
-# gap=16 scores as gap=0 against the lookahead (49.48% against 49.47% on the same 12,000 deals) at
-# 12-18% more games/s; with partners it loses 1.3 points (45.8% against 47.1% on the same 6,000
-# deals at 4p/2t), so there every candidate is searched.
-SWIFT_GAP = {"2 teams": 16.0, "2 teams, partners": 0.0}
+# Swift's search settings per table shape (benchmarks/matches.md), over its base parameters below.
+# One player per team: candidates within 16 of greedy's choice (twelfth session: as strong as every
+# candidate at 12-18% more games/s), up to 10 deals raced every 2 (race 0.5; thirteenth session), the
+# other team's replies played by the lookahead's own greedy weights, which name the lookahead's move
+# at 61.6% of positions where the default greedy's name 37.5% (fourteenth session): 49.78% [49.3, 50.2]
+# against the lookahead over 48,000 games where 6 unraced deals and the default greedy's replies
+# scored 49.08% on the same deals. With partners: every candidate searched (gap 16 lost 1.3 points at
+# 4p/2t), 6 deals unraced, the default greedy's replies (the lookahead's weights lost 0.4 points at
+# 4p/2t), and the leaves scored as the searching seat sees the deal (view 1: 48.26% against 46.77%
+# over 18,000 games at 4p/2t, 48.20% against 48.13% over 12,000 at 6p/2t; sixteenth session).
+SWIFT_SETTINGS: dict[str, dict[str, float]] = {
+    "2 teams": {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0,
+                **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}, "view": 0.0},
+    "2 teams, partners": {"gap": 0.0, "rollouts": 6.0, "race": 0.0, "batch": float(BATCH),
+                          **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "view": 1.0},
+}
 
 
 def rich_table_defaults(rules: Rules) -> dict[str, float]:
-    """Swift's value weights and gap at the table `rules`; a table of three teams is refused (no fit)."""
+    """Swift's value weights and search settings at the table `rules`; a table of three teams is refused
+    (no fit)."""
     table = value_table(rules)
     if table not in RICH_WEIGHTS:
         fitted = " and ".join(f"'{t}'" for t in RICH_WEIGHTS)
         raise PolicyError(f"swift's value is fitted for tables of {fitted} only, not '{table}'; at this table "
                           "play quick (the same search on the lookahead's value) or the lookahead")
-    return {**RICH_WEIGHTS[table], "gap": SWIFT_GAP[table]}
+    return {**RICH_WEIGHTS[table], **SWIFT_SETTINGS[table]}
 
 
-# The lookahead's race with quick's cheap rollouts over three candidates, its leaves scored by the
-# richer value (issue 22's fast strong player; benchmarks/matches.md). gap (SWIFT_GAP, per table): a
-# candidate more than gap behind greedy's choice by the own greedy weights (a four made or blocked is
-# worth 10-20) is not searched. batch: with race > 0, challengers are dropped after every batch deals
-# (16 by default: more than swift's 6 deals; its race is off). view: 1 scores the leaves as the
-# searching seat sees the deal, 0 as the seat that played last (the value's fit); with two players
-# and an even horizon the two are one seat.
+# The lookahead's race with cheap rollouts over three candidates, its leaves scored by the richer
+# value (issue 22's fast strong player; benchmarks/matches.md); its search settings per table shape
+# in SWIFT_SETTINGS. gap: a candidate more than gap behind greedy's choice by the own greedy weights
+# (a four made or blocked is worth 10-20) is not searched. batch: with race > 0, challengers are
+# dropped after every batch deals. view: 1 scores the leaves as the searching seat sees the deal, 0
+# as the seat that played last (the value's fit); with two players and an even horizon the two are
+# one seat.
+_TWO = SWIFT_SETTINGS["2 teams"]
 POLICIES["swift"] = PolicyKind(
     "swift",
     kp.SWIFT,
     # kernels/lookahead.py reads them by position (RichLeaf's layout): the search's own, the value
-    # weights, its own greedy weights and its model of the other teams.
-    {**{k: POLICIES["quick"].params[k] for k in ("rollouts", "shortlist", "margin", "playout", "horizon", "race")},
-     "shortlist": 3.0, **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
-     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "gap": SWIFT_GAP["2 teams"],
-     "batch": float(BATCH), "view": 0.0},
-    "quick's search over greedy's best three (those within `gap` of greedy's choice by its own greedy score), "
-    "its leaves scored by a fitted value of hand and board (two-team tables)",
+    # weights, its own greedy weights and its model of the other teams; SWIFT_SETTINGS fill their places.
+    {"rollouts": _TWO["rollouts"], "shortlist": 3.0, "margin": 0.5, "playout": 0.0, "horizon": 2.0,
+     "race": _TWO["race"], **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
+     **{f"opponent_{k}": _TWO[f"opponent_{k}"] for k in POLICIES["greedy"].params},
+     "gap": _TWO["gap"], "batch": _TWO["batch"], "view": _TWO["view"]},
+    "the lookahead's race over greedy's best three (those within `gap` of greedy's choice by its own greedy "
+    "score) on a few re-dealt deals of 2 plies, its leaves scored by a fitted value of hand and board "
+    "(two-team tables)",
     {**POLICIES["lookahead"].limits, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True),
      "view": (0, 1, True)},
     rich_table_defaults,

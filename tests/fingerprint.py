@@ -18,6 +18,12 @@ of the old: its configurations go to ADDED, each group hashed on its own
 (the file's "added"), and the script writes the hash of a group not yet
 recorded while refusing to change any hash already written for the stamp.
 
+A change of a policy's defaults keeps the stamp: a run's identity lists every
+parameter's value, so no run plays other games under its old id. A group that
+names the policy by its defaults alone is then spelled out (``_spelled_out``)
+under a new name, once its old hash has been reproduced from the spelled-out
+specs, and the new defaults are a group of their own (swift's, 2026-12-04).
+
 The corpus (CORPUS below): random play at the 10 legal tables and with each
 rule option away from its default; greedy the same; mixed and seat-swapped
 line-ups; the lookahead, quick, fast and ismcts (cheat=1 too) at two and
@@ -65,15 +71,35 @@ def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
 # Policies added under GAMES_STAMP 91fc7e6872d2374b, each group hashed on its own.
 _SWIFT = [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift", 6, 2, 2, {}, False),
           ("swift", 2, 2, 3, {"late_card": 5}, False), ("swift,lookahead", 2, 2, 4, {}, True)]
+
+
+def _spelled_out(group, settings_of):
+    """`group` with swift's search settings written into its specs: settings_of(players) -> {name: value}.
+    A group that names defaults by "swift" alone plays other games when the defaults change; spelled
+    out, it keeps playing the games it was recorded with."""
+    def spell(spec, players):
+        return spec.replace("swift", "swift:" + ":".join(f"{k}={v:g}" for k, v in settings_of(players).items()), 1)
+    return [(spell(spec, players), players, *rest) for spec, players, *rest in group]
+
+
+# Swift's first defaults (simkit 0.5.0 until 2026-12-04): 6 deals unraced, the default greedy's replies;
+# gap 16 at one player per team, 0 with partners; the leaves as the seat that played last sees them.
+_DEFAULT_GREEDY = {"complete": 1000, "build": 1, "growth": 4, "block": 1, "block4": 500, "break4": 400, "jack_cost": 20}
+_FIRST_SETTINGS = {"rollouts": 6, "race": 0, "batch": 16, "view": 0,
+                   **{f"opponent_{k}": v for k, v in _DEFAULT_GREEDY.items()}}
 ADDED = {
-    # swift's defaults: gap=16 at one player per team, 0 (every candidate searched) with partners
-    # (simkit.policies.SWIFT_GAP, twelfth session).
-    "swift": _SWIFT,
-    # Every candidate searched at two players: swift as the eleventh session added it (its group's
-    # hash then, 65cfa769..., was reproduced by swift:gap=0 before the default gap changed; none of
-    # these hashes had landed, so both groups were recorded afresh).
-    "swift:gap=0": [(spec.replace("swift", "swift:gap=0"), players, *rest) for spec, players, *rest in _SWIFT
-                    if players == 2],
+    # swift's defaults since 2026-12-04 (simkit.policies.SWIFT_SETTINGS): at one player per team 10 deals
+    # raced every 2 and the lookahead's own weights for the other team's replies; with partners the
+    # leaves seen by the searching seat (view 1).
+    "swift, defaults of 2026-12-04": _SWIFT,
+    # swift's first defaults, spelled out: the group recorded as "swift" until 2026-12-04 (its games
+    # were compared row for row and record for record with those of "swift" before the defaults changed).
+    "swift's first defaults, spelled out": _spelled_out(
+        _SWIFT, lambda players: {**_FIRST_SETTINGS, "gap": 16 if players == 2 else 0}),
+    # Every candidate searched at two players: swift as the eleventh session added it (recorded as
+    # "swift:gap=0" until 2026-12-04, compared the same way).
+    "swift as added (eleventh session), spelled out": _spelled_out(
+        [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
 }
 
 

@@ -129,18 +129,30 @@ def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
         Lineup.parse("swift,lookahead", Rules.make(players, teams))
 
 
-def test_swift_takes_the_value_and_the_gap_of_its_table():
-    """Measured per table shape (benchmarks/matches.md): gap=16 alone, 0 (every candidate searched) with partners."""
-    from simkit.policies import RICH_WEIGHTS
+def test_swift_takes_the_value_and_the_search_settings_of_its_table():
+    """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS): alone, gap=16,
+    10 deals raced every 2 and the lookahead's own weights for the other team's replies; with partners,
+    every candidate searched, 6 deals unraced, the default greedy's replies and the leaves seen by the
+    searching seat."""
+    from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, RICH_WEIGHTS
 
-    for players, table, gap in ((2, "2 teams", 16.0), (4, "2 teams, partners", 0.0), (12, "2 teams, partners", 0.0)):
+    alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0,
+             **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}}
+    partners = {"gap": 0.0, "rollouts": 6.0, "race": 0.0, "batch": 16.0, "view": 1.0,
+                **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}}
+    for players, table, settings in ((2, "2 teams", alone), (4, "2 teams, partners", partners),
+                                     (12, "2 teams, partners", partners)):
         rules = Rules.make(players, 2)
         policy = Lineup.parse("swift", rules).seats()[0]
-        assert {k: policy.resolved()["params"][k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
-        assert policy.resolved()["params"]["gap"] == gap
+        params = policy.resolved()["params"]
+        assert {k: params[k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
+        assert {k: params[k] for k in settings} == settings
         assert policy.spec == "swift"
-        assert Lineup.parse(f"swift:gap={gap:g}", rules).seats()[0].spec == "swift"  # the default is not printed
+        given = ":".join(f"{k}={v:g}" for k, v in settings.items())
+        assert Lineup.parse(f"swift:{given}", rules).seats()[0].spec == "swift"  # the defaults are not printed
     assert Lineup.parse("swift:gap=16", Rules.make(4, 2)).seats()[0].spec == "swift:gap=16"
+    assert Lineup.parse("swift:view=1", TWO).seats()[0].spec == "swift:view=1"
+    assert POLICIES["swift"].defaults() == POLICIES["swift"].params  # the base row is the two-player table's
 
 
 def test_cheating_is_never_a_default():
@@ -278,15 +290,15 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
 def test_swift_looks_at_its_race_every_batch_deals():
     """batch: challengers are dropped (race) after every `batch` deals. Without a race batch changes nothing;
     a batch of all the deals or more is one look at the end, where a dropped challenger could not have been
-    chosen (mean + race * se <= 0 < margin * se), so the default (16, more than swift's 6 deals) plays the
-    games swift played before batch existed; looks every 2 deals drop challengers early and play others."""
+    chosen (mean + race * se <= 0 < margin * se), so it plays the games of no race at all (swift's first
+    defaults: 6 deals, race 0); looks every 2 deals drop challengers early and play others."""
     def games(spec):
         return simulate(TWO, Lineup.parse(f"{spec},greedy", TWO, swap_seats=True), 9, 0, 6)
 
-    assert np.array_equal(games("swift:rollouts=12:batch=2"), games("swift:rollouts=12"))  # race=0
-    assert np.array_equal(games("swift:race=1:batch=6"), games("swift:race=1"))
-    assert np.array_equal(games("swift:race=1:batch=1000000"), games("swift:race=1"))
-    assert not np.array_equal(games("swift:rollouts=12:race=0.5:batch=2"), games("swift:rollouts=12:race=0.5"))
+    assert np.array_equal(games("swift:rollouts=12:race=0:batch=2"), games("swift:rollouts=12:race=0:batch=16"))
+    assert np.array_equal(games("swift:rollouts=6:race=1:batch=6"), games("swift:rollouts=6:race=0:batch=16"))
+    assert np.array_equal(games("swift:rollouts=6:race=1:batch=1000000"), games("swift:rollouts=6:race=0"))
+    assert not np.array_equal(games("swift:rollouts=12:race=0.5:batch=2"), games("swift:rollouts=12:race=0.5:batch=16"))
 
 
 def test_swift_views_its_leaves_as_the_last_seat_or_as_itself():
@@ -296,11 +308,11 @@ def test_swift_views_its_leaves_as_the_last_seat_or_as_itself():
     def games(spec, rules):
         return simulate(rules, Lineup.parse(f"{spec},greedy", rules, swap_seats=True), 9, 0, 4)
 
-    assert np.array_equal(games("swift:view=1", TWO), games("swift", TWO))
-    assert np.array_equal(games("swift:view=1:horizon=4", TWO), games("swift:horizon=4", TWO))
-    assert not np.array_equal(games("swift:view=1:horizon=1", TWO), games("swift:horizon=1", TWO))
+    assert np.array_equal(games("swift:view=1", TWO), games("swift:view=0", TWO))
+    assert np.array_equal(games("swift:view=1:horizon=4", TWO), games("swift:view=0:horizon=4", TWO))
+    assert not np.array_equal(games("swift:view=1:horizon=1", TWO), games("swift:view=0:horizon=1", TWO))
     partners = Rules.make(4, 2)
-    assert not np.array_equal(games("swift:view=1", partners), games("swift", partners))
+    assert not np.array_equal(games("swift:view=1", partners), games("swift:view=0", partners))
 
 
 def test_the_cheating_instrument_reads_the_hidden_cards():
