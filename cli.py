@@ -471,7 +471,8 @@ def study(
         "--family", help="compensation: a family to search (late_card, handicap); repeat for several; "
         "default both.")] = None,
     overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace a study directory that holds another study.")] = False,
+        "--overwrite", help="Replace a study directory that holds another study, or replay the runs of "
+        "this one that this simkit would play differently.")] = False,
     quiet: Quiet = False,
     scheduler: Scheduler = None,
     rule_options: dict | None = None,

@@ -133,7 +133,7 @@ def test_a_re_run_that_differs_only_in_how_it_runs_adds_no_command(done, tmp_pat
     shutil.copytree(done, copy)
     recorded = json.loads((done / "study.json").read_text())["commands"]
     quiet = ["simkit", "study", "first-player", "-p", "3", "--games", str(GAMES), "--seed", "3", "--quiet",
-             "--threads", "1", "--scheduler=local:2"]
+             "--threads", "1", "--scheduler=local:2", "--overwrite"]
     run_study(first_player(3), copy, command=quiet)
     assert json.loads((copy / "study.json").read_text())["commands"] == recorded
     assert "--quiet" not in (copy / "summary.md").read_text()

@@ -642,7 +642,7 @@ def _commands(out: Path, command: Sequence[str] | None) -> list[str]:
 
 
 # Options of `simkit study` that change how a study runs, not what it plays, with how many values follow.
-HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1}
+HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overwrite": 0}
 
 
 def _what_it_plays(text: str) -> tuple[str, ...]:
