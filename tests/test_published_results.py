@@ -6,9 +6,11 @@ with every policy parameter resolved, the seed, simkit's version and the
 games stamp). A change that alters an identity without altering the games (a
 policy parameter added with a default that plays as before) leaves those ids
 naming runs the code no longer makes: the numbers stay right, their
-provenance does not, and the regenerate command re-plays what it should find.
-Re-run the study (``make results``, or its line in results/README.md) to
-renew them; this test names the study and the configurations.
+provenance does not, and the regenerate command re-plays what it should find;
+a change of a policy's defaults leaves the numbers wrong too. Re-run the
+study with --overwrite (its line in results/README.md or ``make results``):
+it replays those configurations alone where the datasets are on disk. This
+test names the study and the configurations.
 """
 
 from __future__ import annotations
@@ -43,4 +45,4 @@ def test_a_published_study_names_the_runs_the_code_makes(path):
         if made != record["run_id"]:
             stale.append(f"{record['folder']} ({record['run_id']}, the code: {made})")
     assert not stale, (f"results/{path.parent.name}/study.json names runs the code no longer makes; re-run "
-                       f"`{study['commands'][0]}` to renew them: " + ", ".join(stale))
+                       f"`{study['commands'][0]} --overwrite` to replay them: " + ", ".join(stale))
