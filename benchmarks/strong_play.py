@@ -3,8 +3,9 @@
     python benchmarks/strong_play.py                  # 5 rounds, the best of each
     python benchmarks/strong_play.py --rounds 9 --lookahead-games 300
     python benchmarks/strong_play.py --spec lookahead:horizon=8:race=0   # other lookahead line-ups too
+    python benchmarks/strong_play.py --players 4 --spec swift            # at another table
 
-Plays two-player games with the same policy on every seat, on ONE kernel
+Plays two-player games (or --players/--teams) with the same policy on every seat, on ONE kernel
 thread (``simkit.play.set_threads(1)``, so games/s are per core), through
 ``simkit.play.simulate`` as a run does. Each round times every line-up once,
 one after the other, so a slow spell of a shared machine hits them alike;
@@ -46,9 +47,11 @@ def main() -> None:
     parser.add_argument("--lookahead-games", type=int, default=200)
     parser.add_argument("--spec", action="append", default=[], help="another line-up to time (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--teams", type=int, default=None, help="default: 2, or 3 for 3 or 9 players")
     args = parser.parse_args()
     set_threads(1)
-    rules = Rules.make(2)
+    rules = Rules.make(args.players, args.teams)
     lineups = [("random", args.random_games), ("greedy", args.greedy_games), ("lookahead", args.lookahead_games)]
     lineups += [(spec, args.lookahead_games) for spec in args.spec]
     print(f"before: {load()}", flush=True)
@@ -66,7 +69,8 @@ def main() -> None:
         print(f"round {r + 1}: " + ", ".join(rates) + " games/s", flush=True)
     print(f"after: {load()}")
     random = best["random"]
-    print(f"\nbest of {args.rounds} rounds, two-player games, one thread (games/s per core):")
+    table = "two-player games" if args.players == 2 else f"{args.players} players, {rules.teams} teams"
+    print(f"\nbest of {args.rounds} rounds, {table}, one thread (games/s per core):")
     for spec, _ in lineups:
         share = f" ({best[spec] / random:.1%} of random)" if spec == "greedy" else ""
         print(f"  {spec}: {best[spec]:,.1f}{share}")

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.kernels import policies as kp
-from simkit.kernels.lookahead import BATCH
 from simkit.kernels.rich_extras import EXTRAS
 from simkit.rules import Rules
 
@@ -166,21 +165,19 @@ RICH_WEIGHTS: dict[str, dict[str, float]] = {
 }
 
 
-# Swift's search settings per table shape (benchmarks/matches.md), over its base parameters below.
+# Swift's settings that differ by table shape (benchmarks/matches.md), over its base parameters below.
 # One player per team: candidates within 16 of greedy's choice (twelfth session: as strong as every
-# candidate at 12-18% more games/s), up to 10 deals raced every 2 (race 0.5; thirteenth session), the
-# other team's replies played by the lookahead's own greedy weights, which name the lookahead's move
-# at 61.6% of positions where the default greedy's name 37.5% (fourteenth session): 49.78% [49.3, 50.2]
-# against the lookahead over 48,000 games where 6 unraced deals and the default greedy's replies
-# scored 49.08% on the same deals. With partners: every candidate searched (gap 16 lost 1.3 points at
-# 4p/2t), 6 deals unraced, the default greedy's replies (the lookahead's weights lost 0.4 points at
-# 4p/2t), and the leaves scored as the searching seat sees the deal (view 1: 48.26% against 46.77%
-# over 18,000 games at 4p/2t, 48.20% against 48.13% over 12,000 at 6p/2t; sixteenth session).
+# candidate at 12-18% more games/s) and the other team's replies played by the lookahead's own greedy
+# weights, which name the lookahead's move at 61.6% of positions where the default greedy's name 37.5%
+# (fourteenth session; with the race below, 49.78% [49.3, 50.2] against the lookahead over 48,000 games
+# where swift's first defaults scored 49.08% on the same deals). With partners: every candidate
+# searched (gap 16 lost 1.3 points at 4p/2t), the default greedy's replies (the lookahead's weights lost
+# 0.4 points at 4p/2t) and the leaves scored as the searching seat sees the deal (view 1: 48.26%
+# against 46.77% over 18,000 games at 4p/2t, the same at 6p/2t; sixteenth session).
 SWIFT_SETTINGS: dict[str, dict[str, float]] = {
-    "2 teams": {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0,
-                **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}, "view": 0.0},
-    "2 teams, partners": {"gap": 0.0, "rollouts": 6.0, "race": 0.0, "batch": float(BATCH),
-                          **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}, "view": 1.0},
+    "2 teams": {"gap": 16.0, **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}, "view": 0.0},
+    "2 teams, partners": {"gap": 0.0, **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()},
+                          "view": 1.0},
 }
 
 
@@ -195,23 +192,25 @@ def rich_table_defaults(rules: Rules) -> dict[str, float]:
     return {**RICH_WEIGHTS[table], **SWIFT_SETTINGS[table]}
 
 
-# The lookahead's race with cheap rollouts over three candidates, its leaves scored by the richer
-# value (issue 22's fast strong player; benchmarks/matches.md); its search settings per table shape
-# in SWIFT_SETTINGS. gap: a candidate more than gap behind greedy's choice by the own greedy weights
-# (a four made or blocked is worth 10-20) is not searched. batch: with race > 0, challengers are
-# dropped after every batch deals. view: 1 scores the leaves as the searching seat sees the deal, 0
-# as the seat that played last (the value's fit); with two players and an even horizon the two are
-# one seat.
+# The lookahead's race over three candidates on up to 10 deals of 2 plies, a look at the race every 2
+# deals (race 0.5: thirteenth session, as strong as 6 unraced deals at a quarter more speed; with
+# partners 48.77% against 48.26% on the same 18,000 4p/2t deals at 13% more speed, sixteenth session),
+# its leaves scored by the richer value (issue 22's fast strong player; benchmarks/matches.md); the
+# settings that differ by table shape in SWIFT_SETTINGS. gap: a candidate more than gap behind greedy's
+# choice by the own greedy weights (a four made or blocked is worth 10-20) is not searched. batch: with
+# race > 0, challengers are dropped after every batch deals. view: 1 scores the leaves as the searching
+# seat sees the deal, 0 as the seat that played last (the value's fit); with two players and an even
+# horizon the two are one seat.
 _TWO = SWIFT_SETTINGS["2 teams"]
 POLICIES["swift"] = PolicyKind(
     "swift",
     kp.SWIFT,
     # kernels/lookahead.py reads them by position (RichLeaf's layout): the search's own, the value
     # weights, its own greedy weights and its model of the other teams; SWIFT_SETTINGS fill their places.
-    {"rollouts": _TWO["rollouts"], "shortlist": 3.0, "margin": 0.5, "playout": 0.0, "horizon": 2.0,
-     "race": _TWO["race"], **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
+    {"rollouts": 10.0, "shortlist": 3.0, "margin": 0.5, "playout": 0.0, "horizon": 2.0, "race": 0.5,
+     **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
      **{f"opponent_{k}": _TWO[f"opponent_{k}"] for k in POLICIES["greedy"].params},
-     "gap": _TWO["gap"], "batch": _TWO["batch"], "view": _TWO["view"]},
+     "gap": _TWO["gap"], "batch": 2.0, "view": _TWO["view"]},
     "the lookahead's race over greedy's best three (those within `gap` of greedy's choice by its own greedy "
     "score) on a few re-dealt deals of 2 plies, its leaves scored by a fitted value of hand and board "
     "(two-team tables)",

@@ -23,6 +23,8 @@ parameter's value, so no run plays other games under its old id. A group that
 names the policy by its defaults alone is then spelled out (``_spelled_out``)
 under a new name, once its old hash has been reproduced from the spelled-out
 specs, and the new defaults are a group of their own (swift's, 2026-12-04).
+An added group's records are hashed without the policies' canonical names
+(``added_fingerprint``): a name is the spec less the defaults of the day.
 
 The corpus (CORPUS below): random play at the 10 legal tables and with each
 rule option away from its default; greedy the same; mixed and seat-swapped
@@ -88,9 +90,9 @@ _DEFAULT_GREEDY = {"complete": 1000, "build": 1, "growth": 4, "block": 1, "block
 _FIRST_SETTINGS = {"rollouts": 6, "race": 0, "batch": 16, "view": 0,
                    **{f"opponent_{k}": v for k, v in _DEFAULT_GREEDY.items()}}
 ADDED = {
-    # swift's defaults since 2026-12-04 (simkit.policies.SWIFT_SETTINGS): at one player per team 10 deals
-    # raced every 2 and the lookahead's own weights for the other team's replies; with partners the
-    # leaves seen by the searching seat (view 1).
+    # swift's defaults since 2026-12-04 (simkit.policies.SWIFT_SETTINGS): 10 deals raced every 2; at one
+    # player per team the lookahead's own weights for the other team's replies, with partners the leaves
+    # seen by the searching seat (view 1).
     "swift, defaults of 2026-12-04": _SWIFT,
     # swift's first defaults, spelled out: the group recorded as "swift" until 2026-12-04 (its games
     # were compared row for row and record for record with those of "swift" before the defaults changed).
@@ -110,19 +112,34 @@ def every_configuration() -> list[tuple[str, int, int, int, dict, bool]]:
 
 def fingerprint(configurations=None, seed: int = 20261201) -> str:
     """sha256 of every configuration's statistics rows and its first game's record (hex);
-    configurations: (line-up, players, teams, games, options, swap) tuples, default the corpus."""
+    configurations: (line-up, players, teams, games, options, swap) tuples, default the corpus.
+    An added group (``added_fingerprint``) hashes its records without their policy names."""
+    return _hash(corpus() if configurations is None else configurations, seed, names=True)
+
+
+def added_fingerprint(group, seed: int = 20261201) -> str:
+    """sha256 of an added group's games, its records without the policies' canonical names: a name is
+    the spec less the defaults of the day, so a group spelled out keeps its hash when a default changes
+    (its spec, in the hash, says what it plays)."""
+    return _hash(group, seed, names=False)
+
+
+def _hash(configurations, seed: int, names: bool) -> str:
     from simkit.play import simulate
     from simkit.policies import Lineup
     from simkit.records import game_record
     from simkit.rules import Rules
 
     h = hashlib.sha256()
-    for spec, players, teams, games, options, swap in corpus() if configurations is None else configurations:
+    for spec, players, teams, games, options, swap in configurations:
         rules = Rules.make(players, teams, **options)
         lineup = Lineup.parse(spec, rules, swap_seats=swap)
         h.update(repr((spec, players, teams, games, sorted(options.items()), swap)).encode())
         h.update(simulate(rules, lineup, seed, 0, games).tobytes())
-        h.update(json.dumps(game_record(rules, lineup, seed, 0), sort_keys=True).encode())
+        record = game_record(rules, lineup, seed, 0)
+        if not names:
+            record.pop("policies")
+        h.update(json.dumps(record, sort_keys=True).encode())
     return h.hexdigest()
 
 
@@ -137,7 +154,7 @@ def main() -> None:
         sys.exit(f"the corpus no longer plays the games of stamp {GAMES_STAMP}: give kernels.GAMES_STAMP a new "
                  "value first (and fold ADDED into the corpus); nothing written")
     for name, group in ADDED.items():
-        written["added"][name] = fingerprint(group)
+        written["added"][name] = added_fingerprint(group)
         old = recorded.get("added", {}).get(name) if same_stamp else None
         if old is not None and old != written["added"][name]:
             sys.exit(f"the added group {name!r} no longer plays the games recorded for stamp {GAMES_STAMP}; "

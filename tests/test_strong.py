@@ -130,15 +130,15 @@ def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
 
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
-    """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS): alone, gap=16,
-    10 deals raced every 2 and the lookahead's own weights for the other team's replies; with partners,
-    every candidate searched, 6 deals unraced, the default greedy's replies and the leaves seen by the
-    searching seat."""
+    """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS), 10 deals raced
+    every 2 at both: alone, gap=16 and the lookahead's own weights for the other team's replies; with
+    partners, every candidate searched, the default greedy's replies and the leaves seen by the searching
+    seat."""
     from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, RICH_WEIGHTS
 
     alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0,
              **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}}
-    partners = {"gap": 0.0, "rollouts": 6.0, "race": 0.0, "batch": 16.0, "view": 1.0,
+    partners = {"gap": 0.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 1.0,
                 **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}}
     for players, table, settings in ((2, "2 teams", alone), (4, "2 teams, partners", partners),
                                      (12, "2 teams, partners", partners)):
