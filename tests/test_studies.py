@@ -271,6 +271,14 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     record = {c["folder"]: c["run_id"] for c in json.loads((out / "study.json").read_text())["configurations"]}
     assert record["p2t2-greedy"] == json.loads((out / "p2t2-greedy" / ds.MANIFEST).read_text())["run_id"]
     assert run_study(study, out).games_played == 0
+    # a stale run of an earlier command's line-up is refused too, and replayed by a command without it
+    monkeypatch.setitem(policies.POLICIES, "greedy", replace(greedy, params={**greedy.params, "build": 3.0}))
+    random_only = first_player(2, policies=("random",), games=200)
+    with pytest.raises(StudyError, match=r"p2t2-greedy \(greedy's build 3 asked, 2 on disk\)"):
+        run_study(random_only, out)
+    replayed = run_study(random_only, out, overwrite=True)
+    assert replayed.games_played == 200 and not replayed.left_out
+    assert [c.folder(3) for c in replayed.configs] == ["p2t2-random", "p2t2-greedy"]
 
 
 def test_non_default_options_name_the_default_folder():

@@ -153,6 +153,13 @@ class Results:
             self._aggregates[name] = found.aggregate
         return self._aggregates[name]
 
+    def played(self, config: Config) -> int:
+        """Games of the configuration's own run on disk, at most its games (another run's count none)."""
+        directory = self.out / config.folder(self.seed)
+        if run_on_disk(directory) != config_run_id(config, self.seed):
+            return 0
+        return min(games_on_disk(directory), config.games)
+
     def forget(self, config: Config) -> None:
         self._aggregates.pop(config.folder(self.seed), None)
 
@@ -319,6 +326,7 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
                 + "; ".join(f"{', '.join(folders)} ({why})" for why, folders in stale.items())
                 + f". Use --overwrite to replay {'them' if n > 1 else 'it'} (the study's other runs are kept), "
                 "or --out DIR")
+        stale_folders = {folder for folders in stale.values() for folder in folders}
         # the directory is the study's from now on: an interrupted study resumes, another is refused
         _write_text(out / STUDY_FILE, json.dumps(study_json(study, previous, _commands(out, command)), indent=2,
                                                  sort_keys=True) + "\n")
@@ -330,12 +338,14 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
                 warm_up(_distinct(study.kind.plan(asked, results), study.seed), results, events)
             while True:
                 configs = _distinct(study.kind.plan(asked, results), study.seed)
-                todo = [c for c in configs if results.aggregate(c) is None]
+                planned = {c.folder(study.seed) for c in configs}
+                # with overwrite, the stale runs of earlier commands' configurations are replayed too
+                replays = [c for c in previous if c.folder(study.seed) in stale_folders - planned]
+                todo = [c for c in configs + replays if results.aggregate(c) is None]
                 if not todo:
                     break
-                total = sum(c.games for c in configs)
-                events.started(total, total - sum(c.games - min(games_on_disk(out / c.folder(study.seed)), c.games)
-                                                  for c in todo))
+                total = sum(c.games for c in configs + replays)
+                events.started(total, total - sum(c.games - results.played(c) for c in todo))
                 for config in todo:
                     result = run(out / config.folder(study.seed),
                                  RunSpec(config.rules, config.lineup, config.seed_of(study.seed), config.games),
