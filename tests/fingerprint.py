@@ -76,9 +76,10 @@ _SWIFT = [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift"
 
 
 def _spelled_out(group, settings_of):
-    """`group` with swift's search settings written into its specs: settings_of(players) -> {name: value}.
-    A group that names defaults by "swift" alone plays other games when the defaults change; spelled
-    out, it keeps playing the games it was recorded with."""
+    """`group` with swift's settings written into its specs: settings_of(players) -> {name: value}.
+    A group that names defaults by "swift" alone plays other games when the defaults change; with the
+    settings that changed spelled out, it keeps playing the games it was recorded with (a later change
+    of another default is spelled out the same way)."""
     def spell(spec, players):
         return spec.replace("swift", "swift:" + ":".join(f"{k}={v:g}" for k, v in settings_of(players).items()), 1)
     return [(spell(spec, players), players, *rest) for spec, players, *rest in group]
