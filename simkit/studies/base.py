@@ -145,7 +145,7 @@ class Results:
         if name not in self._aggregates or self._aggregates[name].games < config.games:  # (more asked of it)
             self._aggregates.pop(name, None)
             directory = self.out / name
-            if run_on_disk(directory) != config_run_id(config, self.seed) or games_on_disk(directory) < config.games:
+            if games_of_run(directory, config_run_id(config, self.seed)) < config.games:
                 return None
             (found,) = list(runs_of(directory))
             if found.aggregate.games < config.games:
@@ -155,10 +155,7 @@ class Results:
 
     def played(self, config: Config) -> int:
         """Games of the configuration's own run on disk, at most its games (another run's count none)."""
-        directory = self.out / config.folder(self.seed)
-        if run_on_disk(directory) != config_run_id(config, self.seed):
-            return 0
-        return min(games_on_disk(directory), config.games)
+        return min(games_of_run(self.out / config.folder(self.seed), config_run_id(config, self.seed)), config.games)
 
     def forget(self, config: Config) -> None:
         self._aggregates.pop(config.folder(self.seed), None)
@@ -241,13 +238,12 @@ class StudyEvents(RunEvents):
         self.watcher.notice(message)
 
 
-def run_on_disk(directory: Path) -> str | None:
-    """The run id of the dataset in `directory` (None if there is none, or none readable)."""
+def _manifest(directory: Path) -> dict | None:
+    """The manifest of the dataset in `directory` (None if there is none, or none readable)."""
     try:
-        manifest = ds.read_manifest(directory)
+        return ds.read_manifest(directory)
     except ds.DatasetError:
         return None
-    return None if manifest is None else manifest.get("run_id")
 
 
 def stale_runs(configs: list[Config], out: Path, seed: int) -> dict[str, list[str]]:
@@ -256,22 +252,17 @@ def stale_runs(configs: list[Config], out: Path, seed: int) -> dict[str, list[st
     say. Their games are not the configurations', so a study neither counts nor resumes them."""
     stale: dict[str, set[str]] = {}
     for c in configs:
-        directory = out / c.folder(seed)
-        held = run_on_disk(directory)
-        if held is not None and held != config_run_id(c, seed):
-            theirs = ds.read_manifest(directory).get("identity", {})
-            mine = ds.identity_of(c.rules, c.lineup, c.seed_of(seed))
-            stale.setdefault(identity_differences(mine, theirs), set()).add(c.folder(seed))
+        manifest = _manifest(out / c.folder(seed))
+        mine = ds.identity_of(c.rules, c.lineup, c.seed_of(seed))
+        if manifest is not None and manifest.get("run_id") != ds.run_id(mine):
+            stale.setdefault(identity_differences(mine, manifest.get("identity", {})), set()).add(c.folder(seed))
     return {why: sorted(folders) for why, folders in stale.items()}
 
 
-def games_on_disk(directory: Path) -> int:
-    """Games in the finished chunks of the run in `directory` (0 if there is none yet)."""
-    try:
-        manifest = ds.read_manifest(directory)
-    except ds.DatasetError:
-        return 0
-    if manifest is None:
+def games_of_run(directory: Path, run_id: str) -> int:
+    """Games in the finished chunks of run `run_id` in `directory` (0 if it holds none yet, or another run)."""
+    manifest = _manifest(directory)
+    if manifest is None or manifest.get("run_id") != run_id:
         return 0
     return ds.Run(Path(directory), manifest, []).games_on_disk
 
@@ -297,7 +288,8 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
     """Play every configuration `study` needs into `out`, then write its summary, plots and study.json.
 
     scheduler: None (this machine), or as ``simkit.runner.run`` takes it.
-    overwrite: replace a study directory holding another study. One writer
+    overwrite: replace a study directory holding another study, and replay the runs in it that the
+    code would play differently (stale_runs). One writer
     at a time: a second run_study on `out` is refused at once, naming the other.
     """
     out = Path(out)
@@ -307,7 +299,8 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
         from simkit.distributed import check_scheduler
 
         check_scheduler(scheduler)
-    study.kind.plan(study, Results(out, study.seed))  # a study that cannot be made is refused before anything is written
+    # a study that cannot be made is refused before anything is written
+    first_plan = study.kind.plan(study, Results(out, study.seed))
     out.mkdir(parents=True, exist_ok=True)
     try:
         lock = DirectoryLock(out).__enter__()
@@ -318,7 +311,7 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
         outcome.replaced, outcome.added, lineups, previous = _claim(study, out, overwrite)
         asked = Study(study.kind, study.options, study.lineups, study.seed)
         study = Study(study.kind, study.options, lineups, study.seed)
-        stale = stale_runs(study.kind.plan(asked, Results(out, study.seed)) + previous, out, study.seed)
+        stale = stale_runs(first_plan + previous, out, study.seed)
         if stale and not overwrite:
             n = sum(map(len, stale.values()))
             raise StudyError(
