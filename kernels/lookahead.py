@@ -30,8 +30,12 @@ rarely makes it play worse than greedy would. A greedy choice that wins the
 game at once is played without rollouts. With ``gap`` > 0 a candidate whose
 greedy score trails the greedy choice's by more than ``gap`` is not searched,
 and a decision left with one candidate takes it without rollouts (most turns
-have one action far ahead of the rest: a four made or blocked). The real
-game's generator is advanced once per searched decision.
+have one action far ahead of the rest: a four made or blocked). With
+``removals`` k > 0, a decision whose greedy best k hold a one-eyed Jack
+searches all k, whatever ``shortlist`` and ``gap`` say: a removal is the
+kind of move the rollouts find and greedy's order hides (benchmarks/matches.md,
+seventeenth session). The real game's generator is advanced once per
+searched decision.
 
 The leaves' value is chosen by a marker type, ``leaf``, when the caller is
 compiled (as ``kernels.policies`` picks a policy set): ``FittedLeaf()``
@@ -43,15 +47,15 @@ two-team tables).
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
 race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
 for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
-opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch`` and ``view``
-(swift declares them; the lookahead and quick do not, so their rows hold 0
-there: every candidate searched and a look at the race every BATCH deals, as
-before they existed). ``view`` 1 scores RichLeaf's leaves as the searching
+opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch``, ``view``
+and ``removals`` (swift declares them; the lookahead and quick do not, so
+their rows hold 0 there: every candidate searched, a look at the race every
+BATCH deals and no widening for removals, as before they existed). ``view`` 1 scores RichLeaf's leaves as the searching
 seat sees the deal (its own hand, partly real), 0 as the seat that played
 last (with partners at horizon 2: the partner, its hand re-dealt).
 P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
 ``value_size(leaf)`` gives the value weights' count of either,
-``gap_at(leaf)`` where gap is (batch and view follow it).
+``gap_at(leaf)`` where gap is (batch, view and removals follow it).
 """
 
 from typing import NamedTuple
@@ -70,7 +74,7 @@ from .state import (
     CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS,
     TURNS, lowest_bit,
 )
-from .tables import N_CODES
+from .tables import N_CODES, ONE_EYED
 
 P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_HORIZON, P_RACE, P_VALUE = range(7)
 P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
@@ -275,11 +279,16 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
     if n == 0:
         return -1, -1
-    short = shortlist(actions, scores, n, min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST))
-    gap = params[gap_at(leaf)]  # 0: every candidate is searched
-    if gap > 0.0:
-        while short > 1 and scores[0] - scores[short - 1] > gap:
-            short -= 1
+    short = min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST)
+    removals = min(int(params[gap_at(leaf) + 3]), MAX_SHORTLIST)  # swift's; 0 (the lookahead's, quick's): off
+    if removals > 0 and holds_removal(tb, actions, scores, n, removals):
+        short = shortlist(actions, scores, n, removals)  # every one of them searched, whatever the gap
+    else:
+        short = shortlist(actions, scores, n, short)
+        gap = params[gap_at(leaf)]  # 0: every candidate is searched
+        if gap > 0.0:
+            while short > 1 and scores[0] - scores[short - 1] > gap:
+                short -= 1
     rollouts = int(params[P_ROLLOUTS])
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128
@@ -325,6 +334,17 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
             if mean > params[P_MARGIN] * se and mean > chosen_gain:
                 chosen, chosen_gain = i, mean
     return actions[chosen] // 128, actions[chosen] % 128
+
+
+@inline_kernel
+def holds_removal(tb, actions, scores, n, k):
+    """Whether the best k of the n listed actions by score hold a one-eyed Jack; sorts them to the front
+    (shortlist)."""
+    short = shortlist(actions, scores, n, k)
+    for i in range(short):
+        if tb.card_kind[actions[i] // 128] == ONE_EYED:
+            return True
+    return False
 
 
 @inline_kernel

@@ -89,20 +89,26 @@ def _spelled_out(group, settings_of):
 # gap 16 at one player per team, 0 with partners; the leaves as the seat that played last sees them.
 # Literals, not POLICIES["greedy"].params: these games must not follow a later change of greedy's defaults.
 _DEFAULT_GREEDY = {"complete": 1000, "build": 1, "growth": 4, "block": 1, "block4": 500, "break4": 400, "jack_cost": 20}
-_FIRST_SETTINGS = {"rollouts": 6, "race": 0, "batch": 16, "view": 0,
+_FIRST_SETTINGS = {"rollouts": 6, "race": 0, "batch": 16, "view": 0, "removals": 0,
                    **{f"opponent_{k}": v for k, v in _DEFAULT_GREEDY.items()}}
 ADDED = {
-    # swift's defaults since 2026-12-04 (simkit.policies.SWIFT_SETTINGS): 10 deals raced every 2; at one
-    # player per team the lookahead's own weights for the other team's replies, with partners the leaves
-    # seen by the searching seat (view 1).
-    "swift, defaults of 2026-12-04": _SWIFT,
-    # swift's first defaults, spelled out: the group recorded as "swift" until 2026-12-04 (its games
-    # were compared row for row and record for record with those of "swift" before the defaults changed).
-    "swift's first defaults, spelled out": _spelled_out(
+    # swift's defaults since the seventeenth session (simkit.policies.SWIFT_SETTINGS): 10 deals raced
+    # every 2, all of greedy's best four searched when they hold a removal (removals 4); at one player
+    # per team the lookahead's own weights for the other team's replies, with partners the leaves seen by
+    # the searching seat (view 1).
+    "swift, defaults of the seventeenth session": _SWIFT,
+    # The sixteenth session's defaults (no removals), spelled out: recorded as "swift, defaults of
+    # 2026-12-04" until the seventeenth session; the spelled-out specs reproduce its hash (f1178b10...)
+    # with the old specs' text in it, so they play its games.
+    "swift, defaults of the sixteenth session, spelled out": _spelled_out(_SWIFT, lambda players: {"removals": 0}),
+    # swift's first defaults (recorded as "swift" until 2026-12-04), spelled out, removals 0 with them:
+    # recorded as "swift's first defaults, spelled out" (e2f49489...) until the seventeenth session.
+    "swift's first defaults, spelled out with removals": _spelled_out(
         _SWIFT, lambda players: {**_FIRST_SETTINGS, "gap": 16 if players == 2 else 0}),
     # Every candidate searched at two players: swift as the eleventh session added it (recorded as
-    # "swift:gap=0" until 2026-12-04, compared the same way).
-    "swift as added (eleventh session), spelled out": _spelled_out(
+    # "swift:gap=0" until 2026-12-04, then as "swift as added (eleventh session), spelled out",
+    # 10902215..., until the seventeenth session).
+    "swift as added (eleventh session), spelled out with removals": _spelled_out(
         [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
 }
 

@@ -83,25 +83,26 @@ def test_parameter_rows_fit_the_kernels():
     names = list(POLICIES["swift"].params)
     g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
     gap = lookahead.gap_at(lookahead.RichLeaf())
-    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 3 == gap + 3 <= N_PARAMS
+    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 4 == gap + 4 <= N_PARAMS
     assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
     assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
     assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
-    assert names[gap:] == ["gap", "batch", "view"]
+    assert names[gap:] == ["gap", "batch", "view", "removals"]
 
 
 @pytest.mark.parametrize("name", ["lookahead", "quick"])
 def test_the_lookahead_and_quick_search_every_candidate(name):
-    """They do not declare swift's gap, batch and view: their rows hold 0 where the kernel reads them (no
-    candidate dropped, a look at the race every BATCH deals; their leaves have no view), so their games and
-    their runs' identities are what they were before these existed."""
+    """They do not declare swift's gap, batch, view and removals: their rows hold 0 where the kernel reads
+    them (no candidate dropped, a look at the race every BATCH deals, their leaves have no view, no
+    decision widened for a removal), so their games and their runs' identities are what they were before
+    these existed."""
     from simkit.kernels import lookahead
 
-    assert not {"gap", "batch", "view"} & set(POLICIES[name].params)
+    assert not {"gap", "batch", "view", "removals"} & set(POLICIES[name].params)
     assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(lookahead.FittedLeaf())
     for players, teams in ((2, 2), (3, 3), (4, 2)):
         rows = Lineup.parse(name, Rules.make(players, teams)).params()
-        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 3] == 0.0).all()
+        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 4] == 0.0).all()
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -131,14 +132,14 @@ def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
     """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS), 10 deals raced
-    every 2 at both: alone, gap=16 and the lookahead's own weights for the other team's replies; with
+    every 2 and all four candidates searched when they hold a removal at both: alone, gap=16 and the lookahead's own weights for the other team's replies; with
     partners, every candidate searched, the default greedy's replies and the leaves seen by the searching
     seat."""
     from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, RICH_WEIGHTS
 
-    alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0,
+    alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0, "removals": 4.0,
              **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}}
-    partners = {"gap": 0.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 1.0,
+    partners = {"gap": 0.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 1.0, "removals": 4.0,
                 **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}}
     for players, table, settings in ((2, "2 teams", alone), (4, "2 teams, partners", partners),
                                      (12, "2 teams, partners", partners)):
@@ -268,7 +269,7 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     assert np.array_equal(simulate(TWO, lineup, 9, 0, 6), simulate(TWO, wide, 9, 0, 6))
     default = Lineup.parse("swift,greedy", TWO, swap_seats=True)  # gap=16: some decisions not searched
     assert not np.array_equal(simulate(TWO, default, 9, 0, 6), simulate(TWO, lineup, 9, 0, 6))
-    own = Lineup.parse("swift:gap=1e-9", TWO)
+    own = Lineup.parse("swift:gap=1e-9:removals=0", TWO)  # removals=0: no decision searched whatever the gap
     ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.policy_set()
     g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
     weights = params[0, g:g + len(POLICIES["greedy"].params)]
@@ -285,6 +286,62 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
             assert card * 128 + cell == top, seed
             checked += 1
     assert checked >= 4
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_swift_searches_all_four_when_they_hold_a_removal(players):
+    """removals=4: a decision where greedy's best four (by swift's own greedy weights) hold a one-eyed Jack
+    searches all four, whatever shortlist and gap say (as swift:shortlist=4:gap=0 would); any other
+    decision is swift's with removals=0. Positions: random midgames with a four of the other team planted
+    (greedy lists a removal only where it breaks a four), the seat's hand cut to three cards of its own
+    and, in half of them, the one-eyed Jack of spades."""
+    from simkit.kernels.greedy import score_actions
+    from simkit.kernels.tables import ONE_EYED
+    from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
+    from tests.positions import CORNERS, hand_cards, place_chip, set_hand
+
+    rules = Rules.make(players, 2)
+    cfg, weights = rules.cfg(), np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
+
+    def choice(spec, st, seat):
+        lineup = Lineup.parse(spec, rules)
+        ids, params, pset = lineup.ids()[0], lineup.params()[0], lineup.policy_set()
+        rng = st.rng.copy()
+        made = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat,
+                      seat % 2)
+        st.rng[:] = rng
+        return made
+
+    def plant_four(st, team):
+        """Four chips of `team` on the first empty stretch of five cells in a row, the fifth left empty."""
+        taken = int(st.occupied[0]) | int(st.occupied[1]) << 64
+        for start in (r * 10 + c for r in range(10) for c in range(6)):
+            cells = range(start, start + 5)
+            if not any(taken >> x & 1 or x in CORNERS for x in cells):
+                for x in cells[:4]:
+                    place_chip(tables(), st, team, x)
+                return
+        raise AssertionError("no empty stretch of five")
+
+    held, differ = [0, 0], 0
+    for seed in range(16):
+        turns = 6 + seed
+        st, _ = random_midgame(rules, seed, turns)
+        seat = turns % players
+        plant_four(st, 1 - seat % 2)
+        own = [c for c in hand_cards(st, seat) if tables().card_kind[c] != ONE_EYED][:3]
+        set_hand(st, seat, own + (["JS"] if seed % 2 else []))
+        n = score_actions(tables(), cfg, st, seat, seat % 2, weights, st.scratch, st.fscores)
+        best = st.scratch[np.argsort(-st.fscores[:n], kind="stable")[:4]]
+        removal = any(tables().card_kind[a // 128] == ONE_EYED for a in best)
+        held[removal] += 1
+        wide = choice("swift:shortlist=4:gap=0:removals=0", st, seat)
+        first = choice("swift:shortlist=1:removals=0", st, seat)  # greedy's choice, no search
+        differ += removal and first != wide
+        assert choice("swift:shortlist=1:removals=4", st, seat) == (wide if removal else first), seed
+        plain = choice("swift:removals=0", st, seat)
+        assert choice("swift", st, seat) == (wide if removal else plain), seed
+    assert min(held) >= 5 and differ >= 1, (held, differ)
 
 
 def test_swift_looks_at_its_race_every_batch_deals():
