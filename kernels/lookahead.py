@@ -50,9 +50,10 @@ for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
 opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch``, ``view``
 and ``removals`` (swift declares them; the lookahead and quick do not, so
 their rows hold 0 there: every candidate searched, a look at the race every
-BATCH deals and no widening for removals, as before they existed). ``view`` 1 scores RichLeaf's leaves as the searching
-seat sees the deal (its own hand, partly real), 0 as the seat that played
-last (with partners at horizon 2: the partner, its hand re-dealt).
+BATCH deals and no widening for removals, as before they existed). ``view``
+1 scores RichLeaf's leaves as the searching seat sees the deal (its own
+hand, partly real), 0 as the seat that played last (with partners at
+horizon 2: the partner, its hand re-dealt).
 P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
 ``value_size(leaf)`` gives the value weights' count of either,
 ``gap_at(leaf)`` where gap is (batch, view and removals follow it).

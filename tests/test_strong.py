@@ -132,9 +132,9 @@ def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
     """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS), 10 deals raced
-    every 2 and all four candidates searched when they hold a removal at both: alone, gap=16 and the lookahead's own weights for the other team's replies; with
-    partners, every candidate searched, the default greedy's replies and the leaves seen by the searching
-    seat."""
+    every 2 and all four candidates searched when they hold a removal at both: alone, gap=16 and the
+    lookahead's own weights for the other team's replies; with partners, every candidate searched, the
+    default greedy's replies and the leaves seen by the searching seat."""
     from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, RICH_WEIGHTS
 
     alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0, "removals": 4.0,
