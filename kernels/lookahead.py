@@ -282,10 +282,12 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
         return -1, -1
     short = min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST)
     removals = min(int(params[gap_at(leaf) + 3]), MAX_SHORTLIST)  # swift's; 0 (the lookahead's, quick's): off
-    if removals > 0 and holds_removal(tb, actions, scores, n, removals):
-        short = shortlist(actions, scores, n, removals)  # every one of them searched, whatever the gap
+    # One partial sort for both: its first k actions are those a sort of k alone would give, in order.
+    ranked = shortlist(actions, scores, n, max(short, removals))
+    if removals > 0 and holds_removal(tb, actions, min(removals, ranked)):
+        short = min(removals, ranked)  # every one of them searched, whatever the gap
     else:
-        short = shortlist(actions, scores, n, short)
+        short = min(short, ranked)
         gap = params[gap_at(leaf)]  # 0: every candidate is searched
         if gap > 0.0:
             while short > 1 and scores[0] - scores[short - 1] > gap:
@@ -338,11 +340,9 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
 
 
 @inline_kernel
-def holds_removal(tb, actions, scores, n, k):
-    """Whether the best k of the n listed actions by score hold a one-eyed Jack; sorts them to the front
-    (shortlist)."""
-    short = shortlist(actions, scores, n, k)
-    for i in range(short):
+def holds_removal(tb, actions, k):
+    """Whether the first k listed actions hold a one-eyed Jack."""
+    for i in range(k):
         if tb.card_kind[actions[i] // 128] == ONE_EYED:
             return True
     return False
