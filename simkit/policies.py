@@ -201,10 +201,10 @@ def rich_table_defaults(rules: Rules) -> dict[str, float]:
 # race > 0, challengers are dropped after every batch deals. view: 1 scores the leaves as the searching
 # seat sees the deal, 0 as the seat that played last (the value's fit); with two players and an even
 # horizon the two are one seat. removals: a decision whose greedy best four hold a one-eyed Jack searches
-# all four, whatever shortlist and gap say (seventeenth session: 50.32% [49.9, 50.8] against the
-# lookahead over 48,000 two-player games where removals=0 scores 49.78% on the same deals, ahead on all
-# 12 seeds, and 50.07% over 48,000 fresh games; 48.99% against 48.77% over 18,000 at 4p/2t; 3% fewer
-# games/s or none within the noise).
+# all four (all the shortlist if it is longer), whatever the gap (seventeenth session: 50.32% [49.9,
+# 50.8] against the lookahead over 48,000 two-player games where removals=0 scores 49.78% on the same
+# deals, ahead on all 12 seeds, and 50.07% over 48,000 fresh games; 48.99% against 48.77% over 18,000
+# at 4p/2t; 3% fewer games/s or none within the noise).
 _TWO = SWIFT_SETTINGS["2 teams"]
 POLICIES["swift"] = PolicyKind(
     "swift",

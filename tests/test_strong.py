@@ -291,8 +291,9 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
 @pytest.mark.parametrize("players", [2, 4])
 def test_swift_searches_all_four_when_they_hold_a_removal(players):
     """removals=4: a decision where greedy's best four (by swift's own greedy weights) hold a one-eyed Jack
-    searches all four, whatever shortlist and gap say (as swift:shortlist=4:gap=0 would); any other
-    decision is swift's with removals=0. Positions: random midgames with a four of the other team planted
+    searches all four, whatever shortlist and gap say (as swift:shortlist=4:gap=0 would), or the whole
+    shortlist if it is longer (shortlist=6: as swift:shortlist=6:gap=0 would); any other decision is
+    swift's with removals=0. Positions: random midgames with a four of the other team planted
     (greedy lists a removal only where it breaks a four), the seat's hand cut to three cards of its own
     and, in half of them, the one-eyed Jack of spades."""
     from simkit.kernels.greedy import score_actions
@@ -323,7 +324,7 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
                 return
         raise AssertionError("no empty stretch of five")
 
-    held, differ = [0, 0], 0
+    held, differ, longer = [0, 0], 0, 0
     for seed in range(16):
         turns = 6 + seed
         st, _ = random_midgame(rules, seed, turns)
@@ -341,7 +342,11 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
         assert choice("swift:shortlist=1:removals=4", st, seat) == (wide if removal else first), seed
         plain = choice("swift:removals=0", st, seat)
         assert choice("swift", st, seat) == (wide if removal else plain), seed
-    assert min(held) >= 5 and differ >= 1, (held, differ)
+        six = choice("swift:shortlist=6:gap=0:removals=0", st, seat)
+        longer += removal and six != wide
+        gapped = choice("swift:shortlist=6:removals=0", st, seat)
+        assert choice("swift:shortlist=6:removals=4", st, seat) == (six if removal else gapped), seed
+    assert min(held) >= 5 and differ >= 1 and longer >= 1, (held, differ, longer)
 
 
 def test_swift_looks_at_its_race_every_batch_deals():
