@@ -34,8 +34,8 @@ have one action far ahead of the rest: a four made or blocked). With
 ``removals`` k > 0, a decision whose greedy best k hold a one-eyed Jack
 searches all k (all ``shortlist`` if that is more), whatever ``gap`` says: a
 removal is the kind of move the rollouts find and greedy's order hides
-(benchmarks/matches.md, seventeenth session). The real game's generator is advanced once per
-searched decision.
+(benchmarks/matches.md, seventeenth session). The real game's generator is
+advanced once per searched decision.
 
 The leaves' value is chosen by a marker type, ``leaf``, when the caller is
 compiled (as ``kernels.policies`` picks a policy set): ``FittedLeaf()``
@@ -285,7 +285,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     # One partial sort for both: its first k actions are those a sort of k alone would give, in order.
     ranked = shortlist(actions, scores, n, max(short, removals))
     if removals > 0 and holds_removal(tb, actions, min(removals, ranked)):
-        short = min(max(short, removals), ranked)  # the k and the shortlist searched, whatever the gap
+        short = ranked  # every ranked one searched (the k and the shortlist), whatever the gap
     else:
         short = min(short, ranked)
         gap = params[gap_at(leaf)]  # 0: every candidate is searched
