@@ -12,12 +12,12 @@ hand, the board, the discards and the size of the draw pile.
 set*, a marker argument whose type says which policies a line-up may use:
 ``RandomOnly()``, ``UpToGreedy()`` (random and greedy), ``AllPolicies()``
 (random, greedy and the lookahead) or, for line-ups with the later players,
-``Strong(lookahead, ismcts, fast, swift)``: random and greedy, and each of
-the four whose field is ``Yes()`` (``No()`` leaves it out). ``choose_action`` is
+``Strong(lookahead, ismcts, fast, swift, ismcts_rich)``: random and greedy,
+and each of the five whose field is ``Yes()`` (``No()`` leaves it out). ``choose_action`` is
 resolved from that type when the caller is compiled, so a random-only run
 never compiles greedy, the lookahead or its evaluation, a greedy run never
-compiles the lookahead, and a lookahead run compiles none of ismcts, fast
-and swift. ``policy_set`` picks the smallest set that holds a line-up's ids. Each
+compiles the lookahead, and a lookahead run compiles none of ismcts, fast,
+swift and ismcts-rich. ``policy_set`` picks the smallest set that holds a line-up's ids. Each
 set is compiled (and cached) on first use. The rollouts of the lookahead, swift
 and ismcts play with ``UpToGreedy()``.
 
@@ -25,7 +25,8 @@ A new policy gets a module, an id here, a branch in ``choose_action`` (in
 the smallest set that must hold it), and a name with its parameters in
 ``simkit.policies``. Per-seat parameters arrive as a float64 row ``params``;
 ``sim`` is the policies' spare arrays (``workspace``): a State to play ahead
-on, or, when ismcts may play, a ``kernels.search.SearchWork`` holding that
+on, or, when a tree search (ismcts, ismcts-rich) may play, a
+``kernels.search.SearchWork`` holding that
 State and the search tree's arena.
 """
 
@@ -39,7 +40,8 @@ from .jit import COMPILE_OPTIONS, inline_kernel, kernel
 from .random_policy import random_action, random_dead
 from .state import State, new_state
 
-RANDOM, GREEDY, LOOKAHEAD, ISMCTS, FAST, SWIFT = 0, 1, 2, 3, 4, 5
+RANDOM, GREEDY, LOOKAHEAD, ISMCTS, FAST, SWIFT, ISMCTS_RICH = 0, 1, 2, 3, 4, 5, 6
+SEARCHES = (ISMCTS, ISMCTS_RICH)  # the tree searches: their line-ups' spare arrays hold a search arena
 
 
 class RandomOnly(NamedTuple):
@@ -63,12 +65,13 @@ class No(NamedTuple):
 
 
 class Strong(NamedTuple):
-    """Policy set: random, greedy, and each of the lookahead, ismcts, fast and swift marked Yes()."""
+    """Policy set: random, greedy, and each of the lookahead, ismcts, fast, swift and ismcts-rich marked Yes()."""
 
     lookahead: NamedTuple
     ismcts: NamedTuple
     fast: NamedTuple
     swift: NamedTuple
+    ismcts_rich: NamedTuple
 
 
 def policy_set(ids) -> NamedTuple:
@@ -80,18 +83,18 @@ def policy_set(ids) -> NamedTuple:
         return UpToGreedy()
     if held <= {RANDOM, GREEDY, LOOKAHEAD}:
         return AllPolicies()
-    return Strong(*(Yes() if i in held else No() for i in (LOOKAHEAD, ISMCTS, FAST, SWIFT)))
+    return Strong(*(Yes() if i in held else No() for i in (LOOKAHEAD, ISMCTS, FAST, SWIFT, ISMCTS_RICH)))
 
 
 def searches(policies) -> bool:
-    """Whether the policy set holds ismcts (its spare arrays then hold a search arena)."""
-    return isinstance(policies, Strong) and isinstance(policies.ismcts, Yes)
+    """Whether the policy set holds a tree search (its spare arrays then hold a search arena)."""
+    return isinstance(policies, Strong) and (isinstance(policies.ismcts, Yes) or isinstance(policies.ismcts_rich, Yes))
 
 
 def workspace(policies, ids, params):
     """The spare arrays the policies of a line-up play ahead on (made in Python: kernels never allocate).
 
-    A State (``kernels.state.new_state``), or with ismcts in the set a
+    A State (``kernels.state.new_state``), or with a tree search in the set a
     ``kernels.search.SearchWork`` whose arena holds the largest search of
     the line-up. ids: (..., players) policy ids; params: (..., players, P)
     their parameter rows.
@@ -111,7 +114,7 @@ def workspace_nodes(policies, ids, params) -> int:
     from .search import MAX_WIDTH, P_ITERATIONS
 
     ids, params = np.asarray(ids), np.asarray(params)
-    iterations = params[..., P_ITERATIONS][ids == ISMCTS]
+    iterations = params[..., P_ITERATIONS][np.isin(ids, SEARCHES)]
     return int(iterations.max(initial=0)) + 2 + MAX_WIDTH  # a node per walk, the root and its children
 
 
@@ -170,6 +173,9 @@ def _choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
             played, code, cell = swift_branch(policies.swift, policy, params, tb, cfg, st, sim, seat, team)
             if played:
                 return code, cell
+            played, code, cell = ismcts_rich_branch(policies.ismcts_rich, policy, params, tb, cfg, st, sim, seat, team)
+            if played:
+                return code, cell
             return random_action(tb, cfg, st, seat, team)
         return strong
     return None
@@ -216,6 +222,11 @@ def swift_branch(held, policy, params, tb, cfg, st, sim, seat, team):
     raise NotImplementedError("kernel code only")
 
 
+def ismcts_rich_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    """(played, card, cell): ismcts-rich's choice if `policy` is it and the set holds it (Yes)."""
+    raise NotImplementedError("kernel code only")
+
+
 def state_of(sim):
     """The State to play ahead on in the spare arrays `sim` (a State, or a SearchWork's)."""
     raise NotImplementedError("kernel code only")
@@ -250,11 +261,27 @@ def _lookahead_branch(held, policy, params, tb, cfg, st, sim, seat, team):
 def _ismcts_branch(held, policy, params, tb, cfg, st, sim, seat, team):
     if held.instance_class is not Yes:
         return _not_held
+    from .lookahead import FittedLeaf
     from .search import search_action
 
     def branch(held, policy, params, tb, cfg, st, sim, seat, team):
         if policy == ISMCTS:
-            code, cell = search_action(tb, cfg, st, sim, seat, team, params)
+            code, cell = search_action(FittedLeaf(), tb, cfg, st, sim, seat, team, params)
+            return True, code, cell
+        return False, -1, -1
+    return branch
+
+
+@overload(ismcts_rich_branch, inline="always", jit_options=COMPILE_OPTIONS)
+def _ismcts_rich_branch(held, policy, params, tb, cfg, st, sim, seat, team):
+    if held.instance_class is not Yes:
+        return _not_held
+    from .lookahead import RichLeaf
+    from .search import search_action
+
+    def branch(held, policy, params, tb, cfg, st, sim, seat, team):
+        if policy == ISMCTS_RICH:
+            code, cell = search_action(RichLeaf(), tb, cfg, st, sim, seat, team, params)
             return True, code, cell
         return False, -1, -1
     return branch

@@ -1,4 +1,4 @@
-"""The ismcts policy: information-set Monte Carlo tree search over the seat's view.
+"""The ismcts and ismcts-rich policies: information-set Monte Carlo tree search over the seat's view.
 
 One tree over the seat's information set (Cowling, Powley and Whitehouse,
 2012, "single observer" ISMCTS): its nodes are sequences of moves from the
@@ -18,10 +18,14 @@ down the tree playing real turns (``kernels.turn.play_turn``) in that deal:
   child's mean is the chance to win of the team whose move it is; a child is
   *available* in an iteration whose deal allows its move);
 - from the new node, ``horizon`` plies of greedy play, then the position is
-  scored by the fitted value of ``kernels.evaluation`` for every team (a
-  softmax of their weighted features); a game that ends sooner scores 1 for
-  the winner (a draw: 1/teams each), and every node on the path adds the
-  score of its mover's team.
+  scored for every team by the value of the search's ``leaf``, a marker type
+  chosen when the caller is compiled (as ``kernels.lookahead``'s leaves):
+  ``FittedLeaf()`` (ismcts) by the fitted value of ``kernels.evaluation`` (a
+  softmax of the teams' weighted features), ``RichLeaf()`` (ismcts-rich,
+  two-team tables) by ``kernels.rich``'s value of hand and board as the seat
+  that played last sees the deal; a game that ends sooner scores 1 for the
+  winner (a draw: 1/teams each), and every node on the path adds the score
+  of its mover's team.
 
 With ``race=0`` the walks choose among the root's candidates too, and after
 ``iterations`` iterations the most visited move at the root is played. With
@@ -51,18 +55,22 @@ the arena is full the walk stops adding and scores the move it would have
 added.
 
 Parameters (a float64 row): iterations, width, reply, explore, horizon,
-cheat, race, margin, the N_VALUE_WEIGHTS value weights, the own
-N_GREEDY_PARAMS greedy weights, then the opponents' N_GREEDY_PARAMS.
+cheat, race, margin, the leaf's value weights (N_VALUE_WEIGHTS for
+FittedLeaf, N_RICH_WEIGHTS for RichLeaf), the own N_GREEDY_PARAMS greedy
+weights, then the opponents' N_GREEDY_PARAMS; ``greedy_at(leaf)`` is where
+the greedy weights start (P_GREEDY for FittedLeaf).
 """
 
 from typing import NamedTuple
 
 import numpy as np
 
+from numba.extending import overload
+
 from .evaluation import N_VALUE_WEIGHTS, features, team_score
 from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import inline_kernel, kernel
-from .lookahead import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
+from .jit import COMPILE_OPTIONS, inline_kernel, kernel
+from .lookahead import BATCH, MAX_SHORTLIST, FittedLeaf, RichLeaf, determinise, paired_mean, shortlist, value_size
 from .moves import swap_dead
 from .policies import GREEDY, UpToGreedy, choose_dead
 from .rng import next_u64, seed_stream, shuffle_front
@@ -75,12 +83,31 @@ from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 
 P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
 CHEAT_HANDS = 2.0  # cheat=2: the hands seen, not the deck's order (cheat=1: both)
-P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
+P_GREEDY = P_VALUE + N_VALUE_WEIGHTS  # P_GREEDY, P_OPPONENT, N_SEARCH_PARAMS: FittedLeaf's layout (ismcts)
 P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 N_SEARCH_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 MAX_WIDTH = MAX_SHORTLIST
 MAX_ITERATIONS = 1_000_000
 MAX_DEPTH = 48  # plies below the root; a walk stops adding nodes there
+
+
+
+def greedy_at(leaf):
+    """Where the own greedy weights start in the row of a search whose leaves are `leaf`'s (after its
+    value weights); the opponents' follow them, and the row ends N_GREEDY_PARAMS later."""
+    return P_VALUE + value_size(leaf)
+
+
+@overload(greedy_at, inline="always", jit_options=COMPILE_OPTIONS)
+def _greedy_at(leaf):
+    at = greedy_at(leaf.instance_class())
+    return lambda leaf: at
+
+
+def search_params(leaf) -> int:
+    """The length of the parameter row of a search whose leaves are `leaf`'s (Python)."""
+    return greedy_at(leaf) + 2 * N_GREEDY_PARAMS
+
 
 # One row of SearchWork.nodes per node; node 0 is the root.
 N_MOVE, N_CHILD, N_SIBLING, N_VISITS, N_AVAILABLE, N_TEAM = range(6)
@@ -189,6 +216,31 @@ def end_value(tb, cfg, sim, mover, vweights, value):
         value[u] /= total
 
 
+def leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
+    """Every team's chance to win by the value of `leaf` into value; `mover` moves next (kernel code)."""
+    raise NotImplementedError("kernel code only")
+
+
+@overload(leaf_values, inline="always", jit_options=COMPILE_OPTIONS)
+def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
+    if leaf.instance_class is FittedLeaf:
+        def fitted(leaf, tb, cfg, sim, mover, vweights, value):
+            end_value(tb, cfg, sim, mover, vweights, value)
+        return fitted
+    from .rich import rich_chance
+
+    def rich(leaf, tb, cfg, sim, mover, vweights, value):
+        # Two teams (simkit.policies refuses three): the chance of the team of the seat that
+        # played last, as that seat sees the deal (the value's fit), and its complement.
+        players = cfg[CFG_PLAYERS]
+        seen_by = (mover + players - 1) % players
+        p = rich_chance(tb, cfg, sim, seen_by, vweights)
+        t = seen_by % 2
+        value[t] = p
+        value[1 - t] = 1.0 - p
+    return rich
+
+
 @inline_kernel
 def score_result(cfg, value, winner):
     """value: 1 for the winning team, 0 for the others; winner -1 (a draw): 1/teams each."""
@@ -201,7 +253,7 @@ def score_result(cfg, value, winner):
 
 
 @kernel
-def playout(tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights, value):
+def playout(leaf, tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights, value):
     """From `seat`'s turn, `horizon` plies of greedy play (`team` with gparams, the others
     with oparams), then every team's value into `value`; a game that ends sooner: its result."""
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
@@ -220,7 +272,7 @@ def playout(tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights, value
                 score_result(cfg, value, -1)
                 return
         seat, seat_team = next_seat(seat, seat_team, players, teams)
-    end_value(tb, cfg, sim, seat, vweights, value)
+    leaf_values(leaf, tb, cfg, sim, seat, vweights, value)
 
 
 @inline_kernel
@@ -284,7 +336,7 @@ def select(work, node, moves, k, explore):
 
 
 @kernel
-def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
+def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
     """One iteration: deal, walk down (adding at most one node), play out, score, back up.
 
     forced: the root child the walk starts with (NO_NODE: chosen as at any node). Returns
@@ -298,9 +350,10 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
     else:
         determinise(st, sim, seat, np.int64(-1))  # int64: one compile of determinise
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
-    gparams = params[P_GREEDY:P_OPPONENT]
-    oparams = params[P_OPPONENT:N_SEARCH_PARAMS]
-    vweights = params[P_VALUE:P_GREEDY]
+    g = greedy_at(leaf)
+    gparams = params[g:g + N_GREEDY_PARAMS]
+    oparams = params[g + N_GREEDY_PARAMS:g + 2 * N_GREEDY_PARAMS]
+    vweights = params[P_VALUE:g]
     width = min(max(int(params[P_WIDTH]), 1), MAX_WIDTH)
     reply = min(max(int(params[P_REPLY]), 1), MAX_WIDTH)
     explore = params[P_EXPLORE]
@@ -355,7 +408,7 @@ def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
             break
     value = work.value
     if winner == -2:
-        playout(tb, cfg, sim, s, team, gparams, oparams, int(params[P_HORIZON]), vweights, value)
+        playout(leaf, tb, cfg, sim, s, team, gparams, oparams, int(params[P_HORIZON]), vweights, value)
     else:
         score_result(cfg, value, winner)
     nodes[0, N_VISITS] += 1
@@ -375,9 +428,11 @@ def wins_now(tb, cfg, st, work, seat, team, move, gparams):
 
 
 @kernel
-def search_action(tb, cfg, st, work, seat, team, params):
-    """The most visited root move after the search (see the module doc) as (card, cell); (-1, -1) to pass."""
-    gparams = params[P_GREEDY:P_OPPONENT]
+def search_action(leaf, tb, cfg, st, work, seat, team, params):
+    """The most visited root move after the search (see the module doc) as (card, cell); (-1, -1) to pass.
+    leaf: FittedLeaf() (ismcts) or RichLeaf() (ismcts-rich), the value at the playouts' ends."""
+    g = greedy_at(leaf)
+    gparams = params[g:g + N_GREEDY_PARAMS]
     moves, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, moves, scores)
     if n == 0:
@@ -401,9 +456,9 @@ def search_action(tb, cfg, st, work, seat, team, params):
     nodes[0, N_TEAM] = team
     work.size[0] = 1
     if params[P_RACE] > 0.0:
-        return raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations)
+        return raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iterations)
     for i in range(iterations):
-        iterate(tb, cfg, st, work, seat, team, params, base, i, NO_NODE)
+        iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, NO_NODE)
     best, best_visits, best_mean = first, -1, 0.0
     child = nodes[0, N_CHILD]
     while child != NO_NODE:
@@ -416,7 +471,7 @@ def search_action(tb, cfg, st, work, seat, team, params):
 
 
 @kernel
-def raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
+def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
     """race > 0: the root candidates compared on the same deals, as the lookahead does.
 
     Deal i is searched once below every candidate still in the race (each walk one of the
@@ -437,11 +492,11 @@ def raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
     race, margin = params[P_RACE], params[P_MARGIN]
     walks, deals = 0, 0
     while walks < iterations and left > 0:
-        first = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[0])
+        first = iterate(leaf, tb, cfg, st, work, seat, team, params, base, deals, children[0])
         walks += 1
         for j in range(1, k):
             if racing[j] == 1:
-                d = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first
+                d = iterate(leaf, tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first
                 acc[8 + 2 * j] += d
                 acc[9 + 2 * j] += d * d
                 walks += 1

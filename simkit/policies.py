@@ -181,15 +181,22 @@ SWIFT_SETTINGS: dict[str, dict[str, float]] = {
 }
 
 
-def rich_table_defaults(rules: Rules) -> dict[str, float]:
-    """Swift's value weights and search settings at the table `rules`; a table of three teams is refused
-    (no fit)."""
+def rich_weights(rules: Rules, policy: str, instead: str) -> dict[str, float]:
+    """The value weights of hand and board at the table `rules` for `policy`; a table of three teams is
+    refused (no fit), the message naming what to play `instead`."""
     table = value_table(rules)
     if table not in RICH_WEIGHTS:
         fitted = " and ".join(f"'{t}'" for t in RICH_WEIGHTS)
-        raise PolicyError(f"swift's value is fitted for tables of {fitted} only, not '{table}'; at this table "
-                          "play quick (the same search on the lookahead's value) or the lookahead")
-    return {**RICH_WEIGHTS[table], **SWIFT_SETTINGS[table]}
+        raise PolicyError(f"{policy}'s value is fitted for tables of {fitted} only, not '{table}'; at this table "
+                          f"play {instead}")
+    return RICH_WEIGHTS[table]
+
+
+def rich_table_defaults(rules: Rules) -> dict[str, float]:
+    """Swift's value weights and search settings at the table `rules`; a table of three teams is refused
+    (no fit)."""
+    weights = rich_weights(rules, "swift", "quick (the same search on the lookahead's value) or the lookahead")
+    return {**weights, **SWIFT_SETTINGS[value_table(rules)]}
 
 
 # The lookahead's race over three candidates on up to 10 deals of 2 plies, a look at the race every 2
@@ -221,6 +228,24 @@ POLICIES["swift"] = PolicyKind(
     {**POLICIES["lookahead"].limits, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True),
      "view": (0, 1, True), "removals": (0, 16, True)},
     rich_table_defaults,
+)
+
+# ismcts with its playouts' ends scored by swift's value of hand and board (kernels/search.py's RichLeaf):
+# 52.90% [52.0, 53.8] against the lookahead over 12,000 two-player games where ismcts scores 51.46% on the
+# same deals, +1.44 points [0.84, 2.04] (benchmarks/matches.md, nineteenth session). Its search settings are
+# ismcts's; its value weights those of the table shape, refused at three teams as swift's are.
+POLICIES["ismcts-rich"] = PolicyKind(
+    "ismcts-rich",
+    kp.ISMCTS_RICH,
+    # kernels/search.py reads them by position (RichLeaf's layout): ismcts's own, then the value
+    # weights of hand and board, its own greedy weights and its model of the other teams.
+    {**{k: POLICIES["ismcts"].params[k] for k in ("iterations", "width", "reply", "explore", "horizon", "cheat",
+                                                   "race", "margin")},
+     **RICH_WEIGHTS["2 teams"], **LOOKAHEAD_OWN_WEIGHTS,
+     **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}},
+    "ismcts with its short playouts scored by swift's value of hand and board (two-team tables)",
+    POLICIES["ismcts"].limits,
+    lambda rules: rich_weights(rules, "ismcts-rich", "ismcts (the same search on the lookahead's value)"),
 )
 
 

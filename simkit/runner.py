@@ -41,7 +41,7 @@ from simkit.rules import Rules
 
 DEFAULT_CHUNK_SIZE = 100_000
 LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chunk stays short
-SEARCH_CHUNK_SIZE = 100  # ismcts plays a few games/s per core
+SEARCH_CHUNK_SIZE = 100  # ismcts and ismcts-rich play a few games/s per core
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
 
@@ -50,10 +50,10 @@ log = logging.getLogger(__name__)
 
 def default_chunk_size(lineup: Lineup) -> int:
     """Games per part file for a line-up: fewer when a slow policy plays, so a killed run loses little."""
-    from simkit.kernels.policies import FAST, ISMCTS, LOOKAHEAD, SWIFT
+    from simkit.kernels.policies import FAST, LOOKAHEAD, SEARCHES, SWIFT
 
     ids = {p.kind.id for p in lineup.per_team}
-    if ISMCTS in ids:
+    if ids & set(SEARCHES):
         return SEARCH_CHUNK_SIZE
     return LOOKAHEAD_CHUNK_SIZE if ids & {LOOKAHEAD, FAST, SWIFT} else DEFAULT_CHUNK_SIZE
 
@@ -61,7 +61,8 @@ def default_chunk_size(lineup: Lineup) -> int:
 # Rough first-compile time of each policy set on a 2-core machine (measured:
 # benchmarks/results.md), for the notice printed while the kernels compile.
 COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 80, "quick": 80,  # measured: 15-17, 23-26, 78-85 s
-                   "fast": 60, "ismcts": 100, "swift": 165}  # swift: 164 s (compile_times.py, 2026-12-03)
+                   "fast": 60, "ismcts": 100, "swift": 165,  # swift: 164 s (compile_times.py, 2026-12-03)
+                   "ismcts-rich": 130}  # ismcts's search on swift's value (twentieth session)
 
 
 def compile_estimate(lineup_spec: str) -> int:

@@ -217,7 +217,8 @@ def test_a_task_on_a_worker_of_another_version_plays_nothing(tmp_path):
 # --- the same bytes ---------------------------------------------------------------
 
 @pytest.mark.parametrize("policy, games, chunk", [("random", 5000, 1000), ("greedy", 900, 200),
-                                                  ("ismcts:iterations=16:width=3:reply=2:horizon=1,greedy", 60, 20),
+                                                  ("ismcts:iterations=16:width=3:reply=2:horizon=1,"
+                                                   "ismcts-rich:iterations=16:width=3:reply=2:horizon=1", 60, 20),
                                                   ("fast,swift", 300, 100)])
 def test_same_rows_and_same_part_files_as_a_local_run(tmp_path, cluster, local_runs, policy, games, chunk):
     s = spec(policy, games, chunk)

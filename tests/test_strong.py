@@ -1,5 +1,6 @@
-"""The later players (issue 22): ismcts (kernels/search.py), fast (kernels/fast.py) and swift
-(kernels/lookahead.py's race with kernels/rich.py's value at its leaves).
+"""The later players (issue 22): ismcts (kernels/search.py), fast (kernels/fast.py), swift
+(kernels/lookahead.py's race with kernels/rich.py's value at its leaves) and ismcts-rich (ismcts's
+search with that value at its playouts' ends).
 
 Each plays legal games (the referee) at every table shape and under every
 rule variant, the same games for any threads, chunks and resumes
@@ -31,7 +32,8 @@ CHEAP_ISMCTS = "ismcts:iterations=24:width=3:reply=2:horizon=1"
 CHEAT = CHEAP_ISMCTS + ":cheat=1"
 CHEAT_HANDS = CHEAP_ISMCTS + ":cheat=2"
 HONEST = [CHEAP_ISMCTS, "ismcts:iterations=60:horizon=0", "fast", "fast:width=6"]
-TWO_TEAM_TABLES = [(2, 2), (4, 2), (6, 2)]  # swift's value is fitted for two teams only
+TWO_TEAM_TABLES = [(2, 2), (4, 2), (6, 2)]  # swift's and ismcts-rich's value is fitted for two teams only
+CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
 def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
@@ -43,12 +45,14 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
     assert pset("random") == kp.RandomOnly() and pset("greedy,random") == kp.UpToGreedy()
     assert pset("lookahead") == kp.AllPolicies() and pset("lookahead,greedy") == kp.AllPolicies()
     yes, no = kp.Yes(), kp.No()
-    assert pset("ismcts") == kp.Strong(no, yes, no, no)
-    assert pset("fast,random") == kp.Strong(no, no, yes, no)
-    assert pset("ismcts,lookahead") == kp.Strong(yes, yes, no, no)
-    assert pset("fast,lookahead") == kp.Strong(yes, no, yes, no)
-    assert pset("ismcts,fast,lookahead", Rules.make(3)) == kp.Strong(yes, yes, yes, no)
-    assert pset("swift,lookahead") == kp.Strong(yes, no, no, yes) and pset("swift") == kp.Strong(no, no, no, yes)
+    assert pset("ismcts") == kp.Strong(no, yes, no, no, no)
+    assert pset("fast,random") == kp.Strong(no, no, yes, no, no)
+    assert pset("ismcts,lookahead") == kp.Strong(yes, yes, no, no, no)
+    assert pset("fast,lookahead") == kp.Strong(yes, no, yes, no, no)
+    assert pset("ismcts,fast,lookahead", Rules.make(3)) == kp.Strong(yes, yes, yes, no, no)
+    assert pset("swift,lookahead") == kp.Strong(yes, no, no, yes, no) and pset("swift") == kp.Strong(no, no, no, yes, no)
+    assert pset("ismcts-rich,greedy") == kp.Strong(no, no, no, no, yes)
+    assert pset("ismcts-rich,ismcts") == kp.Strong(no, yes, no, no, yes)
 
 
 def test_the_search_arena_is_sized_by_the_lineup():
@@ -60,6 +64,8 @@ def test_the_search_arena_is_sized_by_the_lineup():
     assert isinstance(work, SearchWork) and work.nodes.shape[0] == 300 + 2 + 16
     plain = Lineup.parse("fast,lookahead", TWO)
     assert isinstance(workspace(plain.policy_set(), plain.ids(), plain.params()), State)
+    both = Lineup.parse("ismcts:iterations=300,ismcts-rich:iterations=500", TWO, swap_seats=True)
+    assert workspace(both.policy_set(), both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
 
 
 def test_parameter_rows_fit_the_kernels():
@@ -88,6 +94,14 @@ def test_parameter_rows_fit_the_kernels():
     assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
     assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
     assert names[gap:] == ["gap", "batch", "view", "removals"]
+    names = list(POLICIES["ismcts-rich"].params)
+    g = search.greedy_at(lookahead.RichLeaf())
+    assert len(names) == search.search_params(lookahead.RichLeaf()) <= N_PARAMS
+    assert names[:search.P_VALUE] == list(POLICIES["ismcts"].params)[:search.P_VALUE]
+    assert names[search.P_VALUE:g] == list(RICH_NAMES) and g - search.P_VALUE == N_RICH_WEIGHTS
+    assert names[g:] == list(POLICIES["ismcts"].params)[search.P_GREEDY:]
+    assert search.greedy_at(lookahead.FittedLeaf()) == search.P_GREEDY
+    assert search.search_params(lookahead.FittedLeaf()) == search.N_SEARCH_PARAMS
 
 
 @pytest.mark.parametrize("name", ["lookahead", "quick"])
@@ -117,6 +131,8 @@ def test_the_lookahead_and_quick_search_every_candidate(name):
     ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
     ("swift:batch=2.5", "batch of 'swift' must be a whole number from 1 to 1000000"),
     ("swift:view=2", "view of 'swift' must be a whole number from 0 to 1"),
+    ("ismcts-rich:width=17", "width of 'ismcts-rich' must be a whole number from 1 to 16"),
+    ("ismcts-rich:cheat=3", "cheat of 'ismcts-rich' must be a whole number from 0 to 2"),
 ])
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
@@ -128,6 +144,68 @@ def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
     with pytest.raises(PolicyError, match="swift's value is fitted for tables of '2 teams' and "
                                           "'2 teams, partners' only, not '3 teams.*play quick"):
         Lineup.parse("swift,lookahead", Rules.make(players, teams))
+
+
+@pytest.mark.parametrize("players, teams", [(3, 3), (6, 3)])
+def test_ismcts_rich_is_refused_where_its_value_is_not_fitted(players, teams):
+    with pytest.raises(PolicyError, match="ismcts-rich's value is fitted for tables of '2 teams' and "
+                                          "'2 teams, partners' only, not '3 teams.*play ismcts"):
+        Lineup.parse("ismcts-rich,greedy", Rules.make(players, teams))
+
+
+def test_ismcts_rich_is_ismcts_with_the_value_of_hand_and_board_of_its_table():
+    """ismcts's search settings and greedy weights; the value weights of the table shape (RICH_WEIGHTS)."""
+    from simkit.policies import RICH_WEIGHTS
+
+    for players, table in ((2, "2 teams"), (4, "2 teams, partners"), (12, "2 teams, partners")):
+        rules = Rules.make(players, 2)
+        rich = Lineup.parse("ismcts-rich", rules).seats()[0].resolved()["params"]
+        plain = Lineup.parse("ismcts", rules).seats()[0].resolved()["params"]
+        assert {k: rich[k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
+        assert {k: v for k, v in rich.items() if k not in RICH_WEIGHTS[table]} == {
+            k: v for k, v in plain.items() if not k.startswith("value_")}
+        assert Lineup.parse("ismcts-rich", rules).names[0] == "ismcts-rich"
+
+
+def test_ismcts_rich_plays_other_games_than_ismcts():
+    """The same search on another value: some decisions differ (and the games with them)."""
+    def games(spec):
+        return simulate(TWO, Lineup.parse(f"{spec},greedy", TWO, swap_seats=True), 9, 0, 6)
+
+    assert not np.array_equal(games(CHEAP_RICH), games(CHEAP_ISMCTS))
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(players):
+    """RichLeaf: that seat's team's chance by kernels.rich (its hand, the board), the other team the rest;
+    FittedLeaf: kernels.evaluation's softmax over the teams (ismcts, unchanged)."""
+    import numba
+
+    from simkit.kernels.lookahead import FittedLeaf, RichLeaf
+    from simkit.kernels.rich import rich_chance
+    from simkit.kernels.search import end_value, leaf_values
+    from simkit.policies import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
+
+    @numba.njit
+    def values(leaf, tb, cfg, st, mover, weights, out):
+        leaf_values(leaf, tb, cfg, st, mover, weights, out)
+
+    rules = Rules.make(players, 2)
+    rich_w = np.array(list(RICH_WEIGHTS[value_table(rules)].values()))
+    fitted_w = np.array(list(VALUE_WEIGHTS[value_table(rules)].values()))
+    for seed in range(4):
+        turns = 9 + seed
+        st, _ = random_midgame(rules, seed, turns)
+        mover = turns % players
+        last = (mover - 1) % players
+        out = np.full(6, -1.0)
+        values(RichLeaf(), tables(), rules.cfg(), st, mover, rich_w, out)
+        p = rich_chance(tables(), rules.cfg(), st, last, rich_w)
+        assert out[last % 2] == p and out[1 - last % 2] == 1.0 - p and 0.0 < p < 1.0
+        expected = np.zeros(6)
+        end_value(tables(), rules.cfg(), st, mover, fitted_w, expected)
+        values(FittedLeaf(), tables(), rules.cfg(), st, mover, fitted_w, out)
+        assert np.array_equal(out[:2], expected[:2]) and abs(out[:2].sum() - 1.0) < 1e-12
 
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
@@ -157,8 +235,9 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
 
 
 def test_cheating_is_never_a_default():
-    assert POLICIES["ismcts"].params["cheat"] == 0
+    assert POLICIES["ismcts"].params["cheat"] == 0 and POLICIES["ismcts-rich"].params["cheat"] == 0
     assert Lineup.parse("ismcts:cheat=1", TWO).names[0] == "ismcts:cheat=1"  # always printed
+    assert Lineup.parse("ismcts-rich:cheat=2", TWO).names[0] == "ismcts-rich:cheat=2"
 
 
 @pytest.mark.parametrize("spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT,
@@ -173,10 +252,11 @@ def test_recorded_games_pass_the_referee(spec, players, teams):
         assert referee.check_record(record, strict_rules=False) == []
 
 
+@pytest.mark.parametrize("spec", ["swift,lookahead:rollouts=4:shortlist=3", CHEAP_RICH + ",greedy"])
 @pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
-def test_swift_records_pass_the_referee(players, teams):
+def test_two_team_players_records_pass_the_referee(spec, players, teams):
     rules = Rules.make(players, teams)
-    lineup = Lineup.parse("swift,lookahead:rollouts=4:shortlist=3", rules, swap_seats=True)
+    lineup = Lineup.parse(spec, rules, swap_seats=True)
     for game in range(2):
         record = game_record(rules, lineup, 17, game)
         assert referee.check_record(record, strict_rules=False) == []
@@ -184,10 +264,11 @@ def test_swift_records_pass_the_referee(players, teams):
 
 @pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
                                      dict(handicap=2)])
-def test_swift_plays_legal_games_under_the_rule_variants(options):
+@pytest.mark.parametrize("spec", ["swift", CHEAP_RICH])
+def test_two_team_players_play_legal_games_under_the_rule_variants(spec, options):
     for players in (2, 4):
         rules = Rules.make(players, 2, **options)
-        lineup = Lineup.parse("swift,greedy", rules, swap_seats=True)
+        lineup = Lineup.parse(f"{spec},greedy", rules, swap_seats=True)
         for game in range(2):
             record = game_record(rules, lineup, 41, game)
             assert referee.check_record(record) == [], referee.check_record(record)[:3]
@@ -206,7 +287,7 @@ def test_legal_games_under_every_rule_variant(spec, options):
             assert referee.check_record(record) == [], referee.check_record(record)[:3]
 
 
-@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT_HANDS, "swift"])
+@pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT_HANDS, "swift", CHEAP_RICH])
 def test_same_seed_same_games(spec):
     lineup = Lineup.parse(spec + ",greedy", TWO)
     a = simulate(TWO, lineup, 4, 0, 12)
@@ -253,6 +334,15 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swift_ignores_hidden_cards(spec, players, teams, seed):
     """RULES.md, Information, for swift (its tables: two teams)."""
+    first, second = _scrambled_decisions(spec, players, teams, seed)
+    assert first == second
+
+
+@pytest.mark.parametrize("spec", [CHEAP_RICH, "ismcts-rich:iterations=60:horizon=0", "ismcts-rich:iterations=48"])
+@pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ismcts_rich_ignores_hidden_cards(spec, players, teams, seed):
+    """RULES.md, Information, for ismcts-rich (its tables: two teams)."""
     first, second = _scrambled_decisions(spec, players, teams, seed)
     assert first == second
 
@@ -377,9 +467,10 @@ def test_swift_views_its_leaves_as_the_last_seat_or_as_itself():
     assert not np.array_equal(games("swift:view=1", partners), games("swift:view=0", partners))
 
 
-def test_the_cheating_instrument_reads_the_hidden_cards():
+@pytest.mark.parametrize("name", ["ismcts", "ismcts-rich"])
+def test_the_cheating_instrument_reads_the_hidden_cards(name):
     """cheat=1 sees every hand and the pile: scrambling them changes some of its decisions."""
-    spec = "ismcts:iterations=200:cheat=1"
+    spec = f"{name}:iterations=200:cheat=1"
     changed = sum(a != b for seed in range(12) for a, b in [_scrambled_decisions(spec, 2, 2, seed, 15 + seed)])
     assert changed > 0
 
@@ -398,7 +489,7 @@ def test_the_hands_only_instrument_reads_the_hands_but_not_the_deck_order():
 
 def test_the_new_players_beat_random():
     """A sanity check of strength: both win nearly every game against random, seats swapped."""
-    for spec in (CHEAP_ISMCTS, "fast", "swift"):
+    for spec in (CHEAP_ISMCTS, "fast", "swift", CHEAP_RICH):
         lineup = Lineup.parse(f"{spec},random", TWO, swap_seats=True)
         winners = simulate(TWO, lineup, 8, 0, 40)[:, 0]
         wins = sum(int(w == g % 2) for g, w in enumerate(winners))
@@ -412,6 +503,7 @@ def test_chunks_are_short_when_a_slow_player_plays():
     assert RunSpec(TWO, Lineup.parse("fast,random", TWO), 1, 10).chunking == 1_000
     assert RunSpec(TWO, Lineup.parse("quick", TWO), 1, 10).chunking == 1_000
     assert RunSpec(TWO, Lineup.parse("swift", TWO), 1, 10).chunking == 1_000
+    assert RunSpec(TWO, Lineup.parse("ismcts-rich,lookahead", TWO), 1, 10).chunking == 100
 
 
 def test_quick_is_the_lookahead_with_cheap_defaults():
