@@ -11,9 +11,9 @@ from simkit.rules import Rules
 from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, summary_frame
 
 # The ladder, weakest first (benchmarks/matches.md): the one-ply fast player, the quick lookahead and swift
-# (quick's search on a richer value) sit between greedy and the lookahead; ismcts, the tree search, is the
-# strongest measured.
-SKILL_POLICIES = ("random", "greedy", "fast", "quick", "swift", "lookahead", "ismcts")
+# (quick's search on a richer value) sit between greedy and the lookahead; ismcts, the tree search, beats
+# the lookahead, and ismcts-rich (the tree search on swift's value) is the strongest measured.
+SKILL_POLICIES = ("random", "greedy", "fast", "quick", "swift", "lookahead", "ismcts", "ismcts-rich")
 PAIR_GAMES = 2_000
 ANCHOR = "random"
 
