@@ -64,7 +64,6 @@ the greedy weights start (P_GREEDY for FittedLeaf).
 from typing import NamedTuple
 
 import numpy as np
-
 from numba.extending import overload
 
 from .evaluation import N_VALUE_WEIGHTS, features, team_score
@@ -89,7 +88,6 @@ N_SEARCH_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 MAX_WIDTH = MAX_SHORTLIST
 MAX_ITERATIONS = 1_000_000
 MAX_DEPTH = 48  # plies below the root; a walk stops adding nodes there
-
 
 
 def greedy_at(leaf):
