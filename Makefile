@@ -45,6 +45,8 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md
 	$(VENV)/bin/simkit run --policy ismcts --games 20000 --out results/p2t2-ismcts --quiet
 	$(VENV)/bin/simkit report results/p2t2-ismcts --format markdown > results/p2t2-ismcts.md
+	$(VENV)/bin/simkit run --policy ismcts-rich --games 20000 --out results/p2t2-ismcts-rich --quiet
+	$(VENV)/bin/simkit report results/p2t2-ismcts-rich --format markdown > results/p2t2-ismcts-rich.md
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks (results in benchmarks/results.md)
 	$(PY) benchmarks/bench.py
