@@ -69,7 +69,9 @@ from numba.extending import overload
 from .evaluation import N_VALUE_WEIGHTS, features, team_score
 from .greedy import N_GREEDY_PARAMS, score_actions
 from .jit import COMPILE_OPTIONS, inline_kernel, kernel
-from .lookahead import BATCH, MAX_SHORTLIST, FittedLeaf, RichLeaf, determinise, paired_mean, shortlist, value_size
+from .lookahead import (
+    BATCH, MAX_SHORTLIST, FittedLeaf, RichLeaf, determinise, leaf_chance, paired_mean, shortlist, value_size,
+)
 from .moves import swap_dead
 from .policies import GREEDY, UpToGreedy, choose_dead
 from .rng import next_u64, seed_stream, shuffle_front
@@ -225,15 +227,13 @@ def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
         def fitted(leaf, tb, cfg, sim, mover, vweights, value):
             end_value(tb, cfg, sim, mover, vweights, value)
         return fitted
-    from .rich import rich_chance
 
     def rich(leaf, tb, cfg, sim, mover, vweights, value):
         # Two teams (simkit.policies refuses three): the chance of the team of the seat that
-        # played last, as that seat sees the deal (the value's fit), and its complement.
+        # played last, as that seat sees the deal (leaf_chance's view -1), and its complement.
         players = cfg[CFG_PLAYERS]
-        seen_by = (mover + players - 1) % players
-        p = rich_chance(tb, cfg, sim, seen_by, vweights)
-        t = seen_by % 2
+        t = ((mover + players - 1) % players) % 2
+        p = leaf_chance(leaf, tb, cfg, sim, mover, t, -1, vweights)
         value[t] = p
         value[1 - t] = 1.0 - p
     return rich
