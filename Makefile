@@ -10,7 +10,7 @@ INSTALLED := $(VENV)/.installed
 BOUNDSCHECKED := tests/test_boundscheck.py tests/test_kernel_vs_naive.py tests/test_golden.py tests/test_variants.py
 BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 
-.PHONY: run test test-boundscheck bench results clean-cache
+.PHONY: run test test-boundscheck bench results clean-cache docs
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -47,6 +47,15 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit report results/p2t2-ismcts --format markdown > results/p2t2-ismcts.md
 	$(VENV)/bin/simkit run --policy ismcts-rich --games 20000 --out results/p2t2-ismcts-rich --quiet
 	$(VENV)/bin/simkit report results/p2t2-ismcts-rich --format markdown > results/p2t2-ismcts-rich.md
+
+DOCS_INSTALLED := $(VENV)/.docs-installed
+
+$(DOCS_INSTALLED): $(INSTALLED) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_INSTALLED)
+
+docs: $(DOCS_INSTALLED)  ## the documentation site into site/ (git-ignored); warnings are errors
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict --site-dir site
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks (results in benchmarks/results.md)
 	$(PY) benchmarks/bench.py

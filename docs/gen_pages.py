@@ -1,0 +1,33 @@
+"""Pages made when the site is built (mkdocs-gen-files), so they cannot drift from their sources.
+
+- reference/cli.md: the command reference, from the Typer app itself (Typer's own `utils docs`).
+- results/: the published findings, study summaries and plots, copied from the repository's results/.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import mkdocs_gen_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+cli = subprocess.run(
+    [sys.executable, "-m", "typer", "simkit.cli", "utils", "docs", "--name", "simkit"],
+    check=True, capture_output=True, text=True, cwd=ROOT,
+).stdout
+with mkdocs_gen_files.open("reference/cli.md", "w") as page:
+    page.write("Generated from the command line's own help when the site is built.\n\n")
+    # "NAME[:KEY=VALUE...][,NAME...]" in a help text is not a Markdown reference link
+    page.write(cli.replace("# `simkit`", "# Command line: `simkit`", 1).replace("][", "]\\["))
+
+# Only the published files (tracked by git), not a clone's own runs and studies.
+tracked = subprocess.run(["git", "ls-files", "results"], check=True, capture_output=True, text=True,
+                         cwd=ROOT).stdout.split()
+for name in tracked:
+    path = ROOT / name
+    if path.suffix in (".md", ".png"):
+        target = Path(name)
+        mode = "w" if path.suffix == ".md" else "wb"
+        with mkdocs_gen_files.open(target, mode) as out:
+            out.write(path.read_text() if mode == "w" else path.read_bytes())
