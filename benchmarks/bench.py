@@ -13,7 +13,7 @@ the rounds taken in turn over the tables so a slow spell hits them alike
 (load can only slow a round down). Writes benchmarks/results.md and prints
 it, with the machine's load before and after.
 
-Targets (issue 23): a whole run at >= 90% of the kernel's games/s on two
+Targets: a whole run at >= 90% of the kernel's games/s on two
 threads; two threads >= 1.9 x one; the kernel at >= 0.95 x an independent C
 implementation per thread at every table (benchmarks/c_reference/). Never
 run this while anything else loads the machine.

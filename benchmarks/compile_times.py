@@ -5,9 +5,9 @@
 
 Each figure is one whole command in a child process with an empty numba
 cache (NUMBA_CACHE_DIR a fresh folder), then the same command warm; the
-trees in turn per policy, so a slow spell of the machine hits both. Issue 22
-item 6: a line-up of random, greedy or the lookahead compiles within 10% of
-the tree the issue was filed on (b49a13f: 23.1 / 34.0 / 125.0 s on the day,
+trees in turn per policy, so a slow spell of the machine hits both. The target:
+a line-up of random, greedy or the lookahead compiles within 10% of
+b49a13f (23.1 / 34.0 / 125.0 s on the day,
 26.6 / 36.7 / 157.1 s on 2026-12-02; this VM's compile times move by 20%
 from day to day, so time it here with `--before` a checkout of b49a13f).
 Run it on an otherwise idle machine.

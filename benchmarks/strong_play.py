@@ -14,7 +14,7 @@ round down). Prints the load (``uptime``) and the busiest other processes
 before and after, so a reading taken on a busy machine can be recognised:
 nothing else heavy should run.
 
-Targets (issue 11): greedy >= 15% of random's rate; default lookahead
+Targets: greedy >= 15% of random's rate; default lookahead
 >= 25 games/s per core.
 """
 

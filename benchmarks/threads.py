@@ -1,4 +1,4 @@
-"""The random kernel on one thread and on two, per table, for this tree and optionally another (issue 23 item 2).
+"""The random kernel on one thread and on two, per table, for this tree and optionally another.
 
     python benchmarks/threads.py                                # this tree, best of 3 rounds
     python benchmarks/threads.py --before ../old-checkout       # and another's (old-checkout/simkit/kernels -> ../kernels)

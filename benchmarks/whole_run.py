@@ -1,4 +1,4 @@
-"""A whole `simkit run` against the kernel's own speed (issue 23 item 1), optionally for another tree.
+"""A whole `simkit run` against the kernel's own speed, optionally for another tree.
 
     python benchmarks/whole_run.py                          # 10,000,000 two-player random games, 3 rounds
     python benchmarks/whole_run.py --before ../old-checkout # the same command of another checkout too
