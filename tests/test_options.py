@@ -20,13 +20,13 @@ from simkit.records import game_record
 from simkit.rules import Rules
 from simkit.runner import RunSpec, run_folder_name
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+OPTIONS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "rule-options.md"
 runner = CliRunner()
 
 
-def test_readme_option_table_is_the_table():
-    """README's "Rule options" table is simkit.options.markdown_table(), word for word."""
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_option_table_is_the_table():
+    """The docs' rule-options table is simkit.options.markdown_table(), word for word."""
+    text = OPTIONS_PAGE.read_text(encoding="utf-8")
     found = re.search(r"<!-- options table: simkit.options.markdown_table\(\) -->\n(.*?)<!-- end of options table -->",
                       text, re.S)
     assert found and found.group(1) == markdown_table()

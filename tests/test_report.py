@@ -27,7 +27,7 @@ def wilson_interval(k: int, n: int) -> tuple[float, float]:
     e = proportion(k, n)
     return e.low, e.high
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
 
 
 def make_games(
@@ -618,9 +618,9 @@ def test_caller_attaches_a_note() -> None:
 # --------------------------------------------------------------------------- glossary
 
 
-def _readme_glossary() -> dict[str, str]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Reading a report\n", 1)[1].split("\n## ", 1)[0]
+def _docs_glossary() -> dict[str, str]:
+    text = REPORTS_PAGE.read_text(encoding="utf-8")
+    section = text.split("\n## Glossary\n", 1)[1].split("\n## ", 1)[0]
     rows = {}
     for line in section.splitlines():
         m = re.fullmatch(r"\| `(.+?)` \| (.+) \|", line)
@@ -629,9 +629,9 @@ def _readme_glossary() -> dict[str, str]:
     return rows
 
 
-def test_readme_glossary_is_the_code_glossary() -> None:
-    assert _readme_glossary() == GLOSSARY
-    assert glossary_markdown() in README.read_text(encoding="utf-8")
+def test_the_docs_glossary_is_the_code_glossary() -> None:
+    assert _docs_glossary() == GLOSSARY
+    assert glossary_markdown() in REPORTS_PAGE.read_text(encoding="utf-8")
 
 
 def test_glossary_terms_are_unique() -> None:

@@ -20,7 +20,7 @@ from simkit.options import RulesError
 from simkit.runner import RunEvents
 from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
 GAMES = 400
 
 
@@ -554,8 +554,8 @@ def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
 
 # --- the command line ------------------------------------------------------------
 
-def test_readme_metric_table_is_the_registry():
-    assert markdown_table() in README.read_text(encoding="utf-8")
+def test_the_docs_metric_table_is_the_registry():
+    assert markdown_table() in REPORTS_PAGE.read_text(encoding="utf-8")
     assert list(METRICS) == ["advantage", "relative_advantage", "balance", "balance_decided", "completion",
                              "drawishness", "timeouts", "duration", "duration_sd"]
 
