@@ -87,7 +87,7 @@ app = typer.Typer(
 out_console = Console(soft_wrap=True, markup=False)
 err_console = Console(stderr=True, soft_wrap=True, markup=False)
 
-DEFAULT_RUN_OUT = Path("results") / "default-2p-random"
+DEFAULT_RUN_OUT = Path(defaults.WORKSPACE) / "default-2p-random"
 
 
 @contextmanager
@@ -184,8 +184,9 @@ def run(
     swap_seats: SwapSeats = False,
     seed: Seed = defaults.SEED,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Dataset directory; default: results/ and a name made of the configuration "
-        "(the default configuration: results/default-2p-random).")] = None,
+        "--out", "-o", help="Dataset directory; default: runs/ (the workspace, ignored by git) and a name made "
+        "of the configuration (the default configuration: runs/default-2p-random). The published results/ "
+        "is written only when --out names it.")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     chunk_size: Annotated[int | None, typer.Option(
         "--chunk-size", help="Games per part file; default 100,000 (1,000 when a lookahead plays).")] = None,
@@ -197,7 +198,7 @@ def run(
     """Play GAMES games into a Parquet dataset (resumable), then print its report.
 
     With no options: the default run, 1,000,000 two-player random games into
-    results/default-2p-random.
+    runs/default-2p-random (runs/ is the workspace, ignored by git).
     """
     from simkit.play import set_threads
     from simkit.runner import RunSpec, run as run_games
@@ -263,11 +264,11 @@ def _say_stopped(heard: list[int], what: str) -> None:
 
 
 def default_out(spec) -> Path:
-    """results/default-2p-random for the default configuration, else results/<configuration>."""
+    """runs/default-2p-random for the default configuration, else runs/<configuration> (the workspace)."""
     from simkit.runner import run_folder_name
 
     name = run_folder_name(spec.rules, spec.lineup, spec.seed, defaults.SEED)
-    return DEFAULT_RUN_OUT if name == "p2t2-random" else Path("results") / name
+    return DEFAULT_RUN_OUT if name == "p2t2-random" else Path(defaults.WORKSPACE) / name
 
 
 def _say_compiling(lineup: str, where: str = "") -> None:
@@ -463,7 +464,8 @@ def study(
         "skill 2,000 per pair; compensation 100,000 (5,000 with a lookahead).")] = None,
     seed: Seed = defaults.SEED,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Study directory; default: results/NAME and the options not at their default.")] = None,
+        "--out", "-o", help="Study directory; default: runs/NAME and the options not at their default (runs/ is "
+        "the workspace, ignored by git; the published results/ is written only when --out names it).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     sizes: Annotated[str | None, typer.Option(
         "--sizes", help="hand-size: the common sizes to sweep, 3..9 (default) or a list 3,5,7.")] = None,
@@ -492,7 +494,7 @@ def study(
         options = {k: v for k, (kind, v) in own.items() if kind == name}
         set_threads(threads)
         the_study = make_study(name, policy, games, seed, rule_options, **options)
-        out = out or Path("results") / default_folder(the_study)
+        out = out or Path(defaults.WORKSPACE) / default_folder(the_study)
         with _stop_signals() as heard:
             try:
                 outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)

@@ -235,7 +235,7 @@ def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp
         run_study(other_seed, copy)
     no_reshuffle = make_study("first-player", ["random"], GAMES, 3, {"players": 2, "reshuffle": False})
     with pytest.raises(StudyError, match=r"reshuffle False asked, \(default\) on disk.*"
-                                         r"results/first-player-noreshuffle-s3"):
+                                         r"runs/first-player-noreshuffle-s3"):
         run_study(no_reshuffle, copy)
     other_kind = make_study("teams", ["random"], 20, 3)
     with pytest.raises(StudyError, match=r"study teams asked, first-player on disk"):

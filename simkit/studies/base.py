@@ -444,7 +444,7 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
         if not overwrite:
             raise StudyError(f"{out} holds another study: {differences(mine, theirs)}; use --overwrite to replace "
                              f"it, or --out DIR (without --out these options write to "
-                             f"results/{default_folder(study)})")
+                             f"{defaults.WORKSPACE}/{default_folder(study)})")
         return _clear(out, describe_identity(theirs)), [], dict(study.lineups), []
     games = dict(on_disk.get("lineups", {}))
     added = []
@@ -530,7 +530,7 @@ def describe_identity(identity: dict) -> str:
 
 
 def default_folder(study: Study) -> str:
-    """The study's folder under results/ without --out: its kind, then the options not at their default
+    """The study's folder in the workspace (runs/) without --out: its kind, then the options not at their default
     ('hand-size-p4', 'first-player-noreshuffle', 'compensation-greedy-s7')."""
     parts = [study.kind.name]
     rules = {k: v for k, v in study.base.items() if k not in study.kind.restricts}
@@ -645,7 +645,8 @@ def _commands(out: Path, command: Sequence[str] | None) -> list[str]:
 
 
 # Options of `simkit study` that change how a study runs, not what it plays, with how many values follow.
-HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overwrite": 0}
+# --out too: the same study written elsewhere (`make results` writes the published ones with --out results/...)
+HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overwrite": 0, "--out": 1, "-o": 1}
 
 
 def _what_it_plays(text: str) -> tuple[str, ...]:
