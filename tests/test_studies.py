@@ -406,7 +406,7 @@ def test_the_search_brackets_a_known_crossing(crossing):
     search.run()
     low, up = search.bracket
     if crossing == 0.0:
-        assert search.chosen == (0,) and search.outcome == "fair without compensation"
+        assert search.chosen == (0,) and search.outcome == "no edge at 0: its interval holds zero"
         return
     assert low[0] < crossing < up[0] and up[0] - low[0] <= 3
     # The setting nearest the crossing; at 10.5, 10 and 11 are equally near, and the fitted line's

@@ -45,10 +45,11 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                "p (Holm)": format_p_value(r.p_holm),
                "stalemates": pct(r.stalemate_rate, digits=2)}
         if compact:
-            row["mean turns"] = f"{r.duration:.1f}"
+            row["mean turns (all seats)"] = f"{r.duration:.1f}"
         else:
-            row["mean turns [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
-            row["median turns"] = f"{r.median_turns:.0f}"
+            row["mean turns, all seats [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
+            row["mean rounds (turns per player)"] = f"{r.duration / r.players:.1f}"
+            row["median turns (all seats)"] = f"{r.median_turns:.0f}"
             row["turn order (partners)"] = r.turn_order or "—"
         rows.append(row)
     return pd.DataFrame(rows)

@@ -46,7 +46,8 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                                                             r.balance_decided_high),
                      "balance, all games [95% CI]": pct(r.balance, r.balance_low, r.balance_high),
                      "stalemates": pct(r.stalemate_rate, digits=2),
-                     "mean turns": f"{r.duration:.1f}"})
+                     "mean turns (all seats)": f"{r.duration:.1f}",
+                     "mean rounds (turns per player)": f"{r.duration / r.players:.1f}"})
     return pd.DataFrame(rows)
 
 

@@ -83,7 +83,7 @@ def key_table(s: pd.DataFrame) -> pd.DataFrame:
                      "shift of the advantage [95% CI]": pp(r.advantage_shift, r.advantage_shift_low,
                                                            r.advantage_shift_high, digits=2),
                      "p (Holm)": format_p_value(r.advantage_shift_p_holm),
-                     "shift of the mean length, turns [95% CI]": f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, "
+                     "shift of the mean length, turns of all seats [95% CI]": f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, "
                                                                  f"{r.turns_shift_high:+.2f}]",
                      "shift of the stalemates [95% CI]": pp(r.stalemate_shift, r.stalemate_shift_low,
                                                             r.stalemate_shift_high, digits=2)})
@@ -95,7 +95,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     s = shifts(configs, results)
     standard = summary[summary["study_group"] == "standard"]
     base = markdown_table(
-        ["table", "line-up", "games", "advantage [95% CI]", "stalemates", "mean turns"],
+        ["table", "line-up", "games", "advantage [95% CI]", "stalemates", "mean turns (all seats)"],
         [(f"{r.players}p / {r.teams}t", r.policies, count(r.games), pp(r.advantage, r.advantage_low,
                                                                        r.advantage_high, digits=2),
           pct(r.stalemate_rate, digits=2), f"{r.duration:.2f}") for r in standard.itertuples()])
