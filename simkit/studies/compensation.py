@@ -483,8 +483,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       "Goodman's simultaneous intervals (which allows for the maximum's upward bias), at most "
                       f"{100 * GAP_TARGET['fast']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
                       "pp (lookahead).",
-                      "The column search ended says how the search ended, on the search's own games; the column fair (within the margin) is "
-                      "the confirmation's verdict, on fresh games. They are separate: \"steps too coarse: 9 is "
+                      "The column search ended says how the search ended, on the search's own games; the column "
+                      "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: \"steps too coarse: 9 is "
                       "above zero, 10 below\" means no whole setting lies between the last setting whose interval "
                       "is above zero and the first below it, so the search chose the nearer of the two; that "
                       "setting can still be fair (its confirmation within the margin) or not. \"" + NO_EDGE_AT_0
