@@ -404,20 +404,19 @@ def _sizes(text: str) -> list[int]:
 def _study_help() -> str:
     from simkit.studies import KINDS
 
-    kinds = "\n\n".join(f"{k.name}: {k.help}." for k in KINDS.values())
+    kinds = "\n\n".join(f"{k.name}: {k.help}. {k.accepts()}" for k in KINDS.values())
     return f"""Run a study: a set of runs that answers one question, summarised with intervals and plots.
 
-NAME is one of:
+NAME is one of (each with the tables and options it takes):
 
 {kinds}
 
 Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
-configuration below DIR (default: results/NAME, plus the options that differ
-from their default: results/hand-size-p4). Re-running plays only what is
-missing; more --games extends every configuration; another --policy joins the
-study. Rule options set the rules of every configuration, except those the
-study varies itself (first-player, variants, compensation: --players and
---teams choose among its tables).
+configuration below DIR (default: runs/NAME, plus the options that differ from
+their default: runs/hand-size-p4; runs/ is the workspace, ignored by git, and the
+published results/ is written only when --out names it). Re-running plays only
+what is missing; more --games extends every configuration; another --policy joins
+the study.
 """
 
 
@@ -446,9 +445,16 @@ class _StudyCommand(typer.core.TyperCommand):
 
     def get_params(self, ctx):
         params = super().get_params(ctx)
+        from simkit.studies import KINDS
+
+        own = {name: (kind.name, text) for kind in KINDS.values() for name, (_, text) in kind.options.items()}
         for p in params:
             if p.name == "policy":
                 p.help = _study_policy_help()
+            option = {"sizes": "sizes", "family": "families"}.get(p.name)
+            if option in own:  # the kind's own option: its help from the kind (simkit.studies.KINDS)
+                kind, text = own[option]
+                p.help = f"The {kind} study only: {text}."
         return params
 
 
@@ -468,10 +474,9 @@ def study(
         "the workspace, ignored by git; the published results/ is written only when --out names it).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     sizes: Annotated[str | None, typer.Option(
-        "--sizes", help="hand-size: the common sizes to sweep, 3..9 (default) or a list 3,5,7.")] = None,
+        "--sizes", help="(from the study registry: the hand-size kind's options)")] = None,
     family: Annotated[list[str] | None, typer.Option(
-        "--family", help="compensation: a family to search (late_card, handicap); repeat for several; "
-        "default both.")] = None,
+        "--family", help="(from the study registry: the compensation kind's options)")] = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a study directory that holds another study, or replay the runs of "
         "this one that this simkit would play differently.")] = False,

@@ -209,6 +209,41 @@ class StudyKind:
     options: dict[str, tuple[Any, str]] = field(default_factory=dict)
     games: Callable[[Lineup], int] = default_games
     unit: str = "configuration"  # what --games counts: games per configuration (per pair for skill)
+    tables_text: Callable[[], str] = lambda: ""  # the tables it plays, in words made from the constants it plays
+
+    def accepts(self) -> str:
+        """What the study takes, in words made from the fields that decide it (refuse_varied, make_study,
+        the kind's tables): its tables, the rule options it sets itself (refused), its own options."""
+        parts = [f"Tables: {self.tables_text()}."]
+        own = [OPTIONS[name].flag for name in self.varies if name not in self.restricts]
+        choose = [OPTIONS[name].flag for name in self.varies if name in self.restricts]
+        rules = "Rule options: every one"
+        if own:
+            rules += f" but {_and(own)}, which it sets itself"
+        if choose:
+            rules += f"; {_and(choose)} choose among its tables (one or some of them)"
+        parts.append(rules + ".")
+        if self.options:
+            parts.append("Its own options: " + "; ".join(f"--{'family' if name == 'families' else name} "
+                                                         f"({text})" for name, (_, text) in self.options.items())
+                         + ".")
+        return " ".join(parts)
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def table_list(tables: Sequence[tuple[int, int]]) -> str:
+    """'2p/2t, 3p/3t and 4p/2t'."""
+    return _and([f"{p}p/{t}t" for p, t in tables])
+
+
+def one_table_text() -> str:
+    """The tables of a study of one table: the default one, or any legal one by --players and --teams."""
+    base = Rules.make()
+    return (f"one table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
+            f"({table_list(LEGAL_TABLES)})")
 
 
 # --- the loop ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
     LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, canonical, lineups_for, round_games,
-    summary_frame,
+    summary_frame, table_list,
 )
 
 FAMILIES = ("late_card", "handicap")
@@ -284,6 +284,11 @@ def tables_of(study: Study) -> list[tuple[int, int]]:
     if not fitting:
         Rules.make(*chosen[0], **rest)  # raises RulesError: why the options fit no table chosen
     return fitting
+
+
+def tables_text() -> str:
+    return (f"every legal table, {table_list(LEGAL_TABLES)}; a per-seat rule option (--hand-size 6,7,7) keeps "
+            "the tables it fits")
 
 
 def _fits(players: int, teams: int, options: dict) -> bool:
@@ -566,5 +571,6 @@ KIND = StudyKind(
     "compensation", "Which compensation makes Sequence fair, at every table?",
     "searches each compensation family's knob (late_card, handicap) for zero first-player edge, then confirms",
     plan, tables, figures, default_policies=("greedy",), varies=("players", "teams", "late_card", "handicap"),
-    restricts=("players", "teams", "families"), options={"families": (None, "the compensation families to search")},
-    games=search_games, unit="setting")
+    restricts=("players", "teams", "families"),
+    options={"families": (None, f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all")},
+    games=search_games, unit="setting", tables_text=tables_text)

@@ -7,7 +7,7 @@ import pandas as pd
 from simkit.render import count, format_p_value, pct, pp, relative
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame,
+    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame, table_list,
 )
 
 
@@ -70,7 +70,11 @@ def figures(t: Tables) -> dict:
     return {"first_player.png": plots.first_player(t.summary)}
 
 
+def tables_text() -> str:
+    return f"every legal table, {table_list(LEGAL_TABLES)}"
+
+
 KIND = StudyKind(
     "first-player", "How big is the first player's advantage, at every table?",
-    "every legal table (--players/--teams choose some)", plan, tables, figures,
-    varies=("players", "teams"), restricts=("players", "teams"))
+    "the first player's advantage at every legal table", plan, tables, figures,
+    varies=("players", "teams"), restricts=("players", "teams"), tables_text=tables_text)

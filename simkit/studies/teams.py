@@ -6,7 +6,17 @@ import pandas as pd
 
 from simkit.render import count, format_p_value, pct, pp, relative
 from simkit.rules import Rules
-from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame
+from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list
+
+
+SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
+SEQUENCE_PLAYERS, SEQUENCES = (2, 6), (1, 2, 3)  # two teams of these players needing these sequences to win
+
+
+def tables_text() -> str:
+    split = table_list([(p, t) for p in SPLIT_PLAYERS for t in SPLIT_TEAMS])
+    return (f"its own, fixed: {split}; {table_list([(p, 2) for p in SEQUENCE_PLAYERS])} needing "
+            f"{', '.join(map(str, SEQUENCES[:-1]))} or {SEQUENCES[-1]} sequences to win")
 
 
 def plan(study: Study, results: Results) -> list[Config]:
@@ -17,13 +27,13 @@ def plan(study: Study, results: Results) -> list[Config]:
     """
     base = study.base
     configs = []
-    for players in (6, 12):
-        for teams in (2, 3):
+    for players in SPLIT_PLAYERS:
+        for teams in SPLIT_TEAMS:
             rules = Rules.make(players, teams, **base)
             for lineup, games in lineups_for(study, rules):
                 configs.append(Config(rules, lineup, games, "split", f"{players} players in {teams} teams"))
-    for players in (2, 6):
-        for q in (1, 2, 3):
+    for players in SEQUENCE_PLAYERS:
+        for q in SEQUENCES:
             if players == 6 and q == 2:
                 continue  # = 6 players in 2 teams, above
             rules = Rules.make(players, 2, sequences_to_win=q, **base)
@@ -69,5 +79,5 @@ def figures(t: Tables) -> dict:
 
 KIND = StudyKind(
     "teams", "Are three teams fairer than two? How many sequences to win?",
-    "6 and 12 players in two or three teams; two teams needing 1-3 sequences",
-    plan, tables, figures, varies=("players", "teams", "sequences_to_win"))
+    "two or three teams of the same players; two teams needing more or fewer sequences",
+    plan, tables, figures, varies=("players", "teams", "sequences_to_win"), tables_text=tables_text)

@@ -8,7 +8,9 @@ import pandas as pd
 from simkit import stats
 from simkit.render import count, format_p_value, markdown_table, pct, pp
 from simkit.rules import Rules
-from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame
+from simkit.studies.base import (
+    LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list,
+)
 
 TABLES = ((2, 2), (3, 3), (4, 2))
 VARIANTS: tuple[tuple[str, dict], ...] = (
@@ -119,8 +121,12 @@ def figures(t: Tables) -> dict:
     return {"variants.png": plots.variants(t.extra["shifts"])}
 
 
+def tables_text() -> str:
+    return f"{table_list(TABLES)} by default, or any other legal table ({table_list(LEGAL_TABLES)})"
+
+
 KIND = StudyKind(
     "variants", "What do the rule variants change, against the standard game?",
-    "the standard game against each variant (no reshuffle, no dead-card swap, both, the late card) at 2p, 3p "
-    "and 4p/2t", plan, tables, figures, varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
-    restricts=("players", "teams"))
+    "the standard game against each variant (" + "; ".join(name for name, options in VARIANTS if options) + "), "
+    "on the same deals", plan, tables, figures, varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
+    restricts=("players", "teams"), tables_text=tables_text)
