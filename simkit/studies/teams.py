@@ -56,14 +56,15 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                                                             r.balance_decided_high),
                      "balance, all games [95% CI]": pct(r.balance, r.balance_low, r.balance_high),
                      "stalemates": pct(r.stalemate_rate, digits=2),
-                     "mean turns (all seats)": f"{r.duration:.1f}",
-                     "mean rounds (turns per player)": f"{r.duration / r.players:.1f}"})
+                     "mean turns, all seats (rounds)": f"{r.duration:.1f} ({r.duration / r.players:.1f})"})
     return pd.DataFrame(rows)
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     return Tables(summary, key=key_table(summary), notes=[
+        "Mean turns count every seat's turns; in brackets the rounds, turns per player (a round is every seat's "
+        "turn once), which compare tables of different sizes.",
         "Two and three teams have different fair shares (50% and 33.3%): compare them by the relative advantage "
         "(team 0's share of the decided games over its fair share, minus 1) and by the balance of the decided "
         "games; the balance of all games also counts stalemates, which shrink the gaps by themselves.",
