@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from simkit.cards import CORNER, RANKS, SUITS, board_names, cell_name, tables
+from simkit.cards import CORNER, RANKS, SUITS, board_names, card_code, cell_name, tables
 from simkit.rules import TEAM_COLOURS
 
 FORMAT = "simkit.game/1"
@@ -51,7 +51,7 @@ class Step:
     owner: list[int | None]
     locked: set[int]
     words: str
-    hand: list[str]  # the seat's hand before the turn
+    hand: list[str]  # the seat's hand before the turn, in card-code order
 
 
 def read_record(path: Path, game: int | None = None) -> tuple[dict, int]:
@@ -228,7 +228,7 @@ def replay(record: dict) -> list[Step]:
             raise ReplayError(f"{where}: drawn and sequences must be lists")
         team = seat % teams
         hand = g.hands[seat]
-        before = list(hand)
+        before = sorted(hand, key=card_code)
         drawn = list(turn["drawn"])
         if turn["dead"] is not None:
             dead = _card(turn["dead"], f"{where}: the dead card")
