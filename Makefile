@@ -19,7 +19,7 @@ $(INSTALLED): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(INSTALLED)
 
-run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play
+run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
 
 test: $(INSTALLED)  ## the test suite, then its kernel checks again with bounds checks (test-boundscheck)
@@ -29,19 +29,20 @@ test: $(INSTALLED)  ## the test suite, then its kernel checks again with bounds 
 test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests on bounds-checked kernels
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PY) -m pytest -q $(BOUNDSCHECKED)
 
+# results/ is written here only, each command naming it with --out; without --out, simkit writes to runs/.
 results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; hours on 2 cores)
-	$(VENV)/bin/simkit study first-player --quiet
-	$(VENV)/bin/simkit study first-player --policy lookahead --quiet
-	$(VENV)/bin/simkit study hand-size --quiet
-	$(VENV)/bin/simkit study teams --quiet
-	$(VENV)/bin/simkit study variants --quiet
-	$(VENV)/bin/simkit study skill --quiet
-	$(VENV)/bin/simkit study compensation --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 4 --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 2 --family late_card --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --hand-size 6,7,7 --quiet
-	$(VENV)/bin/simkit run --quiet
+	$(VENV)/bin/simkit study first-player --out results/first-player --quiet
+	$(VENV)/bin/simkit study first-player --policy lookahead --out results/first-player --quiet
+	$(VENV)/bin/simkit study hand-size --out results/hand-size --quiet
+	$(VENV)/bin/simkit study teams --out results/teams --quiet
+	$(VENV)/bin/simkit study variants --out results/variants --quiet
+	$(VENV)/bin/simkit study skill --out results/skill --quiet
+	$(VENV)/bin/simkit study compensation --out results/compensation --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 4 --out results/compensation --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 2 --family late_card --out results/compensation --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --out results/compensation --quiet
+	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --hand-size 6,7,7 --out results/compensation-h6,7,7 --quiet
+	$(VENV)/bin/simkit run --out results/default-2p-random --quiet
 	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md
 	$(VENV)/bin/simkit run --policy ismcts --games 20000 --out results/p2t2-ismcts --quiet
 	$(VENV)/bin/simkit report results/p2t2-ismcts --format markdown > results/p2t2-ismcts.md

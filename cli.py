@@ -60,7 +60,7 @@ def usage_message(e, args=None) -> str:
     """A Click usage error in one line: what is wrong, a close match if there is one, where --help is."""
     exceptions = _click_exceptions()
     words = list(sys.argv[1:] if args is None else args)
-    command = next((w for w in words if w in ("run", "study", "report", "play")), None)
+    command = next((w for w in words if w in ("run", "study", "report", "play", "replay")), None)
     where = f"see `simkit {command} --help`" if command else "see `simkit --help`"
     if isinstance(e, exceptions.NoSuchOption):
         close = f" (did you mean {e.possibilities[0]}?)" if e.possibilities else ""
@@ -87,7 +87,7 @@ app = typer.Typer(
 out_console = Console(soft_wrap=True, markup=False)
 err_console = Console(stderr=True, soft_wrap=True, markup=False)
 
-DEFAULT_RUN_OUT = Path("results") / "default-2p-random"
+DEFAULT_RUN_OUT = Path(defaults.WORKSPACE) / "default-2p-random"
 
 
 @contextmanager
@@ -184,8 +184,9 @@ def run(
     swap_seats: SwapSeats = False,
     seed: Seed = defaults.SEED,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Dataset directory; default: results/ and a name made of the configuration "
-        "(the default configuration: results/default-2p-random).")] = None,
+        "--out", "-o", help="Dataset directory; default: runs/ (the workspace, ignored by git) and a name made "
+        "of the configuration (the default configuration: runs/default-2p-random). The published results/ "
+        "is written only when --out names it.")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     chunk_size: Annotated[int | None, typer.Option(
         "--chunk-size", help="Games per part file; default 100,000 (1,000 when a lookahead plays).")] = None,
@@ -197,7 +198,7 @@ def run(
     """Play GAMES games into a Parquet dataset (resumable), then print its report.
 
     With no options: the default run, 1,000,000 two-player random games into
-    results/default-2p-random.
+    runs/default-2p-random (runs/ is the workspace, ignored by git).
     """
     from simkit.play import set_threads
     from simkit.runner import RunSpec, run as run_games
@@ -263,11 +264,11 @@ def _say_stopped(heard: list[int], what: str) -> None:
 
 
 def default_out(spec) -> Path:
-    """results/default-2p-random for the default configuration, else results/<configuration>."""
+    """runs/default-2p-random for the default configuration, else runs/<configuration> (the workspace)."""
     from simkit.runner import run_folder_name
 
     name = run_folder_name(spec.rules, spec.lineup, spec.seed, defaults.SEED)
-    return DEFAULT_RUN_OUT if name == "p2t2-random" else Path("results") / name
+    return DEFAULT_RUN_OUT if name == "p2t2-random" else Path(defaults.WORKSPACE) / name
 
 
 def _say_compiling(lineup: str, where: str = "") -> None:
@@ -403,20 +404,19 @@ def _sizes(text: str) -> list[int]:
 def _study_help() -> str:
     from simkit.studies import KINDS
 
-    kinds = "\n\n".join(f"{k.name}: {k.help}." for k in KINDS.values())
+    kinds = "\n\n".join(f"{k.name}: {k.help}. {k.accepts()}" for k in KINDS.values())
     return f"""Run a study: a set of runs that answers one question, summarised with intervals and plots.
 
-NAME is one of:
+NAME is one of (each with the tables and options it takes):
 
 {kinds}
 
 Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
-configuration below DIR (default: results/NAME, plus the options that differ
-from their default: results/hand-size-p4). Re-running plays only what is
-missing; more --games extends every configuration; another --policy joins the
-study. Rule options set the rules of every configuration, except those the
-study varies itself (first-player, variants, compensation: --players and
---teams choose among its tables).
+configuration below DIR (default: runs/NAME, plus the options that differ from
+their default: runs/hand-size-p4; runs/ is the workspace, ignored by git, and the
+published results/ is written only when --out names it). Re-running plays only
+what is missing; more --games extends every configuration; another --policy joins
+the study.
 """
 
 
@@ -445,9 +445,16 @@ class _StudyCommand(typer.core.TyperCommand):
 
     def get_params(self, ctx):
         params = super().get_params(ctx)
+        from simkit.studies import KINDS
+
+        own = {name: (kind.name, text) for kind in KINDS.values() for name, (_, text) in kind.options.items()}
         for p in params:
             if p.name == "policy":
                 p.help = _study_policy_help()
+            option = {"sizes": "sizes", "family": "families"}.get(p.name)
+            if option in own:  # the kind's own option: its help from the kind (simkit.studies.KINDS)
+                kind, text = own[option]
+                p.help = f"The {kind} study only: {text}."
         return params
 
 
@@ -463,13 +470,13 @@ def study(
         "skill 2,000 per pair; compensation 100,000 (5,000 with a lookahead).")] = None,
     seed: Seed = defaults.SEED,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Study directory; default: results/NAME and the options not at their default.")] = None,
+        "--out", "-o", help="Study directory; default: runs/NAME and the options not at their default (runs/ is "
+        "the workspace, ignored by git; the published results/ is written only when --out names it).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     sizes: Annotated[str | None, typer.Option(
-        "--sizes", help="hand-size: the common sizes to sweep, 3..9 (default) or a list 3,5,7.")] = None,
+        "--sizes", help="(from the study registry: the hand-size kind's options)")] = None,
     family: Annotated[list[str] | None, typer.Option(
-        "--family", help="compensation: a family to search (late_card, handicap); repeat for several; "
-        "default both.")] = None,
+        "--family", help="(from the study registry: the compensation kind's options)")] = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a study directory that holds another study, or replay the runs of "
         "this one that this simkit would play differently.")] = False,
@@ -492,7 +499,7 @@ def study(
         options = {k: v for k, (kind, v) in own.items() if kind == name}
         set_threads(threads)
         the_study = make_study(name, policy, games, seed, rule_options, **options)
-        out = out or Path("results") / default_folder(the_study)
+        out = out or Path(defaults.WORKSPACE) / default_folder(the_study)
         with _stop_signals() as heard:
             try:
                 outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
@@ -661,6 +668,78 @@ def play(
             raise typer.Exit(130)
         if not quiet:
             err_console.print(f"wrote {n} record(s) to {record}", highlight=False)
+
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="A record file written by `simkit play --record` (JSON Lines, "
+                                                "docs/RECORD.md).", show_default=False)],
+    game: Annotated[int | None, typer.Option(
+        "--game", "-g", help="The game to replay, by its index (the record's game); default: the file's "
+        "first.")] = None,
+    turn: Annotated[int | None, typer.Option(
+        "--turn", "-t", min=0, help="Show the board after this turn (0: the deal) and stop.")] = None,
+) -> None:
+    """Replay a recorded game on the board, turn by turn, checking every move against the rules.
+
+    On a terminal, Enter shows the next turn (q and Enter stops); otherwise every turn is printed at once.
+    Cells are named by column letter and row number (D3: column D, row 3, row 1 at the top). A record
+    that does not replay (a card the seat does not hold, a cell the card cannot take, a bad format) is
+    refused in one line.
+    """
+    from simkit.display import render_board, result_line
+    from simkit.replay import ReplayError, dealt, read_record, replay as steps_of
+
+    try:
+        rec, in_file = read_record(record, game)
+    except ReplayError as e:
+        err_console.print(f"error: {e}", highlight=False)
+        raise typer.Exit(1) from None
+    try:
+        steps = steps_of(rec)
+    except ReplayError as e:
+        err_console.print(f"error: game {rec.get('game')} of {record} does not replay: {e}", highlight=False)
+        raise typer.Exit(1) from None
+    if turn is not None and turn > len(steps):
+        err_console.print(f"error: --turn {turn} is beyond the game's last turn, {len(steps)}; "
+                          f"see `simkit replay --help`", highlight=False)
+        raise typer.Exit(1)
+    rules = rec["rules"]
+    others = f" (the first of {in_file} games in {record}; --game chooses another)" if game is None and in_file > 1 \
+        else ""
+    out_console.print(f"game {rec.get('game')}{others} of seed {rec.get('seed')}: {rules['players']} players in "
+                      f"{rules['teams']} teams ({', '.join(map(str, rec.get('policies', [])))}); "
+                      f"{len(steps)} turns in all", highlight=False)
+    empty: list[int | None] = [None] * 100
+    if turn is not None:
+        if turn == 0:
+            out_console.print(f"the deal:\n{dealt(rec)}", highlight=False)
+            out_console.print(render_board(empty, set()), end="")
+            return
+        step = steps[turn - 1]
+        out_console.print(step.words, highlight=False)
+        out_console.print(render_board(step.owner, step.locked, step.turn.get("cell")), end="")
+        if turn == len(steps):
+            out_console.print(result_line(rec), highlight=False)
+        return
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    out_console.print(f"the deal:\n{dealt(rec)}", highlight=False)
+    out_console.print(render_board(empty, set()), end="")
+    for step in steps:
+        if interactive:
+            try:
+                answer = input("Enter: next turn, q: stop > ")
+            except (EOFError, KeyboardInterrupt):
+                out_console.print()
+                return
+            if answer.strip().lower().startswith("q"):
+                return
+        out_console.print()
+        out_console.print(step.words, highlight=False)
+        out_console.print(f"  seat {step.turn['seat']} held {' '.join(step.hand) or 'no card'}", highlight=False)
+        out_console.print(render_board(step.owner, step.locked, step.turn.get("cell")), end="")
+    out_console.print(result_line(rec), highlight=False)
 
 
 if __name__ == "__main__":

@@ -114,10 +114,14 @@ def summarise(games: pd.DataFrame | str | Path) -> dict[str, pd.DataFrame]:
     games: rows from ``simulate`` or ``read_games``, or the path of a dataset
     (or a folder of them), which is then read part by part in constant
     memory. Each table has one block of rows per run, with the run's
-    configuration columns first: teams, seats, outcomes, draw, length,
-    first_sequence, equal_strength, first_mover, balance, lineups (runs with
-    seats swapped), team_means and game_means. Rates are proportions (0..1)
-    with their 95% interval in ci_low / ci_high; counts are integers.
+    configuration columns first: teams, shares (every team's share of the
+    decided games, Goodman's simultaneous intervals), gap (the largest gap
+    between two teams' shares), seats, outcomes, draw, length (turns, all
+    seats), rounds (turns per player), first_sequence, equal_strength,
+    first_mover, balance, lineups (runs with seats swapped), team_means and
+    game_means. Rates are proportions (0..1) with their 95% interval in
+    ci_low / ci_high; counts are integers; a p-value prints as the report
+    prints it (``SectionTable``).
     """
     from simkit.render import dict_rows
     from simkit.report import SECTIONS, summarise as of_rows, summarise_dataset
@@ -126,7 +130,7 @@ def summarise(games: pd.DataFrame | str | Path) -> dict[str, pd.DataFrame]:
     tables: dict[str, list[pd.DataFrame]] = {}
     for s in summaries:
         config = {**s.config, "games": s.games}
-        for section in ("draw", *SECTIONS):
+        for section in ("draw", *SECTIONS, "rounds"):
             value = getattr(s, section)
             if value is None:
                 continue
@@ -136,7 +140,36 @@ def summarise(games: pd.DataFrame | str | Path) -> dict[str, pd.DataFrame]:
             for i, (k, v) in enumerate((k, v) for k, v in config.items() if k not in value.columns):
                 block.insert(i, k, v)
             tables.setdefault(section, []).append(block)
-    return {section: pd.concat(blocks, ignore_index=True) for section, blocks in tables.items()}
+    return {section: SectionTable(pd.concat(blocks, ignore_index=True)) for section, blocks in tables.items()}
+
+
+class SectionTable(pd.DataFrame):
+    """A report section as ``summarise`` returns it: a DataFrame whose printed form (print, a notebook's
+    cell) shows each p-value as the report does, in scientific notation below 1e-4 and ``< 1e-300`` where
+    it underflowed to 0, never as 0.0; the data themselves are the plain numbers."""
+
+    @property
+    def _constructor(self):
+        return SectionTable
+
+    def _shown(self) -> pd.DataFrame:
+        from simkit.render import format_p_value
+
+        frame = pd.DataFrame(self)
+        if "metric" in frame.columns and "value" in frame.columns and (frame["metric"] == "p_value").any():
+            frame = frame.copy()
+            frame["value"] = [format_p_value(float(v)) if m == "p_value" else v
+                              for m, v in zip(frame["metric"], frame["value"])]
+        return frame
+
+    def __repr__(self) -> str:
+        return repr(self._shown())
+
+    def to_string(self, *args, **kwargs) -> str:
+        return self._shown().to_string(*args, **kwargs)
+
+    def _repr_html_(self) -> str | None:
+        return self._shown()._repr_html_()
 
 
 def _scalars(rows) -> pd.DataFrame:

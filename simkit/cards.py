@@ -2,7 +2,10 @@
 
 A card code is ``suit * 13 + rank`` with suits ``S H D C`` and ranks
 ``A 2 3 4 5 6 7 8 9 T J Q K``; its text form is rank then suit (``"QS"``).
-The board is 100 cells, ``row * 10 + column``, corners written ``XX``.
+The board is 100 cells, ``row * 10 + column``, corners written ``XX``; a
+cell's name (``cell_name``) is its column letter A-J (left to right) and its
+row number 1-10 (top to bottom, board.csv's first line is row 1): cell 0 is
+A1, cell 23 is D3, cell 99 is J10.
 """
 
 from __future__ import annotations
@@ -19,6 +22,26 @@ RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 CORNER = "XX"
 N_CODES = 52
+
+
+COLUMN_LETTERS = "ABCDEFGHIJ"
+
+
+def cell_name(cell: int) -> str:
+    """'D3' for cell 23: the column letter A-J, then the row number 1-10 (row 1 at the top)."""
+    cell = int(cell)
+    if not 0 <= cell < 100:
+        raise ValueError(f"not a cell: {cell} (cells are 0..99)")
+    row, column = divmod(cell, 10)
+    return f"{COLUMN_LETTERS[column]}{row + 1}"
+
+
+def cell_index(name: str) -> int:
+    """23 for 'D3' (cell_name's inverse; the letter in either case)."""
+    text = str(name).strip().upper()
+    if len(text) < 2 or text[0] not in COLUMN_LETTERS or not text[1:].isdigit() or not 1 <= int(text[1:]) <= 10:
+        raise ValueError(f"not a cell name: {name!r} (a column letter A-J, then a row number 1-10, as D3)")
+    return (int(text[1:]) - 1) * 10 + COLUMN_LETTERS.index(text[0])
 
 
 def card_name(code: int) -> str:

@@ -12,3 +12,8 @@ GAMES = 1_000_000
 
 POLICY = "random"
 """The line-up when none is given: every seat plays RULES.md's random policy."""
+
+WORKSPACE = "runs"
+"""Where ``simkit run`` and ``simkit study`` write without --out: a folder of the user's own, beside
+results/ and ignored by git. results/ holds the published studies and is written only when a command
+names it (--out results/...), as ``make results`` does."""

@@ -1,16 +1,18 @@
-"""The board as text: card names with the chips on them.
+"""The board as text: card names with the chips on them, columns A-J above, rows 1-10 beside.
 
 Each cell is written ``2S``, with ``:b`` / ``:g`` / ``:r`` after it when a
 blue / green / red chip is on it, upper case (``:B``) when that chip is part
 of a completed sequence. Corners are ``XX``. With colour, chips are shown in
-their team's colour instead, bold when locked.
+their team's colour instead, bold when locked. A cell is named by its column
+letter and row number (D3: simkit.cards.cell_name); the cell of the last move
+(in a replay) is marked with ``*`` after it.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from simkit.cards import board_names
+from simkit.cards import COLUMN_LETTERS, board_names
 from simkit.rules import TEAM_COLOURS
 
 CHIP_LETTERS = "bgr"
@@ -32,22 +34,24 @@ def board_from_record(record: dict) -> tuple[list[int | None], set[int]]:
     return owner, locked
 
 
-def render_board(owner: list[int | None], locked: set[int]) -> Text:
-    """The board as rich Text: plain markers, styled by team where colour is on."""
+def render_board(owner: list[int | None], locked: set[int], last: int | None = None) -> Text:
+    """The board as rich Text, with column letters above and row numbers beside: plain markers, styled by
+    team where colour is on; `last` (a cell) marked with ``*``."""
     names = board_names()
-    text = Text()
+    text = Text("    " + "".join(f"{letter:<5}" for letter in COLUMN_LETTERS).rstrip() + "\n", style="bold")
     for row in range(10):
+        text.append(f"{row + 1:>2}  ", style="bold")
         for col in range(10):
             c = row * 10 + col
             team = owner[c]
             cell = names[c]
             if team is None:
-                text.append(f"{cell}   ")
+                text.append(f"{cell}  ")
             else:
                 letter = CHIP_LETTERS[team].upper() if c in locked else CHIP_LETTERS[team]
                 style = STYLES[team] + ("" if c in locked else " dim")
                 text.append(f"{cell}:{letter}", style=style)
-                text.append(" ")
+            text.append("*" if c == last else " ", style="bold")
         text.rstrip()
         text.append("\n")
     return text
@@ -62,4 +66,6 @@ def result_line(record: dict) -> str:
         outcome = f"team {team} ({TEAM_COLOURS[team]}) wins"
     else:
         outcome = "draw by " + res["end"].replace("_", " ")
-    return f"game {record['game']}: {outcome} after {res['turns']} turns; sequences {seqs}"
+    rounds = res["turns"] / record["rules"]["players"]
+    return (f"game {record['game']}: {outcome} after {res['turns']} turns (all seats; {rounds:.1f} rounds); "
+            f"sequences {seqs}")

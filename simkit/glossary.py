@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from simkit.options import OPTIONS
+from simkit.stats import FAIR_BAND
 
 P_FLOOR_TEXT = "< 1e-300"
 UNDEFINED = "\u2014"
@@ -28,11 +29,21 @@ GLOSSARY: dict[str, str] = {
     # sections
     "Team win rates": "Section teams: each team's wins and win_rate over all games. Draws count as games not "
                       "won, so the teams' rates plus the draw rate make 100%.",
+    "Shares of the decided games": "Section shares: every team's wins and its share of the decided games "
+                                   "(decided_share), with Goodman's simultaneous 95% intervals: together they hold "
+                                   "every team's share at once, so two teams' intervals can be compared.",
+    "Largest gap": "Section gap: the largest gap between two teams' shares of the decided games (max_gap), with "
+                   "its 95% interval, over the decided games.",
     "Seats": "Section seats: each seat's team and policy, with its team's win rate (a seat has no win rate of "
              "its own; with one seat per team, seat = team).",
     "Outcomes": "Section outcomes: how the games ended. win, stalemate and turn_cap exclude one another and add "
                 "up to the total (all games, 100%); the line under the table gives draw = stalemate + turn_cap.",
-    "Game length": "Section length: turns per game, passes included.",
+    "Game length": "Section length: turns per game counted over all seats, passes included; the rounds column "
+                   "gives the same per player (section rounds in JSON and CSV).",
+    "turns (all seats)": "Turns per game counted over every seat: at 8 players, 44 turns are 5.5 turns for each "
+                         "player.",
+    "rounds": "Turns per player (turns / players): a round is one turn of every seat. A column of Game length; "
+              "section rounds in JSON, CSV and simkit.summarise.",
     "First sequence": "Section first_sequence: how often and when a game's first sequence is completed, and how "
                       "often the team that completed it wins.",
     "Equal team strength": "Section equal_strength: a chi-square test of whether every team wins equally often, on "
@@ -58,7 +69,8 @@ GLOSSARY: dict[str, str] = {
     "team_win_rate": "The win_rate of the seat's team (over all games).",
     "95% CI": "The 95% confidence interval of the number before it: a Wilson interval for rates and shares, a "
               "t-interval for the mean game length, the delta method for its standard deviation, Goodman's "
-              "simultaneous intervals for balance with three teams. Blank when the metric has none.",
+              "simultaneous intervals for the shares of the decided games, the largest gap and balance with three "
+              "teams. Blank when the metric has none.",
     "Wilson interval": "The interval of every rate (Wilson score interval, 95%): the true rates that fit the "
                        "observed count. Unlike rate ± 2 standard errors it stays within 0-100% and holds near "
                        "0% and 100%.",
@@ -93,6 +105,15 @@ GLOSSARY: dict[str, str] = {
     "p_value": f"The probability of a difference at least this large if there were none (equal teams; team 0 "
                f"winning exactly its fair share). Below 0.05: hardly luck. Printed as {P_FLOOR_TEXT} when below "
                f"1e-300, where the computed value underflows to 0: it is tiny, not zero.",
+    "decided_share": "A team's share of the decided games (wins / decided), with Goodman's simultaneous 95% "
+                     "interval.",
+    "max_gap": "The largest gap between two teams' shares of the decided games, in percentage points. Its "
+               "interval allows for the largest gap's upward bias: the range of gaps Goodman's simultaneous "
+               "intervals allow (two teams: twice the advantage's interval).",
+    "fair": f"In the compensation study: a setting is fair when the 95% interval of team 0's advantage lies "
+            f"within an equivalence margin (±{100 * FAIR_BAND['fast']:g} pp for random and greedy play, "
+            f"±{100 * FAIR_BAND['strong']:g} pp with a lookahead; three teams: the largest gap's upper bound "
+            "too), not when the edge is zero. The line under First-mover advantage says so.",
     "first mover": "The seat that moves first: seat 0, playing for team 0.",
     "fair_share": "1 / teams: team 0's share of the decided games if moving first made no difference.",
     "advantage": "win_rate - fair_share, in percentage points: +2.36 pp means team 0 wins 52.36% of the decided "

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from simkit.atomic import replacing, reporting_write_errors
-from simkit.cards import board_names, card_name, tables
+from simkit.cards import board_names, card_name, cell_name, tables
 from simkit.kernels import state as ks
 from simkit.play import play_logged
 from simkit.policies import Lineup
@@ -36,6 +36,7 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
             "card": _card(row[ks.L_CARD]),
             "action": ks.ACTION_NAMES[action],
             "cell": None if action == ks.ACT_PASS else int(row[ks.L_CELL]),
+            "cell_name": None if action == ks.ACT_PASS else cell_name(int(row[ks.L_CELL])),
             "drawn": [card_name(c) for c in row[ks.L_DRAWN0 : ks.L_DRAWN0 + row[ks.L_NDRAWN]]],
             "reshuffle": bool(row[ks.L_RESHUFFLE]),
             "sequences": [

@@ -53,21 +53,24 @@ def _plain(value: Any) -> Any:
 
 _COUNTS = frozenset({"games", "wins", "draws", "count", "decided", "converted", "dof", "min", "max", "team", "seat",
                      "position", "expected_games"})
-_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "conversion_rate", "fair_share", "score",
-                    "balance", "balance_decided"})
+_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "decided_share", "conversion_rate", "fair_share",
+                    "score", "balance", "balance_decided"})
 _POINTS = frozenset({"advantage"})
+_GAPS = frozenset({"max_gap"})
 _PERCENT_OF_FAIR = frozenset({"relative_advantage"})
 _P_VALUES = frozenset({"p_value"})
 
 
 def value_kind(name: str) -> str:
-    """How the metric or column `name` is printed: count, rate, points, relative, p_value or number."""
+    """How the metric or column `name` is printed: count, rate, points, gap, relative, p_value or number."""
     if name in _COUNTS:
         return "count"
     if name in _RATES:
         return "rate"
     if name in _POINTS:
         return "points"
+    if name in _GAPS:
+        return "gap"
     if name in _PERCENT_OF_FAIR:
         return "relative"
     if name in _P_VALUES:
@@ -109,6 +112,8 @@ def format_value(name: str, value: Any) -> str:
         return f"{100 * v:.2f}%"
     if kind == "points":
         return f"{100 * v:+.2f} pp"
+    if kind == "gap":
+        return f"{100 * v:.2f} pp"
     if kind == "relative":
         return f"{100 * v:+.2f}%"
     if kind == "p_value":
@@ -153,10 +158,13 @@ def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
             "config": s.config,
             "games": s.games,
             "teams": s.teams,
+            "shares": s.shares,
+            "gap": s.gap,
             "seats": s.seats,
             "outcomes": s.outcomes,
             "draw": s.draw,
             "length": s.length,
+            "rounds": s.rounds,
             "first_sequence": s.first_sequence,
             "equal_strength": s.equal_strength,
             "first_mover": s.first_mover,
@@ -183,7 +191,8 @@ def dict_rows(d: dict[str, float]) -> list[tuple[str, Any, Any, Any]]:
     return rows
 
 
-_SCALAR_SECTIONS = ("draw", "length", "first_sequence", "equal_strength", "first_mover", "balance", "game_means")
+_SCALAR_SECTIONS = ("draw", "gap", "length", "rounds", "first_sequence", "equal_strength", "first_mover", "balance",
+                    "game_means")
 
 
 def _number(value: Any) -> float:
@@ -192,19 +201,28 @@ def _number(value: Any) -> float:
     return _NAN if value is None or value is pd.NA else float(value)
 
 
+def _metric_kind_name(section: str, metric: str) -> str:
+    """The name whose kind formats `metric` of `section`: the rounds are fractions of turns, never counts."""
+    return "rounds" if section == "rounds" else metric
+
+
 def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
     """The long-format rows (section, metric, key, value, ci_low, ci_high, text) of one summary."""
     rows: list[dict[str, Any]] = []
 
     def add(section: str, metric: str, key: Any, value: Any, lo: Any = None, hi: Any = None) -> None:
+        text = format_value(_metric_kind_name(section, metric), value)
         rows.append({"section": section, "metric": metric, "key": "" if key is None else str(key),
-                     "value": _number(value), "ci_low": _number(lo), "ci_high": _number(hi),
-                     "text": format_value(metric, value)})
+                     "value": _number(value), "ci_low": _number(lo), "ci_high": _number(hi), "text": text})
 
     add("games", "games", None, s.games)
     for r in s.teams.itertuples(index=False):
         add("teams", "wins", r.team, r.wins)
         add("teams", "win_rate", r.team, r.win_rate, r.ci_low, r.ci_high)
+    if s.shares is not None:
+        for r in s.shares.itertuples(index=False):
+            add("shares", "wins", r.team, r.wins)
+            add("shares", "decided_share", r.team, r.decided_share, r.ci_low, r.ci_high)
     for r in s.seats.itertuples(index=False):
         add("seats", "team", r.seat, r.team)
         add("seats", "team_win_rate", r.seat, r.team_win_rate, r.ci_low, r.ci_high)
@@ -212,7 +230,7 @@ def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
         add("outcomes", "count", r.outcome, r.count)
         add("outcomes", "rate", r.outcome, r.rate, r.ci_low, r.ci_high)
     for section in _SCALAR_SECTIONS:
-        for metric, v, lo, hi in dict_rows(getattr(s, section)):
+        for metric, v, lo, hi in dict_rows(getattr(s, section) or {}):
             add(section, metric, None, v, lo, hi)
     if s.lineups is not None:
         for r in s.lineups.itertuples(index=False):
@@ -258,7 +276,7 @@ def _csv(summaries: Sequence[Summary]) -> str:
     """The tidy table as CSV: full-precision numbers, counts as integers, empty for NaN."""
     frame = to_frame(summaries)
     values = frame["value"].to_numpy()
-    kinds = [value_kind(m) for m in frame["metric"]]
+    kinds = [value_kind(_metric_kind_name(sec, m)) for sec, m in zip(frame["section"], frame["metric"])]
     frame["value"] = pd.Series(
         [int(v) if k == "count" and math.isfinite(v) else v for v, k in zip(values, kinds, strict=True)],
         index=frame.index, dtype=object,
@@ -340,18 +358,44 @@ def _outcome_block(s: Summary) -> _Block:
     return block
 
 
+def _length_block(s: Summary) -> _Block:
+    """The game length in turns (all seats), its interval, and the same in rounds (turns per player) beside."""
+    rounds = s.rounds or {}
+    rows = []
+    for metric, v, lo, hi in dict_rows(s.length):
+        r = rounds.get(metric)
+        rows.append([metric, format_value(metric, v), format_interval(metric, lo, hi) if lo is not None else "",
+                     "" if r is None or not math.isfinite(r) else f"{r:,.2f}"])
+    columns = ["metric", "turns (all seats)", "95% CI"] + (["rounds"] if rounds else [])
+    return _Block("length", _title("length"), columns, [row[:len(columns)] for row in rows])
+
+
+def fair_line() -> str:
+    """What "fair" means where simkit says it: an equivalence margin on the advantage, not a zero edge."""
+    from simkit.stats import FAIR_BAND
+
+    return (f"fair: the compensation study calls a setting fair when the advantage's 95% interval lies within "
+            f"±{100 * FAIR_BAND['fast']:g} pp (random and greedy play) or ±{100 * FAIR_BAND['strong']:g} pp "
+            "(with a lookahead): an equivalence margin, not a zero edge.")
+
+
 def _blocks(s: Summary) -> Iterator[_Block]:
-    """The printed sections of a summary, in `SECTIONS` order, each with its notes."""
+    """The printed sections of a summary, in `SECTIONS` order, each with its notes (the rounds, a section of
+    the data formats, are a column of the length's table)."""
     from simkit.report import SECTIONS
 
     for section in SECTIONS:
         if section == "outcomes":
             block = _outcome_block(s)
+        elif section == "length":
+            block = _length_block(s)
         else:
             value = getattr(s, section)
             if value is None:
                 continue
             block = _frame_block(section, value) if isinstance(value, pd.DataFrame) else _scalar_block(section, value)
+        if section == "first_mover":
+            block.lines.append(fair_line())
         block.notes = list(s.section_notes.get(section, []))
         yield block
 

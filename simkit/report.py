@@ -50,9 +50,11 @@ PERCENTILES = (5, 25, 75, 95)
 
 SECTIONS: dict[str, tuple[str, str]] = {
     "teams": ("Team win rates", "all games"),
+    "shares": ("Shares of the decided games", "every team, Goodman's simultaneous 95% intervals"),
+    "gap": ("Largest gap", "between two teams' shares of the decided games"),
     "seats": ("Seats", "win rate of the seat's team"),
     "outcomes": ("Outcomes", "all games"),
-    "length": ("Game length", "turns, passes included"),
+    "length": ("Game length", "turns counted over all seats, passes included; rounds = turns per player"),
     "first_sequence": ("First sequence", ""),
     "equal_strength": ("Equal team strength", "chi-square test on decided games"),
     "first_mover": ("First-mover advantage", "team 0, decided games"),
@@ -114,6 +116,15 @@ class Summary:
     """Notes printed under one section (key: a `SECTIONS` key), e.g. a mixed line-up under first_mover."""
     expected_games: int | None = None
     """Games the run was asked for (from its manifest), when known."""
+    shares: pd.DataFrame | None = None
+    """Every team's share of the decided games: columns team, wins, decided_share, ci_low, ci_high (Goodman's
+    simultaneous 95% intervals, simkit.stats.decided_shares)."""
+    gap: dict[str, float] | None = None
+    """The largest gap between two teams' shares of the decided games: decided, max_gap (+CI,
+    simkit.stats.max_gap)."""
+    rounds: dict[str, float] | None = None
+    """The game length in rounds (turns per player: every seat's turn once is a round): the keys of
+    `length` but std, each divided by the players (+CI for the mean); None when the players are unknown."""
 
     def add_note(self, text: str, section: str | None = None) -> None:
         """Attach a note to the summary: under `section` (a `SECTIONS` key) or, if None, at the end."""
@@ -232,6 +243,31 @@ def _length(agg: Aggregate, notes: list[str]) -> dict[str, float]:
         out[f"p{p}"] = stats.quantile(agg.length, p)
     out["min"], out["max"] = low, high
     return {k: out[k] for k in keys}
+
+
+def _shares(agg: Aggregate) -> pd.DataFrame:
+    """Every team's share of the decided games, with Goodman's simultaneous intervals."""
+    wins = agg.wins()
+    rows = [{"team": t, "wins": int(w), "decided_share": e.value, "ci_low": e.low, "ci_high": e.high}
+            for t, (w, e) in enumerate(zip(wins, stats.decided_shares(wins)))]
+    return pd.DataFrame(rows, columns=["team", "wins", "decided_share", "ci_low", "ci_high"])
+
+
+def _gap(agg: Aggregate) -> dict[str, float]:
+    """The largest gap between two teams' shares of the decided games, with its interval."""
+    wins = agg.wins()
+    return {"decided": int(wins.sum()), **_with_ci("max_gap", stats.max_gap(wins))}
+
+
+def rounds_of(length: dict[str, float], players: Any) -> dict[str, float] | None:
+    """`length` in rounds (turns / players), without the standard deviation; None if players is unknown."""
+    try:
+        players = int(players)
+    except (TypeError, ValueError):
+        return None
+    if players < 1:
+        return None
+    return {k: v / players for k, v in length.items() if not k.startswith("std")}
 
 
 def _first_sequence(agg: Aggregate, notes: list[str]) -> dict[str, float]:
@@ -373,6 +409,8 @@ def summary_of(agg: Aggregate, config: dict[str, Any] | None = None, swapped: bo
         lineups=_lineup_scores(agg, config) if swapped else None,
         notes=notes,
     )
+    summary.shares, summary.gap = _shares(agg), _gap(agg)
+    summary.rounds = rounds_of(summary.length, config.get("players"))
     if swapped:
         summary.seats["policy"] = "rotates"
         summary.add_note("the line-up rotated from game to game: a seat's policy changed with the game; "

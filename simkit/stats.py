@@ -16,6 +16,8 @@ winner; the fair share of a team is 1/teams):
   minus 1 (+0.09: team 0 wins 9% more than its fair share), which compares
   across team counts; both carry Wilson's interval of the share, and
   ``first_mover_test`` the exact binomial test of share = fair share.
+- ``decided_shares``: every team's share of the decided games with Goodman's
+  simultaneous 95% intervals (the reports' every-team table).
 - ``share_gap``: team i's share minus team j's (the three-team search
   balances team 1 against team 2 with it).
 - ``max_gap``: the largest gap between two teams' shares, with an interval
@@ -56,6 +58,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sp
 
+FAIR_BAND = {"fast": 0.005, "strong": 0.01}
+"""The equivalence margin of "fair" (the compensation study): a setting is fair when the 95% interval of
+team 0's advantage lies within ±FAIR_BAND (random and greedy play: "fast"; with a lookahead: "strong"),
+not when its edge is zero."""
 CONFIDENCE = 0.95
 Z = float(sp.norm.ppf(0.5 + CONFIDENCE / 2))  # 1.96
 _NAN = float("nan")
@@ -134,6 +140,18 @@ def simultaneous(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     bounds = multinomial_proportions_confint(np.asarray(counts), alpha=1 - CONFIDENCE, method="goodman")
     return bounds[:, 0], bounds[:, 1]
+
+
+def decided_shares(wins: np.ndarray) -> list[Estimate]:
+    """Every team's share of the decided games with Goodman's simultaneous 95% intervals (`simultaneous`):
+    together they hold every team's share at once with at least 95% coverage, as `max_gap` uses them."""
+    wins = np.asarray(wins, np.int64)
+    decided = int(wins.sum())
+    if decided == 0:
+        return [Estimate.undefined(0, "Goodman simultaneous") for _ in wins]
+    low, high = simultaneous(wins)
+    return [Estimate(float(w / decided), float(lo), float(hi), decided, "Goodman simultaneous")
+            for w, lo, hi in zip(wins, low, high)]
 
 
 def max_gap(wins: np.ndarray, draws: int | None = None) -> Estimate:

@@ -153,6 +153,8 @@ def _hash(configurations, seed: int, names: bool) -> str:
         record = game_record(rules, lineup, seed, 0)
         if not names:
             record.pop("policies")
+        for turn in record["turns"]:  # a cell's name is a function of its index (RECORD.md), not of the game
+            turn.pop("cell_name", None)
         h.update(json.dumps(record, sort_keys=True).encode())
     return h.hexdigest()
 

@@ -34,6 +34,11 @@ DEFAULT_BOARD_PATH = Path(__file__).resolve().parents[1] / "simkit" / "data" / "
 # Cards and board
 # --------------------------------------------------------------------------
 
+def cell_name(cell: int) -> str:
+    """RECORD.md's cell name: the column letter A-J, then the row number 1-10 (row 1 at the top)."""
+    return "ABCDEFGHIJ"[cell % 10] + str(cell // 10 + 1)
+
+
 def card_str(code: int) -> str:
     """Text form of a card code: rank then suit, e.g. 11 -> 'QS'."""
     return RANKS[code % 13] + SUITS[code // 13]
@@ -374,6 +379,7 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
                 "card": None,
                 "action": "pass",
                 "cell": None,
+                "cell_name": None,
                 "drawn": [card_str(k) for k in drawn],
                 "reshuffle": reshuffle,
                 "sequences": [],
@@ -414,6 +420,7 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
             "card": card_str(card),
             "action": action,
             "cell": cell,
+            "cell_name": cell_name(cell),
             "drawn": [card_str(k) for k in drawn],
             "reshuffle": reshuffle,
             "sequences": declared,

@@ -48,7 +48,7 @@ WIN_TABLE = {2: 2, 3: 1}
 
 RECORD_KEYS = ["format", "rules", "policies", "seed", "game", "board",
                "hands", "turns", "result"]
-TURN_KEYS = ["seat", "dead", "card", "action", "cell", "drawn", "reshuffle",
+TURN_KEYS = ["seat", "dead", "card", "action", "cell", "cell_name", "drawn", "reshuffle",
              "sequences"]
 RESULT_KEYS = ["winner_team", "end", "turns", "sequences"]
 RULE_KEYS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns"]
@@ -404,6 +404,10 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         action = turn["action"]
         card = turn["card"]
         cell = turn["cell"]
+        # RECORD.md: the cell's name, column letter A-J then row number 1-10 (row 1 at the top); null for a pass
+        named = None if not _is_int(cell) or not 0 <= cell < 100 else "ABCDEFGHIJ"[cell % 10] + str(cell // 10 + 1)
+        if turn["cell_name"] != named:
+            bad.append(f"{where}: cell_name {turn['cell_name']!r} does not name cell {cell!r} ({named!r})")
         playable = sorted({c for c in hand if table.legal_cells(c, team)})
 
         if action == "pass":

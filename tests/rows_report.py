@@ -143,6 +143,17 @@ def one(df: pd.DataFrame, config: dict[str, Any], teams: int, swapped: bool) -> 
                                               "ci_high"])
     s = Summary(config, n, team_table, seats, outcomes, draw, length, first_sequence, equal, first_mover, balance,
                 team_means, game_means, lineups)
+    # every team's share of the decided games and the largest gap: the counts from the rows, the
+    # definitions from simkit.stats; the rounds: the length's values over the players
+    decided = int(wins.sum())
+    share_rows = []
+    for t, e in enumerate(stats.decided_shares(wins)):
+        share_rows.append({"team": t, "wins": int(wins[t]), "decided_share": int(wins[t]) / decided,
+                           "ci_low": e.low, "ci_high": e.high})
+    s.shares = pd.DataFrame(share_rows, columns=["team", "wins", "decided_share", "ci_low", "ci_high"])
+    gap = stats.max_gap(wins)
+    s.gap = {"decided": decided, "max_gap": gap.value, "max_gap_ci_low": gap.low, "max_gap_ci_high": gap.high}
+    s.rounds = {k: v / players for k, v in length.items() if not k.startswith("std")}
     if swapped:
         s.seats["policy"] = "rotates"
         s.add_note("the line-up rotated from game to game: a seat's policy changed with the game; "

@@ -137,9 +137,10 @@ def test_a_run_without_out_is_named_after_its_configuration(tmp_path, monkeypatc
     assert invoke("run", "-p", "4", "--games", "50", "--quiet").exit_code == 0
     assert invoke("run", "--games", "50", "--policy", "greedy,random", "--swap-seats", "--seed", "7",
                   "--hand-size", "6,7", "--quiet").exit_code == 0
-    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
         "default-2p-random", "p2t2-greedy+random-h6,7-swap-s7", "p4t2-random"]
-    assert len(ds.read_games(tmp_path / "results" / "default-2p-random")) == 50
+    assert len(ds.read_games(tmp_path / "runs" / "default-2p-random")) == 50
+    assert not (tmp_path / "results").exists()  # the published results are written only when --out names them
 
 
 def test_overwrite_says_what_it_replaced(tmp_path):

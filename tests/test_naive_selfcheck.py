@@ -53,7 +53,7 @@ def test_record_shape_and_key_order() -> None:
     assert rec["board"] == naive.load_board()
     assert list(rec["result"]) == ["winner_team", "end", "turns", "sequences"]
     for turn in rec["turns"]:
-        assert list(turn) == ["seat", "dead", "card", "action", "cell", "drawn",
+        assert list(turn) == ["seat", "dead", "card", "action", "cell", "cell_name", "drawn",
                               "reshuffle", "sequences"]
     for hand in rec["hands"]:
         assert len(hand) == 6

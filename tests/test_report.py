@@ -801,3 +801,94 @@ def test_an_unreadable_part_is_named_and_the_rest_reported(study_like: Path, tmp
     assert s.games == 70_000 and not s.complete
     assert any(f"unreadable part {bad}" in n for n in s.notes)
     assert by_players[6].complete
+
+
+# --------------------------------------------------------------------------- every team's share, words
+
+
+def test_every_team_share_of_the_decided_games_with_simultaneous_intervals_in_every_format() -> None:
+    """Three teams: every team's share of the decided games with Goodman's simultaneous intervals
+    (simkit.stats.simultaneous, as the studies use) and the largest gap with its interval (simkit.stats.max_gap),
+    in the markdown, rich, JSON and CSV reports and in simkit.summarise."""
+    import simkit
+    from simkit import stats
+
+    df = make_games(3000, teams=3, players=6, p_team=[0.38, 0.33, 0.29], p_draw=0.1, seed=51)
+    s = only(summarise(df))
+    wins = np.array([int((df["winner_team"] == t).sum()) for t in range(3)])
+    low, high = stats.simultaneous(wins)
+    assert list(s.shares["wins"]) == list(wins)
+    np.testing.assert_allclose(s.shares["decided_share"], wins / wins.sum())
+    np.testing.assert_allclose(s.shares["ci_low"], low)
+    np.testing.assert_allclose(s.shares["ci_high"], high)
+    gap = stats.max_gap(wins)
+    assert (s.gap["max_gap"], s.gap["max_gap_ci_low"], s.gap["max_gap_ci_high"]) == (gap.value, gap.low, gap.high)
+    md = render([s], "markdown")
+    table = re.sub(r" +", " ", md.split("### Shares of the decided games")[1].split("###")[0])
+    for t in range(3):
+        share = format_value("decided_share", wins[t] / wins.sum())
+        assert f"| {share} | [{format_value('rate', low[t])}, {format_value('rate', high[t])}] |" in table
+    assert f"| max_gap | {format_value('max_gap', gap.value)} |" in re.sub(r" +", " ", md)
+    assert format_value("max_gap", gap.value) == f"{100 * gap.value:.2f} pp"
+    rich = _rich_text([s])
+    assert "Shares of the decided games" in rich and "Largest gap" in rich and "decided_share" in rich
+    record = json.loads(render([s], "json"))[0]
+    assert [r["decided_share"] for r in record["shares"]] == pytest.approx(list(wins / wins.sum()))
+    assert record["gap"]["max_gap_ci_high"] == pytest.approx(gap.high)
+    back = pd.read_csv(io.StringIO(render([s], "csv")), dtype={"key": str})
+    shares = back[(back["section"] == "shares") & (back["metric"] == "decided_share")]
+    assert list(shares["key"]) == ["0", "1", "2"]
+    np.testing.assert_allclose(shares["ci_low"], low)
+    tables = simkit.summarise(df)
+    assert list(tables["shares"]["team"]) == [0, 1, 2]
+    assert tables["gap"].set_index("metric").loc["max_gap", "value"] == pytest.approx(gap.value)
+
+
+def test_the_length_says_turns_of_all_seats_and_gives_rounds_beside_them() -> None:
+    import simkit
+
+    s = only(summarise(make_games(400, players=8, seed=52)))
+    md = render([s], "markdown")
+    table = re.sub(r" +", " ", md.split("### Game length")[1].split("###")[0])
+    assert "| metric | turns (all seats) |" in table and "rounds |" in table
+    mean = s.length["mean"]
+    assert s.rounds["mean"] == pytest.approx(mean / 8) and s.rounds["min"] == pytest.approx(s.length["min"] / 8)
+    assert f"| {format_value('mean', mean)} |" in table and f"| {mean / 8:,.2f} |" in table
+    assert "turns (all seats)" in _rich_text([s])
+    rounds = json.loads(render([s], "json"))[0]["rounds"]
+    assert rounds["max"] == pytest.approx(s.length["max"] / 8)
+    back = pd.read_csv(io.StringIO(render([s], "csv")))
+    row = back[(back["section"] == "rounds") & (back["metric"] == "min")].iloc[0]
+    assert row["value"] == pytest.approx(s.length["min"] / 8)  # a fraction of turns, not rounded as a count
+    assert simkit.summarise(make_games(400, players=8, seed=52))["rounds"]["value"].iloc[0] == pytest.approx(mean / 8)
+
+
+def test_the_report_says_what_fair_means() -> None:
+    from simkit.stats import FAIR_BAND
+
+    s = only(summarise(make_games(300, seed=53)))
+    md = render([s], "markdown")
+    line = md.split("### First-mover advantage")[1].split("###")[0]
+    assert "equivalence margin, not a zero edge" in line and f"±{100 * FAIR_BAND['fast']:g} pp" in line
+    assert "equivalence margin" in " ".join(_rich_text([s], width=100).split())
+    assert "equivalence margin" in GLOSSARY["fair"]
+
+
+def test_a_tiny_p_value_never_prints_as_zero() -> None:
+    """print(simkit.summarise(...)["first_mover"]) shows the p-value as the report does: scientific, or
+    < 1e-300 where it underflowed, never 0.0; the data keep the number."""
+    import simkit
+
+    df = make_games(20_000, p_team=[0.56, 0.44], seed=54)
+    tables = simkit.summarise(df)
+    first = tables["first_mover"]
+    p = float(first.set_index("metric").loc["p_value", "value"])
+    assert 0 < p < 1e-16
+    with pd.option_context("display.max_columns", None, "display.width", 1000):
+        shown = str(first)
+        underflowed = str(huge := simkit.summarise(make_games(2_000_000, p_team=[0.6, 0.4], seed=55))["first_mover"])
+    row = next(line for line in shown.splitlines() if "p_value" in line)
+    assert f"{p:.1e}" in row and " 0.0" not in row
+    assert f"{p:.1e}" in first.to_string() and isinstance(first, pd.DataFrame)
+    assert float(huge.set_index("metric").loc["p_value", "value"]) == 0.0  # underflowed
+    assert "< 1e-300" in next(line for line in underflowed.splitlines() if "p_value" in line)

@@ -18,7 +18,7 @@ from simkit import dataset as ds
 from simkit.metrics import METRICS, markdown_table
 from simkit.options import RulesError
 from simkit.runner import RunEvents
-from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
+from simkit.studies import KINDS, LEGAL_TABLES, StudyError, default_folder, make_study, run_study
 
 REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
 GAMES = 400
@@ -235,7 +235,7 @@ def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp
         run_study(other_seed, copy)
     no_reshuffle = make_study("first-player", ["random"], GAMES, 3, {"players": 2, "reshuffle": False})
     with pytest.raises(StudyError, match=r"reshuffle False asked, \(default\) on disk.*"
-                                         r"results/first-player-noreshuffle-s3"):
+                                         r"runs/first-player-noreshuffle-s3"):
         run_study(no_reshuffle, copy)
     other_kind = make_study("teams", ["random"], 20, 3)
     with pytest.raises(StudyError, match=r"study teams asked, first-player on disk"):
@@ -406,7 +406,7 @@ def test_the_search_brackets_a_known_crossing(crossing):
     search.run()
     low, up = search.bracket
     if crossing == 0.0:
-        assert search.chosen == (0,) and search.outcome == "fair without compensation"
+        assert search.chosen == (0,) and search.outcome == "no edge at 0: its interval holds zero"
         return
     assert low[0] < crossing < up[0] and up[0] - low[0] <= 3
     # The setting nearest the crossing; at 10.5, 10 and 11 are equally near, and the fitted line's
@@ -639,3 +639,33 @@ def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(
     with pytest.raises(RulesError):  # a table chosen on the command line that the option does not fit
         searches(make_study("compensation", ["greedy"], 100, rules={"players": 2, "hand_size": "6,7,7"}),
                  Results(tmp_path, study.seed))
+
+
+def test_the_study_help_says_what_each_study_takes():
+    """`simkit study --help` gives each kind's tables and options from the fields that decide them
+    (StudyKind.accepts), and what it says holds: the options it sets itself are refused, the tables it
+    names are played, a table outside them is refused."""
+    from typer.testing import CliRunner
+
+    from cli import app
+    from simkit.options import OPTIONS
+    from simkit.studies.base import Results
+
+    text = "".join(CliRunner().invoke(app, ["study", "--help"]).stdout.split())
+    for kind in KINDS.values():
+        assert "".join(kind.accepts().split()) in text, kind.name
+        for name in kind.varies:
+            if name in kind.restricts:
+                continue
+            with pytest.raises(StudyError, match=f"sets {OPTIONS[name].flag} itself"):
+                make_study(kind.name, ["random"] if kind.name != "skill" else None, 10,
+                           rules={name: OPTIONS[name].default})
+    results = Results(Path("."), 1)
+    for players, teams in LEGAL_TABLES:  # "any other legal table": variants plays each it is given
+        study = make_study("variants", ["random"], 10, rules={"players": players, "teams": teams})
+        assert {(c.rules.players, c.rules.teams) for c in KINDS["variants"].plan(study, results)} == {(players, teams)}
+    assert "6p/3t" not in KINDS["skill"].tables_text()
+    with pytest.raises(StudyError, match="two-team table"):
+        KINDS["skill"].plan(make_study("skill", ["random", "greedy"], 10, rules={"players": 6, "teams": 3}), results)
+    assert "Its own options: --sizes" in KINDS["hand-size"].accepts()
+    assert "--family" in KINDS["compensation"].accepts() and "--family" not in KINDS["teams"].accepts()

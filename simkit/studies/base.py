@@ -209,6 +209,41 @@ class StudyKind:
     options: dict[str, tuple[Any, str]] = field(default_factory=dict)
     games: Callable[[Lineup], int] = default_games
     unit: str = "configuration"  # what --games counts: games per configuration (per pair for skill)
+    tables_text: Callable[[], str] = lambda: ""  # the tables it plays, in words made from the constants it plays
+
+    def accepts(self) -> str:
+        """What the study takes, in words made from the fields that decide it (refuse_varied, make_study,
+        the kind's tables): its tables, the rule options it sets itself (refused), its own options."""
+        parts = [f"Tables: {self.tables_text()}."]
+        own = [OPTIONS[name].flag for name in self.varies if name not in self.restricts]
+        choose = [OPTIONS[name].flag for name in self.varies if name in self.restricts]
+        rules = "Rule options: every one"
+        if own:
+            rules += f" but {_and(own)}, which it sets itself"
+        if choose:
+            rules += f"; {_and(choose)} choose among its tables (one or some of them)"
+        parts.append(rules + ".")
+        if self.options:
+            parts.append("Its own options: " + "; ".join(f"--{'family' if name == 'families' else name} "
+                                                         f"({text})" for name, (_, text) in self.options.items())
+                         + ".")
+        return " ".join(parts)
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def table_list(tables: Sequence[tuple[int, int]]) -> str:
+    """'2p/2t, 3p/3t and 4p/2t'."""
+    return _and([f"{p}p/{t}t" for p, t in tables])
+
+
+def one_table_text() -> str:
+    """The tables of a study of one table: the default one, or any legal one by --players and --teams."""
+    base = Rules.make()
+    return (f"one table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
+            f"({table_list(LEGAL_TABLES)})")
 
 
 # --- the loop ---------------------------------------------------------------------------
@@ -444,7 +479,7 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
         if not overwrite:
             raise StudyError(f"{out} holds another study: {differences(mine, theirs)}; use --overwrite to replace "
                              f"it, or --out DIR (without --out these options write to "
-                             f"results/{default_folder(study)})")
+                             f"{defaults.WORKSPACE}/{default_folder(study)})")
         return _clear(out, describe_identity(theirs)), [], dict(study.lineups), []
     games = dict(on_disk.get("lineups", {}))
     added = []
@@ -530,7 +565,7 @@ def describe_identity(identity: dict) -> str:
 
 
 def default_folder(study: Study) -> str:
-    """The study's folder under results/ without --out: its kind, then the options not at their default
+    """The study's folder in the workspace (runs/) without --out: its kind, then the options not at their default
     ('hand-size-p4', 'first-player-noreshuffle', 'compensation-greedy-s7')."""
     parts = [study.kind.name]
     rules = {k: v for k, v in study.base.items() if k not in study.kind.restricts}
@@ -645,7 +680,8 @@ def _commands(out: Path, command: Sequence[str] | None) -> list[str]:
 
 
 # Options of `simkit study` that change how a study runs, not what it plays, with how many values follow.
-HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overwrite": 0}
+# --out too: the same study written elsewhere (`make results` writes the published ones with --out results/...)
+HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overwrite": 0, "--out": 1, "-o": 1}
 
 
 def _what_it_plays(text: str) -> tuple[str, ...]:

@@ -34,15 +34,16 @@ from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
     LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, canonical, lineups_for, round_games,
-    summary_frame,
+    summary_frame, table_list,
 )
 
 FAMILIES = ("late_card", "handicap")
 CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
 SEARCH_GAMES = {"fast": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)
 TARGET = {"fast": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width on team 0's share
-FAIR_BAND = {"fast": 0.005, "strong": 0.01}  # the ±band a fair setting's interval must lie in
+FAIR_BAND = stats.FAIR_BAND  # the ±band a fair setting's interval must lie in (an equivalence margin)
 GAP_TARGET = {"fast": 0.010, "strong": 0.020}  # three teams: the largest gap's upper bound
+NO_EDGE_AT_0 = "no edge at 0: its interval holds zero"  # the search's word; fair is the confirmation's verdict
 MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
 EXTEND = {"fast": 4, "strong": 2}  # an inconclusive confirmation's second look: times its first games
 
@@ -178,7 +179,7 @@ class Search:
             return 1 if e.low > 0 else -1 if e.high < 0 else 0
 
         if sign(0) <= 0:
-            self.outcome = "fair without compensation" if sign(0) == 0 else "team 0 already behind"
+            self.outcome = NO_EDGE_AT_0 if sign(0) == 0 else "team 0 already behind"
             self.bracket = (None, at(0))
             return at(0)
         # a setting above zero (last_pos) and the nearest one found that is not (first_nonpos)
@@ -283,6 +284,11 @@ def tables_of(study: Study) -> list[tuple[int, int]]:
     if not fitting:
         Rules.make(*chosen[0], **rest)  # raises RulesError: why the options fit no table chosen
     return fitting
+
+
+def tables_text() -> str:
+    return (f"every legal table, {table_list(LEGAL_TABLES)}; a per-seat rule option (--hand-size 6,7,7) keeps "
+            "the tables it fits")
 
 
 def _fits(players: int, teams: int, options: dict) -> bool:
@@ -475,10 +481,20 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       "Each search plays its settings on the same deals (the study's seed, games 0..N-1), so "
                       "neighbouring settings differ by the rule alone; a confirmation replays the chosen setting "
                       f"on seed + {CONFIRMATION_SEED_OFFSET}, games the search never saw.",
-                      "Fair: greedy, the confirmation's 95% interval of team 0's advantage within ±0.5 pp; "
-                      "lookahead, within ±1 pp. With three teams also every team's share: the largest gap "
-                      "between two teams' shares, with an interval from Goodman's simultaneous intervals (which "
-                      "allows for the maximum's upward bias), at most 1.0 pp (greedy) or 2.0 pp (lookahead).",
+                      f"Fair is an equivalence margin, not a zero edge: a setting is fair when its confirmation's "
+                      f"95% interval of team 0's advantage lies within ±{100 * FAIR_BAND['fast']:g} pp (random and "
+                      f"greedy play) or ±{100 * FAIR_BAND['strong']:g} pp (with a lookahead). With three teams "
+                      "also every team's share: the largest gap between two teams' shares, with an interval from "
+                      "Goodman's simultaneous intervals (which allows for the maximum's upward bias), at most "
+                      f"{100 * GAP_TARGET['fast']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
+                      "pp (lookahead).",
+                      "The column search ended says how the search ended, on the search's own games; the column "
+                      "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: \"steps too coarse: 9 is "
+                      "above zero, 10 below\" means no whole setting lies between the last setting whose interval "
+                      "is above zero and the first below it, so the search chose the nearer of the two; that "
+                      "setting can still be fair (its confirmation within the margin) or not. \"" + NO_EDGE_AT_0
+                      + "\" means the standard game's interval already held zero on the search's games; the "
+                      "confirmation's larger sample can still find an edge beyond the margin (fair: no).",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
                       f"takes a second look: {EXTEND['fast']} times its games (greedy), {EXTEND['strong']} times "
                       "(lookahead), on the same seed; `looks` in verdicts.csv says whether it did. Three teams: the "
@@ -516,11 +532,11 @@ def key_table(v: pd.DataFrame) -> pd.DataFrame:
         shares = " / ".join(pct(getattr(r, f"share_{t}"), getattr(r, f"share_{t}_low"), getattr(r, f"share_{t}_high"))
                             for t in range(r.teams))
         rows.append({"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "family": r.family,
-                     "setting": r.setting, "search": r.outcome,
+                     "setting": r.setting, "search ended": r.outcome,
                      "confirmation: advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, 2),
                      "shares of decided games [95% CI]": shares,
                      "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2),
-                     "games": count(r.games), "fair": "yes" if r.fair else "no"})
+                     "games": count(r.games), "fair (within the margin)": "yes" if r.fair else "no"})
     return pd.DataFrame(rows)
 
 
@@ -555,5 +571,6 @@ KIND = StudyKind(
     "compensation", "Which compensation makes Sequence fair, at every table?",
     "searches each compensation family's knob (late_card, handicap) for zero first-player edge, then confirms",
     plan, tables, figures, default_policies=("greedy",), varies=("players", "teams", "late_card", "handicap"),
-    restricts=("players", "teams", "families"), options={"families": (None, "the compensation families to search")},
-    games=search_games, unit="setting")
+    restricts=("players", "teams", "families"),
+    options={"families": (None, f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all")},
+    games=search_games, unit="setting", tables_text=tables_text)

@@ -7,7 +7,7 @@ import pandas as pd
 from simkit.render import count, format_p_value, pct, pp, relative
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame,
+    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame, table_list,
 )
 
 
@@ -45,10 +45,11 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                "p (Holm)": format_p_value(r.p_holm),
                "stalemates": pct(r.stalemate_rate, digits=2)}
         if compact:
-            row["mean turns"] = f"{r.duration:.1f}"
+            row["mean turns (all seats)"] = f"{r.duration:.1f}"
         else:
-            row["mean turns [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
-            row["median turns"] = f"{r.median_turns:.0f}"
+            row["mean turns, all seats [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
+            row["mean rounds (turns per player)"] = f"{r.duration / r.players:.1f}"
+            row["median turns (all seats)"] = f"{r.median_turns:.0f}"
             row["turn order (partners)"] = r.turn_order or "—"
         rows.append(row)
     return pd.DataFrame(rows)
@@ -69,7 +70,11 @@ def figures(t: Tables) -> dict:
     return {"first_player.png": plots.first_player(t.summary)}
 
 
+def tables_text() -> str:
+    return f"every legal table, {table_list(LEGAL_TABLES)}"
+
+
 KIND = StudyKind(
     "first-player", "How big is the first player's advantage, at every table?",
-    "every legal table (--players/--teams choose some)", plan, tables, figures,
-    varies=("players", "teams"), restricts=("players", "teams"))
+    "the first player's advantage at every legal table", plan, tables, figures,
+    varies=("players", "teams"), restricts=("players", "teams"), tables_text=tables_text)

@@ -8,7 +8,9 @@ from simkit import stats
 from simkit.kernels.state import DECK_SIZE
 from simkit.render import count, format_p_value, markdown_table, pct, pp
 from simkit.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
-from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame
+from simkit.studies.base import (
+    Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, one_table_text, summary_frame,
+)
 
 DEFAULT_SIZES = tuple(range(3, 10))
 
@@ -87,7 +89,7 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                      "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
                      "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
                      "p (Holm)": format_p_value(r.p_holm), "stalemates": pct(r.stalemate_rate, digits=2),
-                     "mean turns [95% CI]": f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"})
+                     "mean turns, all seats [95% CI]": f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"})
     return pd.DataFrame(rows)
 
 
@@ -153,6 +155,8 @@ def figures(t: Tables) -> dict:
 
 KIND = StudyKind(
     "hand-size", "What does a card more or less in hand change?",
-    "a sweep of the common hand size, the table penalty, a compensation (one table: --players, --teams)",
+    "a sweep of the common hand size, the table penalty, a compensation",
     plan, tables, figures, varies=("hand_size",),
-    options={"sizes": (None, "the common hand sizes to sweep (default 3..9)")})
+    options={"sizes": (None, f"the common hand sizes to sweep, a range such as {DEFAULT_SIZES[0]}.."
+                             f"{DEFAULT_SIZES[-1]} (the default) or a list such as 3,5,7")},
+    tables_text=one_table_text)

@@ -8,7 +8,9 @@ from simkit import stats
 from simkit.policies import Lineup
 from simkit.render import count, markdown_table, pct
 from simkit.rules import Rules
-from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, summary_frame
+from simkit.studies.base import (
+    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, summary_frame, table_list,
+)
 
 # The ladder, weakest first (benchmarks/matches.md): the one-ply fast player, the quick lookahead and swift
 # (quick's search on a richer value) sit between greedy and the lookahead; ismcts, the tree search, beats
@@ -16,6 +18,13 @@ from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, T
 SKILL_POLICIES = ("random", "greedy", "fast", "quick", "swift", "lookahead", "ismcts", "ismcts-rich")
 PAIR_GAMES = 2_000
 ANCHOR = "random"
+
+
+def two_team_text() -> str:
+    """The tables a skill study plays: one two-team table (plan refuses three teams)."""
+    base = Rules.make()
+    return (f"one two-team table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
+            f"({table_list([(p, t) for p, t in LEGAL_TABLES if t == 2])})")
 
 
 def plan(study: Study, results: Results) -> list[Config]:
@@ -111,5 +120,5 @@ def figures(t: Tables) -> dict:
 
 KIND = StudyKind(
     "skill", "How much does skill matter against luck?",
-    "a round robin of --policy line-ups, seats swapped, with ratings", plan, tables, figures,
-    default_policies=SKILL_POLICIES, games=lambda lineup: PAIR_GAMES, unit="pair")
+    "a round robin of --policy line-ups (single policies), seats swapped, with ratings", plan, tables, figures,
+    default_policies=SKILL_POLICIES, games=lambda lineup: PAIR_GAMES, unit="pair", tables_text=two_team_text)

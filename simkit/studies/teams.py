@@ -6,7 +6,17 @@ import pandas as pd
 
 from simkit.render import count, format_p_value, pct, pp, relative
 from simkit.rules import Rules
-from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame
+from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list
+
+
+SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
+SEQUENCE_PLAYERS, SEQUENCES = (2, 6), (1, 2, 3)  # two teams of these players needing these sequences to win
+
+
+def tables_text() -> str:
+    split = table_list([(p, t) for p in SPLIT_PLAYERS for t in SPLIT_TEAMS])
+    return (f"its own, fixed: {split}; {table_list([(p, 2) for p in SEQUENCE_PLAYERS])} needing "
+            f"{', '.join(map(str, SEQUENCES[:-1]))} or {SEQUENCES[-1]} sequences to win")
 
 
 def plan(study: Study, results: Results) -> list[Config]:
@@ -17,13 +27,13 @@ def plan(study: Study, results: Results) -> list[Config]:
     """
     base = study.base
     configs = []
-    for players in (6, 12):
-        for teams in (2, 3):
+    for players in SPLIT_PLAYERS:
+        for teams in SPLIT_TEAMS:
             rules = Rules.make(players, teams, **base)
             for lineup, games in lineups_for(study, rules):
                 configs.append(Config(rules, lineup, games, "split", f"{players} players in {teams} teams"))
-    for players in (2, 6):
-        for q in (1, 2, 3):
+    for players in SEQUENCE_PLAYERS:
+        for q in SEQUENCES:
             if players == 6 and q == 2:
                 continue  # = 6 players in 2 teams, above
             rules = Rules.make(players, 2, sequences_to_win=q, **base)
@@ -46,13 +56,15 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                                                             r.balance_decided_high),
                      "balance, all games [95% CI]": pct(r.balance, r.balance_low, r.balance_high),
                      "stalemates": pct(r.stalemate_rate, digits=2),
-                     "mean turns": f"{r.duration:.1f}"})
+                     "mean turns, all seats (rounds)": f"{r.duration:.1f} ({r.duration / r.players:.1f})"})
     return pd.DataFrame(rows)
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     return Tables(summary, key=key_table(summary), notes=[
+        "Mean turns count every seat's turns; in brackets the rounds, turns per player (a round is every seat's "
+        "turn once), which compare tables of different sizes.",
         "Two and three teams have different fair shares (50% and 33.3%): compare them by the relative advantage "
         "(team 0's share of the decided games over its fair share, minus 1) and by the balance of the decided "
         "games; the balance of all games also counts stalemates, which shrink the gaps by themselves.",
@@ -68,5 +80,5 @@ def figures(t: Tables) -> dict:
 
 KIND = StudyKind(
     "teams", "Are three teams fairer than two? How many sequences to win?",
-    "6 and 12 players in two or three teams; two teams needing 1-3 sequences",
-    plan, tables, figures, varies=("players", "teams", "sequences_to_win"))
+    "two or three teams of the same players; two teams needing more or fewer sequences",
+    plan, tables, figures, varies=("players", "teams", "sequences_to_win"), tables_text=tables_text)

@@ -8,7 +8,9 @@ import pandas as pd
 from simkit import stats
 from simkit.render import count, format_p_value, markdown_table, pct, pp
 from simkit.rules import Rules
-from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame
+from simkit.studies.base import (
+    LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list,
+)
 
 TABLES = ((2, 2), (3, 3), (4, 2))
 VARIANTS: tuple[tuple[str, dict], ...] = (
@@ -83,7 +85,7 @@ def key_table(s: pd.DataFrame) -> pd.DataFrame:
                      "shift of the advantage [95% CI]": pp(r.advantage_shift, r.advantage_shift_low,
                                                            r.advantage_shift_high, digits=2),
                      "p (Holm)": format_p_value(r.advantage_shift_p_holm),
-                     "shift of the mean length, turns [95% CI]": f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, "
+                     "shift of the mean length, turns of all seats [95% CI]": f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, "
                                                                  f"{r.turns_shift_high:+.2f}]",
                      "shift of the stalemates [95% CI]": pp(r.stalemate_shift, r.stalemate_shift_low,
                                                             r.stalemate_shift_high, digits=2)})
@@ -95,7 +97,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     s = shifts(configs, results)
     standard = summary[summary["study_group"] == "standard"]
     base = markdown_table(
-        ["table", "line-up", "games", "advantage [95% CI]", "stalemates", "mean turns"],
+        ["table", "line-up", "games", "advantage [95% CI]", "stalemates", "mean turns (all seats)"],
         [(f"{r.players}p / {r.teams}t", r.policies, count(r.games), pp(r.advantage, r.advantage_low,
                                                                        r.advantage_high, digits=2),
           pct(r.stalemate_rate, digits=2), f"{r.duration:.2f}") for r in standard.itertuples()])
@@ -119,8 +121,12 @@ def figures(t: Tables) -> dict:
     return {"variants.png": plots.variants(t.extra["shifts"])}
 
 
+def tables_text() -> str:
+    return f"{table_list(TABLES)} by default, or any other legal table ({table_list(LEGAL_TABLES)})"
+
+
 KIND = StudyKind(
     "variants", "What do the rule variants change, against the standard game?",
-    "the standard game against each variant (no reshuffle, no dead-card swap, both, the late card) at 2p, 3p "
-    "and 4p/2t", plan, tables, figures, varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
-    restricts=("players", "teams"))
+    "the standard game against each variant (" + "; ".join(name for name, options in VARIANTS if options) + "), "
+    "on the same deals", plan, tables, figures, varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
+    restricts=("players", "teams"), tables_text=tables_text)
