@@ -85,9 +85,9 @@ def test_the_examples_that_read_folders_run(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     for players in (2, 4):
         run_study(make_study("first-player", ["random"], 200, rules={"players": players}),
-                  Path("results/first-player"))
+                  Path("runs/first-player"))
     rules = Rules.make(2)
-    run(Path("results/default-2p-random"), RunSpec(rules, Lineup.parse("random", rules), 2026, 500))
+    run(Path("runs/default-2p-random"), RunSpec(rules, Lineup.parse("random", rules), 2026, 500))
     readme, api_page = _blocks(README, skipped=False), _blocks(API_PAGE, skipped=True)
     assert len(readme) == 1 and len(api_page) >= 1
     namespace: dict = {}  # one namespace, as in a notebook: the README's block imports simkit
