@@ -9,8 +9,12 @@ INSTALLED := $(VENV)/.installed
 # cached apart (NUMBA_CACHE_DIR) so checked and fast machine code never mix.
 BOUNDSCHECKED := tests/test_boundscheck.py tests/test_kernel_vs_naive.py tests/test_golden.py tests/test_variants.py
 BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
+# The tests run on every core (pytest-xdist); tests/warm.py first compiles each policy set they
+# play once, the sets spread over the cores, so that no two workers compile the same set.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 
-.PHONY: run test test-boundscheck bench results clean-cache docs
+.PHONY: run test test-quick test-boundscheck bench results clean-cache docs
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -22,12 +26,18 @@ $(INSTALLED): pyproject.toml
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
 
-test: $(INSTALLED)  ## the test suite, then its kernel checks again with bounds checks (test-boundscheck)
-	$(PY) -m pytest -q
+test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
+	$(PY) tests/warm.py --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
+	$(PYTEST)
 	$(MAKE) --no-print-directory test-boundscheck
 
+test-quick: $(INSTALLED)  ## day to day: rules, perft, golden records, the kernel against the naive engine, options, reports
+	$(PY) tests/warm.py --tier quick --jobs $(JOBS)
+	$(PYTEST) -m "quick and not strong"
+
 test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests on bounds-checked kernels
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PY) -m pytest -q $(BOUNDSCHECKED)
+	$(PY) tests/warm.py --tier boundscheck --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PYTEST) $(BOUNDSCHECKED)
 
 # results/ is written here only, each command naming it with --out; without --out, simkit writes to runs/.
 results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; hours on 2 cores)

@@ -22,6 +22,7 @@ from simkit.rules import Rules
 from simkit.runner import RunEvents, RunSpec, run
 
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.xdist_group("dask")  # one pytest worker holds the module's cluster
 
 from simkit.distributed import (  # noqa: E402 - after the skip: this module needs dask
     ClusterError,

@@ -36,9 +36,11 @@ TWO_TEAM_TABLES = [(2, 2), (4, 2), (6, 2)]  # swift's and ismcts-rich's value is
 CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
-def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
+def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
     """A line-up of random, greedy or lookahead keeps the policy set it had (the same compiled
-    kernels); the later players join a Strong set only when played."""
+    kernels); the later players join a Strong set only when played (outside the tests' one strong set)."""
+    monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
+
     def pset(spec, rules=TWO):
         return Lineup.parse(spec, rules).policy_set()
 
@@ -53,11 +55,17 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more():
     assert pset("swift,lookahead") == kp.Strong(yes, no, no, yes, no) and pset("swift") == kp.Strong(no, no, no, yes, no)
     assert pset("ismcts-rich,greedy") == kp.Strong(no, no, no, no, yes)
     assert pset("ismcts-rich,ismcts") == kp.Strong(no, yes, no, no, yes)
+    monkeypatch.setenv("SIMKIT_ONE_STRONG_SET", "1")  # the tests' one set for every player beyond the lookahead
+    assert pset("swift") == pset("fast,random") == kp.Strong(yes, yes, yes, yes, yes)
+    assert pset("lookahead") == kp.AllPolicies() and pset("greedy,random") == kp.UpToGreedy()
 
 
-def test_the_search_arena_is_sized_by_the_lineup():
+def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
+    """A line-up's own policy set (not the tests' one strong set) decides whether it needs an arena."""
     from simkit.kernels.search import SearchWork
     from simkit.kernels.state import State
+
+    monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
     lineup = Lineup.parse("ismcts:iterations=300,lookahead", TWO, swap_seats=True)
     work = workspace(lineup.policy_set(), lineup.ids(), lineup.params())

@@ -185,7 +185,7 @@ def test_every_option_combines_with_every_other_and_the_naive_engine_agrees():
         assert referee.check_record(rec, strict_rules=False) == []
 
 
-@pytest.mark.parametrize("policy", ["greedy", "lookahead:rollouts=8"])
+@pytest.mark.parametrize("policy", ["greedy", pytest.param("lookahead:rollouts=8", marks=pytest.mark.strong)])
 @pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
                                      dict(reshuffle=False, dead_swap=False, late_card=6)])
 def test_strategic_policies_play_legal_games_under_every_option(policy, options):
