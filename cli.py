@@ -629,7 +629,7 @@ def play(
     from simkit.display import board_from_record, render_board, result_line
     from simkit.play import check_games
     from simkit.records import check_writable, game_record, write_records
-    from simkit.runner import noting_compile
+    from simkit.executors import noting_compile
 
     with user_errors():
         rules, lineup = _config(rule_options, policy, swap_seats)
