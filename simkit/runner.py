@@ -380,7 +380,8 @@ def run(
         identity = spec.identity()
         done = _finished(out, spec, ds.run_id(identity), events)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
-        mf.start(out, mf.header(identity, spec.games, spec.chunking),
+        mf.start(out, mf.header(identity, spec.games, spec.chunking, run_id=ds.run_id(identity),
+                                versions=ds.versions(), columns=ds.SCHEMA.names),
                  [(first, n) for first, n in spec.chunks() if first in done])
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
