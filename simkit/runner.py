@@ -4,14 +4,13 @@ A run is identified by its identity (``simkit.dataset.identity_of``). Its
 games are split into chunks of ``chunk_size`` consecutive game indices;
 an executor (``simkit.executors``: this machine's threads, or a Dask
 cluster, ``simkit.distributed``) plays each chunk and writes it as one part
-file. A part file that
-exists is complete (it was fsynced and renamed into place) and says which
-run it belongs to, so a re-run checks the parts on disk, plays only the
-missing chunks, and a finished run plays nothing. A part that cannot be read
-(a power loss, a truncated copy) is set aside under a name that says so and
-played again. The manifest (``simkit.manifest``) is a small header and a log
-with one line per finished chunk: the same bookkeeping per chunk at any
-length of run.
+file. A part file that exists is complete (it was fsynced and renamed into
+place) and says which run it belongs to, so a re-run checks the parts on
+disk, plays only the missing chunks, and a finished run plays nothing. A
+part that cannot be read (a power loss, a truncated copy) is set aside under
+a name that says so and played again. The manifest (``simkit.manifest``) is
+a small header and a log with one line per finished chunk: the same
+bookkeeping per chunk at any length of run.
 
 The runner keeps the directory: one writer at a time (a run holds the
 directory's lock, ``simkit.lock``, from start to end), resume, refusals and
