@@ -271,7 +271,8 @@ class DaskExecutor(Executor):
 
     scheduler: 'local:N', 'tcp://HOST:PORT', a Cluster from `connect` or a
     distributed.Client. A string's cluster is opened by `play` and closed at
-    its end; a Cluster or a Client is used as it is and left open.
+    its end; a Cluster or a Client is used as it is and left open. Its
+    warm-up is part of `play`: the workers compile once they are probed.
     """
 
     def __init__(self, scheduler):
