@@ -539,12 +539,12 @@ def _rich_table(frame, title: str | None = None):
     """A study table for the terminal: text columns left, numbers right."""
     from rich.table import Table
 
-    from simkit.render import _numeric
+    from simkit.render import looks_numeric
 
     table = Table(title=title, title_justify="left", header_style="bold", show_edge=False)
     cells = frame.astype(str)
     for c in frame.columns:
-        numeric = all(_numeric(v) for v in cells[c])
+        numeric = all(looks_numeric(v) for v in cells[c])
         table.add_column(str(c), justify="right" if numeric else "left")
     for row in cells.itertuples(index=False):
         table.add_row(*row)
@@ -629,7 +629,7 @@ def play(
     from simkit.display import board_from_record, render_board, result_line
     from simkit.play import check_games
     from simkit.records import check_writable, game_record, write_records
-    from simkit.runner import noting_compile
+    from simkit.executors import noting_compile
 
     with user_errors():
         rules, lineup = _config(rule_options, policy, swap_seats)

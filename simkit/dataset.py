@@ -26,7 +26,7 @@ the string columns and delta encoding for the game index (see
 WRITE_OPTIONS): about 19-25 ms of CPU per 100,000 games, Arrow conversion
 included (the kernel hands each statistic over as a contiguous column, so
 the conversion copies nothing it need not). The writer thread shares the
-cores at the kernel's priority (simkit.runner._play_here); a part holds
+cores at the kernel's priority (simkit.executors.LocalExecutor); a part holds
 ~1.85 MB per 100,000 games.
 """
 
@@ -43,15 +43,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simkit.atomic import fsync_directory, replacing, reporting_write_errors
+from simkit import manifest as mf
+from simkit.atomic import fsync_directory, replacing
 from simkit.kernels import GAMES_STAMP
 from simkit.kernels.jit import SOURCES_HASH
 from simkit.kernels.state import END_NAMES, STAT_NAMES
+from simkit.manifest import FORMAT, part_name, writing
 from simkit.options import OPTIONS
 
-FORMAT = "simkit.dataset/2"
-OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
-MANIFEST = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
+MANIFEST = mf.HEADER  # the manifest's header file, DIR/_manifest.json
 PART_GLOB = "part-*.parquet"
 UNREADABLE_GLOB = "_part-*.parquet.unreadable-*"  # parts set aside: "_" hides them from Parquet readers
 
@@ -155,11 +155,6 @@ def run_id(identity: dict) -> str:
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def part_name(first_game: int) -> str:
-    """File name of the part that starts at game `first_game`."""
-    return f"part-{first_game:012d}.parquet"
-
-
 def _strings(values: list[str], indices: np.ndarray) -> pa.DictionaryArray:
     """The text column whose row i is values[indices[i]]."""
     return pa.DictionaryArray.from_arrays(_column(indices, pa.int8()), _text(values))
@@ -237,17 +232,13 @@ def write_json_atomic(path: Path, obj: dict) -> None:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def writing(path: Path):
-    """Disk trouble while writing a dataset file, said plainly (simkit.atomic.reporting_write_errors)."""
-    return reporting_write_errors(path, "re-running the same command resumes where this run stopped")
-
-
 def read_manifest(directory: Path) -> dict | None:
     """The run's manifest, with its chunks list and complete flag (simkit.manifest.read), or None
     where there is none; DatasetError if unreadable."""
-    from simkit.manifest import read
-
-    return read(directory)
+    try:
+        return mf.read(directory)
+    except mf.ManifestError as e:
+        raise DatasetError(str(e)) from None
 
 
 class UnreadablePart(DatasetError):

@@ -3,8 +3,9 @@
 Needs ``dask[distributed]`` (``pip install 'simkit[distributed]'``); this
 module imports it only when a cluster is used, so simkit works without it.
 
-How a cluster run goes (``play_on_cluster``, called by ``simkit.runner.run``,
-which holds the directory's lock and keeps the manifest):
+``DaskExecutor`` is the cluster's ``simkit.executors.Executor``: ``simkit.runner.run``
+chooses it for a scheduler, holds the directory's lock and keeps the
+manifest. How a cluster run goes (``DaskExecutor.play``):
 
 1. Every worker is probed (``client.run``) before any game is played: it
    must import simkit, run the client's simkit, kernel and libraries
@@ -64,6 +65,9 @@ import numpy as np
 
 from simkit import dataset as ds
 from simkit.atomic import remove_temporaries
+from simkit.executors import Chunks, Executor, Finished, RunEvents, in_background, noting_compile
+from simkit.kernels.batch import new_done
+from simkit.play import set_threads, simulate
 
 log = logging.getLogger(__name__)
 
@@ -262,36 +266,45 @@ def _as_cluster(scheduler) -> Cluster:
 
 # --- the client's side of a run ------------------------------------------------
 
-def play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome) -> None:
-    """Play the chunks `todo` of `spec` on a Dask cluster into `out` (see the module docstring).
+class DaskExecutor(Executor):
+    """Plays a run's chunks on a Dask cluster (see the module docstring).
 
     scheduler: 'local:N', 'tcp://HOST:PORT', a Cluster from `connect` or a
-    distributed.Client. finished(first, n) records a chunk in the manifest;
-    events hears of the progress; Ctrl-C sets outcome.interrupted and
-    returns. Called by simkit.runner.run, which holds the directory's lock.
+    distributed.Client. A string's cluster is opened by `play` and closed at
+    its end; a Cluster or a Client is used as it is and left open. Its
+    warm-up is part of `play`: the workers compile once they are probed.
     """
-    if not isinstance(scheduler, str):
-        _play(_as_cluster(scheduler), out, spec, identity, todo, finished, events, outcome)
-        return
-    try:
-        cluster = open_cluster(scheduler)
-    except KeyboardInterrupt:
-        outcome.interrupted = True
-        return
-    try:
-        _play(cluster, out, spec, identity, todo, finished, events, outcome)
-    finally:
-        cluster.close()
-        remove_temporaries(Path(out), PART_TMP_GLOB)  # a worker killed by the closing cluster may leave one
+
+    def __init__(self, scheduler):
+        self.scheduler = scheduler
+
+    def check(self) -> None:
+        """Refuse a bad scheduler string, or a missing dask, before anything is written."""
+        check_scheduler(self.scheduler)
+
+    def play(self, chunks: Chunks, finished: Finished, events: RunEvents) -> bool:
+        """Play `chunks` on the cluster: its workers are probed, warm up, then play and write the parts
+        (see simkit.executors.Executor.play)."""
+        if not isinstance(self.scheduler, str):
+            return _play(_as_cluster(self.scheduler), chunks, finished, events)
+        try:
+            cluster = open_cluster(self.scheduler)
+        except KeyboardInterrupt:
+            return True
+        try:
+            return _play(cluster, chunks, finished, events)
+        finally:
+            cluster.close()
+            remove_temporaries(Path(chunks.out), PART_TMP_GLOB)  # a worker killed by the closing cluster may leave one
 
 
-def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome) -> None:
+def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvents) -> bool:
+    """Play `chunks` on an open cluster; True when Ctrl-C stopped it."""
     from distributed import as_completed
 
-    from simkit.runner import noting_compile
-
     client = cluster.client
-    out = Path(out).resolve()
+    out = Path(chunks.out).resolve()
+    todo, identity = chunks.todo, chunks.identity
     rid = ds.run_id(identity)
     token = secrets.token_hex(6)  # this call: its stop flag, its progress topic, its task keys
     topic = f"simkit-progress-{token}"
@@ -301,18 +314,20 @@ def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome
     chunk_of: dict = {}  # key -> (first, n)
     totals = {"play": 0.0, "write": 0.0, "bytes": 0}
     listening = False
+    interrupted = False
     done = None
     start = time.perf_counter()
     try:
         _wait_for_workers(cluster)
         check_workers(client, out, rid)
-        noting_compile(events, spec.lineup.spec, _run_everywhere, client, _warm_up, spec.rules, spec.lineup, spec.seed, identity)
+        noting_compile(events, chunks.lineup.spec, _run_everywhere, client, _warm_up, chunks.rules, chunks.lineup,
+                       chunks.seed, identity)
         client.subscribe_topic(topic, progress.heard)
         listening = True
         keys = [f"simkit-chunk-{rid}-{first:012d}-{n}-{token}" for first, n in todo]
         futures = client.map(
             play_chunk, [f for f, _ in todo], [n for _, n in todo], key=keys, retries=RETRIES, pure=True,
-            out=str(out), rules=spec.rules, lineup=spec.lineup, seed=spec.seed, identity=identity,
+            out=str(out), rules=chunks.rules, lineup=chunks.lineup, seed=chunks.seed, identity=identity,
             versions=_compared_versions(ds.versions()), token=token, topic=topic,
         )
         for key, future, chunk in zip(keys, futures, todo):
@@ -337,19 +352,20 @@ def _play(cluster: Cluster, out, spec, identity, todo, finished, events, outcome
             if not batch:
                 time.sleep(POLL_SECONDS)
     except KeyboardInterrupt:
-        outcome.interrupted = True
+        interrupted = True
     finally:
         if done is not None:
             done.clear()  # gather no more results: the rest are stopped, or recorded by what is on disk
-        if pending or outcome.interrupted:
+        if pending or interrupted:
             _halt(client, token, list(pending.values()))  # parts renamed meanwhile: simkit.runner.record_parts_on_disk
         if listening:
             client.unsubscribe_topic(topic)
         remove_temporaries(out, PART_TMP_GLOB)
     wall = time.perf_counter() - start
-    if todo and not outcome.interrupted:
+    if todo and not interrupted:
         log.info("%d chunks on %s in %.1f s: %.1f s playing and %.1f s writing (%d bytes) on the workers",
                  len(todo), cluster, wall, totals["play"], totals["write"], totals["bytes"])
+    return interrupted
 
 
 def _run_everywhere(client, fn, *args):
@@ -558,7 +574,6 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     import pyarrow.parquet as pq
 
     from simkit.kernels.state import N_STATS
-    from simkit.play import set_threads, simulate
 
     set_threads(1)
     simulate(rules, lineup, seed, 0, 0)
@@ -627,10 +642,6 @@ def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identi
     'stopped': True} when the client stopped the run (nothing written).
     The part's bytes are those a local run writes for the same chunk.
     """
-    from simkit.kernels.batch import new_done
-    from simkit.play import set_threads, simulate
-    from simkit.runner import _in_background
-
     _check_versions(versions)
     set_threads(1)
     flag = np.zeros(1, np.int64)
@@ -639,7 +650,7 @@ def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identi
             return {"first": first, "stopped": True}
         done = new_done(n, 1)
         t0 = time.perf_counter()
-        future = _in_background(simulate, rules, lineup, seed, first, n, flag, done)
+        future = in_background(simulate, rules, lineup, seed, first, n, flag, done)
         while True:
             try:
                 stats = future.result(timeout=PROGRESS_SECONDS)

@@ -1,13 +1,12 @@
-"""What every term a report prints means: the one source of README's "Reading a report" table.
+"""What every term a report prints means: the one source of the "Reading a report" table.
 
-``simkit report --explain`` prints it; a test keeps README's table equal to
-``glossary_markdown()`` and checks that every term a report prints has an entry.
+Data only: ``simkit.render`` draws it (``glossary_markdown``, ``glossary_table``),
+and ``simkit report --explain`` prints it. A test keeps the docs' table equal to
+``simkit.render.glossary_markdown()`` and checks that every term a report prints
+has an entry.
 """
 
 from __future__ import annotations
-
-from rich.table import Table
-from rich.text import Text
 
 from simkit.options import OPTIONS
 from simkit.stats import FAIR_BAND
@@ -156,8 +155,8 @@ GLOSSARY: dict[str, str] = {
 }
 """What every term the report prints means, in report order: term (or comma-separated terms) -> meaning.
 
-The one source of the glossary: README's "Reading a report" table is
-`glossary_markdown()`, and ``simkit report --explain`` prints it.
+The one source of the glossary: the docs' "Reading a report" table is
+``simkit.render.glossary_markdown()``, and ``simkit report --explain`` prints it.
 """
 
 
@@ -169,24 +168,3 @@ def glossary_entry(term: str) -> str | None:
         if term in key.split(", "):
             return meaning
     return None
-
-
-def glossary_markdown() -> str:
-    """The glossary as a markdown pipe table (term, meaning), as in README's "Reading a report"."""
-    from simkit.render import markdown_table
-
-    return markdown_table(["term", "meaning"], [(f"`{term}`", meaning) for term, meaning in GLOSSARY.items()],
-                          left=["term", "meaning"], pad=False)
-
-
-def glossary_table() -> Table:
-    """The glossary as a rich table."""
-    table = Table(title="Reading this report", title_justify="left", show_edge=False, header_style="bold",
-                  show_lines=False)
-    table.add_column("term", max_width=24, overflow="fold")
-    table.add_column("meaning", ratio=1, overflow="fold")
-    for term, meaning in GLOSSARY.items():
-        table.add_row(Text(term, style="bold"), Text(meaning))
-    return table
-
-

@@ -1,7 +1,12 @@
 """A run's manifest: a small header, and an append-only log of its finished chunks.
 
-    DIR/_manifest.json   the header: format, run_id, identity, games, chunk_size, versions, columns
+    DIR/_manifest.json   the header: format, run_id, identity, games, chunk_size, versions, columns, chunk_log
     DIR/_chunks.log      one line per finished chunk: {"first_game":100000,"games":100000}
+
+The games of a run are cut into chunks of chunk_size consecutive games
+(``chunk_list``); chunk `first` is the part file ``part_name(first)``.
+This module owns that format; ``simkit.dataset`` writes the parts and reads
+runs through it, and never the other way round.
 
 A finished chunk costs one appended, fsynced line (about 40 bytes), however
 long the run; the header and the log are rewritten whole (durably, see
@@ -21,11 +26,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from simkit import dataset as ds
-from simkit.atomic import append_line, replacing
+from simkit.atomic import append_line, replacing, reporting_write_errors
 
-HEADER = ds.MANIFEST
+FORMAT = "simkit.dataset/2"  # of the header and of every part's metadata
+OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
+HEADER = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
 LOG = "_chunks.log"  # "_": Parquet readers skip it, as they skip the header
+RESUMING = "re-running the same command resumes where this run stopped"
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot be read; the message says which file and why."""
+
+
+def part_name(first_game: int) -> str:
+    """File name of the part that starts at game `first_game`."""
+    return f"part-{first_game:012d}.parquet"
+
+
+def writing(path: Path):
+    """Disk trouble while writing a run's file (a part, the header, the log), said plainly
+    (simkit.atomic.reporting_write_errors)."""
+    return reporting_write_errors(path, RESUMING)
 
 
 def chunk_list(games: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -33,16 +55,17 @@ def chunk_list(games: int, chunk_size: int) -> list[tuple[int, int]]:
     return [(g, min(chunk_size, games - g)) for g in range(0, games, chunk_size)]
 
 
-def header(identity: dict, games: int, chunk_size: int) -> dict:
-    """What the header says of a run (no chunks: they are in the log)."""
+def header(identity: dict, games: int, chunk_size: int, *, run_id: str, versions: dict, columns: list[str]) -> dict:
+    """What the header says of a run (no chunks: they are in the log): its identity and that identity's
+    hash `run_id`, the `versions` that wrote it and the `columns` of its parts (``simkit.dataset``)."""
     return {
-        "format": ds.FORMAT,
-        "run_id": ds.run_id(identity),
+        "format": FORMAT,
+        "run_id": run_id,
         "identity": identity,
         "games": games,
         "chunk_size": chunk_size,
-        "versions": ds.versions(),
-        "columns": ds.SCHEMA.names,
+        "versions": versions,
+        "columns": list(columns),
         "chunk_log": LOG,
     }
 
@@ -54,16 +77,16 @@ def _line(first: int, games: int) -> str:
 def start(directory: Path, head: dict, done: list[tuple[int, int]]) -> None:
     """Write the log of the chunks `done` (first, games), then the header: the run's bookkeeping from now on."""
     directory = Path(directory)
-    with ds.writing(directory / LOG), replacing(directory / LOG) as tmp:
+    with writing(directory / LOG), replacing(directory / LOG) as tmp:
         tmp.write_text("".join(_line(f, n) + "\n" for f, n in sorted(done)), encoding="utf-8")
-    with ds.writing(directory / HEADER), replacing(directory / HEADER) as tmp:
+    with writing(directory / HEADER), replacing(directory / HEADER) as tmp:
         tmp.write_text(json.dumps(head, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def record(directory: Path, first: int, games: int) -> None:
     """Chunk `first` of `games` games is on disk: one line appended to the log."""
     path = Path(directory) / LOG
-    with ds.writing(path):
+    with writing(path):
         append_line(path, _line(first, games))
 
 
@@ -75,7 +98,7 @@ def logged(directory: Path) -> set[tuple[int, int]]:
     except FileNotFoundError:
         return set()
     except OSError as e:
-        raise ds.DatasetError(f"{path} cannot be read ({e.strerror or e})") from None
+        raise ManifestError(f"{path} cannot be read ({e.strerror or e})") from None
     out = set()
     for line in text.split(b"\n")[:-1]:  # the piece after the last newline is empty or torn
         try:
@@ -87,22 +110,23 @@ def logged(directory: Path) -> set[tuple[int, int]]:
 
 
 def read(directory: Path) -> dict | None:
-    """The run's manifest with its chunks list and complete flag (as 0.4.0 wrote it), or None where there is none."""
+    """The run's manifest with its chunks list and complete flag (as 0.4.0 wrote it), or None where there is none;
+    ManifestError if it cannot be read."""
     path = Path(directory) / HEADER
     if not path.exists():
         return None
     try:
         head = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        raise ds.DatasetError(f"{path} is not a readable simkit manifest ({e})") from None
-    if not isinstance(head, dict) or head.get("format") not in (ds.FORMAT, *ds.OLD_FORMATS):
-        raise ds.DatasetError(f"{path} is not a simkit dataset manifest (format {ds.FORMAT!r} expected)")
+        raise ManifestError(f"{path} is not a readable simkit manifest ({e})") from None
+    if not isinstance(head, dict) or head.get("format") not in (FORMAT, *OLD_FORMATS):
+        raise ManifestError(f"{path} is not a simkit dataset manifest (format {FORMAT!r} expected)")
     if "chunks" in head or "chunk_log" not in head:  # written whole (0.4.0 and earlier)
         return head
     games, size = head.get("games"), head.get("chunk_size")
     if not (isinstance(games, int) and isinstance(size, int) and games >= 1 and size >= 1):
-        raise ds.DatasetError(f"{path} is not a readable simkit manifest (games {games!r}, chunk_size {size!r})")
+        raise ManifestError(f"{path} is not a readable simkit manifest (games {games!r}, chunk_size {size!r})")
     done = logged(directory)
-    chunks = [{"first_game": f, "games": n, "file": ds.part_name(f), "done": (f, n) in done}
+    chunks = [{"first_game": f, "games": n, "file": part_name(f), "done": (f, n) in done}
               for f, n in chunk_list(games, size)]
     return {**head, "chunks": chunks, "complete": all(c["done"] for c in chunks)}

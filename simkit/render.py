@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from simkit.glossary import P_FLOOR_TEXT, UNDEFINED, glossary_markdown, glossary_table
+from simkit.glossary import GLOSSARY, P_FLOOR_TEXT, UNDEFINED
 
 if TYPE_CHECKING:  # the report imports nothing from here at run time, so no cycle
     from simkit.report import Summary
@@ -417,7 +417,7 @@ def markdown_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], left: 
     columns = [str(c) for c in columns]
     cells = [[md_cell(c) for c in columns], *([md_cell(c) for c in row] for row in rows)]
     if left is None:
-        left_set = {c for i, c in enumerate(columns) if any(not _numeric(r[i]) for r in cells[1:])}
+        left_set = {c for i, c in enumerate(columns) if any(not looks_numeric(r[i]) for r in cells[1:])}
     else:
         left_set = set(left)
     widths = [max(3, *(len(row[i]) for row in cells)) if pad else 3 for i in range(len(columns))]
@@ -432,7 +432,7 @@ def markdown_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], left: 
     return "\n".join([line(cells[0]), sep, *(line(r) for r in cells[1:])]) + "\n"
 
 
-def _numeric(text: str) -> bool:
+def looks_numeric(text: str) -> bool:
     """Whether a printed cell is a number (with its interval, unit or sign)."""
     t = text.replace(",", "").replace("%", "").replace("pp", "").replace("+", "").replace("−", "-").strip()
     head = t.split(" [")[0].split(" ")[0]
@@ -443,6 +443,24 @@ def _numeric(text: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def glossary_markdown() -> str:
+    """The glossary (simkit.glossary.GLOSSARY) as a markdown pipe table (term, meaning), as in the docs'
+    "Reading a report"."""
+    return markdown_table(["term", "meaning"], [(f"`{term}`", meaning) for term, meaning in GLOSSARY.items()],
+                          left=["term", "meaning"], pad=False)
+
+
+def glossary_table() -> Table:
+    """The glossary (simkit.glossary.GLOSSARY) as a rich table."""
+    table = Table(title="Reading this report", title_justify="left", show_edge=False, header_style="bold",
+                  show_lines=False)
+    table.add_column("term", max_width=24, overflow="fold")
+    table.add_column("meaning", ratio=1, overflow="fold")
+    for term, meaning in GLOSSARY.items():
+        table.add_row(Text(term, style="bold"), Text(meaning))
+    return table
 
 
 def _markdown(summaries: Sequence[Summary], explain: bool = False) -> str:

@@ -2,40 +2,35 @@
 
 A run is identified by its identity (``simkit.dataset.identity_of``). Its
 games are split into chunks of ``chunk_size`` consecutive game indices;
-each chunk is played by the kernel on all threads (or by a Dask worker,
-``simkit.distributed``) and written as one part file. A part file that
-exists is complete (it was fsynced and renamed into place) and says which
-run it belongs to, so a re-run checks the parts on disk, plays only the
-missing chunks, and a finished run plays nothing. A part that cannot be read
-(a power loss, a truncated copy) is set aside under a name that says so and
-played again. The manifest (``simkit.manifest``) is a small header and a log
-with one line per finished chunk: the same bookkeeping per chunk at any
-length of run.
+an executor (``simkit.executors``: this machine's threads, or a Dask
+cluster, ``simkit.distributed``) plays each chunk and writes it as one part
+file. A part file that exists is complete (it was fsynced and renamed into
+place) and says which run it belongs to, so a re-run checks the parts on
+disk, plays only the missing chunks, and a finished run plays nothing. A
+part that cannot be read (a power loss, a truncated copy) is set aside under
+a name that says so and played again. The manifest (``simkit.manifest``) is
+a small header and a log with one line per finished chunk: the same
+bookkeeping per chunk at any length of run.
 
-While a chunk is played the kernel runs in a thread of its own and reports
-its games as they finish, so the progress bar moves and Ctrl-C answers
-within about a game's time, whatever the policy. One writer at a time: a
-run holds the directory's lock (``simkit.lock``) from start to end.
+The runner keeps the directory: one writer at a time (a run holds the
+directory's lock, ``simkit.lock``, from start to end), resume, refusals and
+the manifest; the executor only plays and writes parts.
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from simkit import dataset as ds
 from simkit import manifest as mf
 from simkit.atomic import remove_temporaries
+from simkit.executors import Chunks, Executor, LocalExecutor, RunEvents
+from simkit.executors import noting_compile  # noqa: F401 - simkit.studies.base imports it from here
 from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
-from simkit.play import check_games, get_threads, simulate
+from simkit.play import check_games
 from simkit.policies import Lineup
 from simkit.rules import Rules
 
@@ -43,9 +38,6 @@ DEFAULT_CHUNK_SIZE = 100_000
 LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chunk stays short
 SEARCH_CHUNK_SIZE = 100  # ismcts and ismcts-rich play a few games/s per core
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
-POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
-
-log = logging.getLogger(__name__)
 
 
 def default_chunk_size(lineup: Lineup) -> int:
@@ -164,29 +156,6 @@ class RunOutcome:
     def games_per_second(self) -> float:
         """Games played per wall-clock second in this call (0 when none played)."""
         return self.games_played / self.seconds if self.seconds > 0 and self.games_played else 0.0
-
-
-class RunEvents:
-    """What a run tells its watcher (the CLI's progress bar); every method does nothing here."""
-
-    def started(self, total: int, already: int) -> None:
-        """The run will play `total` games, `already` of them are on disk."""
-
-    def compiling(self, lineup: str) -> None:
-        """The kernels of `lineup` (its spec) are being compiled (first run only)."""
-
-    def compiled(self, seconds: float) -> None:
-        """The kernels are ready, after `seconds`."""
-
-    def playing(self) -> None:
-        """The kernels are ready: the games start now."""
-
-    def advanced(self, games: int) -> None:
-        """`games` more games were played."""
-
-    def notice(self, message: str) -> None:
-        """A line the user should read (a part set aside, a --chunk-size not used); here a logged warning."""
-        log.warning("%s", message)
 
 
 def check_spec(spec: RunSpec) -> None:
@@ -384,7 +353,7 @@ def run(
     spec: RunSpec,
     overwrite: bool = False,
     events: RunEvents | None = None,
-    scheduler: str | None = None,
+    scheduler=None,
 ) -> RunOutcome:
     """Play the missing chunks of `spec` into `out`; return what was done.
 
@@ -392,13 +361,12 @@ def run(
     time: the chunk being played is dropped, the part being written
     completes; the outcome says `interrupted`. scheduler: None plays here on
     this machine's threads (simkit.play.set_threads); 'local:N' or 'tcp://HOST:PORT' on a Dask cluster
-    (``simkit.distributed``).
+    (``simkit.distributed``), as does a cluster from simkit.distributed.connect or a distributed.Client;
+    an Executor (``simkit.executors``) plays as it does.
     """
     check_spec(spec)
-    if scheduler is not None:  # a bad scheduler or no dask: refused before the directory is touched
-        from simkit.distributed import check_scheduler
-
-        check_scheduler(scheduler)
+    executor = executor_for(scheduler)
+    executor.check()  # a bad scheduler or no dask: refused before the directory is touched
     out = Path(out)
     events = events or RunEvents()
     _open(out)
@@ -411,17 +379,18 @@ def run(
         identity = spec.identity()
         done = _finished(out, spec, ds.run_id(identity), events)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
-        mf.start(out, mf.header(identity, spec.games, spec.chunking),
+        mf.start(out, mf.header(identity, spec.games, spec.chunking, run_id=ds.run_id(identity),
+                                versions=ds.versions(), columns=ds.SCHEMA.names),
                  [(first, n) for first, n in spec.chunks() if first in done])
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
-        if todo and scheduler is None:
+        chunks = Chunks(out, spec.rules, spec.lineup, spec.seed, identity, todo)
+        if todo:
             try:
-                warm_up(spec, events)  # compile (first run) or load the kernels, outside the timing
+                executor.warm_up(chunks, events)  # compile (first run) or load the kernels, outside the timing
             except KeyboardInterrupt:
                 outcome.interrupted = True
                 return outcome
-        if todo:
             events.playing()
         start = time.perf_counter()
 
@@ -441,20 +410,26 @@ def run(
             outcome.games_played += n
 
         try:
-            if not todo:
-                pass
-            elif scheduler is None:
-                _play_here(out, spec, identity, todo, finished, events, outcome)
-            else:
-                from simkit.distributed import play_on_cluster
-
-                play_on_cluster(scheduler, out, spec, identity, todo, finished, events, outcome)
+            if todo:
+                outcome.interrupted = executor.play(chunks, finished, events)
         finally:  # a part renamed into place as the run stopped (Ctrl-C, SIGTERM, a failed chunk) counts too
             record_parts_on_disk(out, [(f, n) for f, n in todo if f not in done], ds.run_id(identity), finished)
         outcome.seconds = time.perf_counter() - start
         return outcome
     finally:
         lock.__exit__(None, None, None)
+
+
+def executor_for(scheduler) -> Executor:
+    """The executor of a run's `scheduler` (see `run`): this machine's threads for None, a Dask cluster
+    for a scheduler string, a cluster or a client, an Executor as it is."""
+    if scheduler is None:
+        return LocalExecutor()
+    if isinstance(scheduler, Executor):
+        return scheduler
+    from simkit.distributed import DaskExecutor  # loaded only when a cluster plays
+
+    return DaskExecutor(scheduler)
 
 
 def record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, finished) -> None:
@@ -471,117 +446,3 @@ def record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, fin
             continue
         if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:
             finished(first, n)
-
-
-def _in_background(fn, *args) -> Future:
-    """Run fn(*args) in a daemon thread (numba's kernels release the GIL); its future.
-
-    A daemon thread does not keep the process alive: Ctrl-C ends the run
-    after the game in flight instead of waiting for the chunk. (Compiles run
-    in the calling thread: see noting_compile.)
-    """
-    future: Future = Future()
-
-    def target() -> None:
-        try:
-            future.set_result(fn(*args))
-        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
-            future.set_exception(e)
-
-    threading.Thread(target=target, name="simkit-kernel", daemon=True).start()
-    return future
-
-
-def _play_here(out, spec, identity, todo, finished, events, outcome) -> None:
-    """Play `todo` on this machine: the kernel plays chunk k while a writer thread writes chunk k-1."""
-    pending: tuple[Future, int, int] | None = None
-
-    def flush() -> None:
-        """Wait for the part being written, then record it."""
-        nonlocal pending
-        if pending is not None:
-            future, first, n = pending
-            future.result()  # if Ctrl-C lands here, `pending` still names the part
-            pending = None
-            finished(first, n)
-
-    # The writer keeps the kernel threads' priority. At nice 19 it barely ran while they played,
-    # so each flush() waited for the whole previous part with the cores idle (19 ms per
-    # 100,000-game chunk, against 1 ms at the same priority; 10,000,000 two-player random games
-    # in one process: 24.1-24.4 s at nice 19, 23.5 s at the same priority, 22.2 s writing nothing).
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-writer") as writer:
-        try:
-            for first, n in todo:
-                stats = _play_watched(spec, first, n, events)
-                flush()
-                pending = (writer.submit(ds.write_part, out, stats, first, identity), first, n)
-            flush()
-        except KeyboardInterrupt:
-            outcome.interrupted = True
-            flush()  # the part being written completes, then counts
-
-
-def warm_up(spec: RunSpec, events: RunEvents) -> None:
-    """Compile (or load from numba's cache) the line-up's kernels before the first game."""
-    noting_compile(events, spec.lineup.spec, simulate, spec.rules, spec.lineup, spec.seed, 0, 0)
-
-
-def noting_compile(events: RunEvents, lineup: str, fn, *args):
-    """fn(*args), telling events when it takes long enough to be a compile, not a cache load.
-
-    A cached kernel loads in well under a second; after a second of waiting
-    events.compiling(lineup) is called (from a timer thread), and
-    events.compiled(seconds) at the end. fn runs in the calling thread: numba
-    compiles about 30% slower in a thread of its own (glibc's malloc there
-    maps and unmaps about four times as many pages: 22 s against 16 s for the
-    random line-up, measured), and Ctrl-C still ends a compile between two of
-    numba's Python steps.
-    """
-    start = time.perf_counter()
-    told = threading.Event()
-
-    def tell() -> None:
-        told.set()
-        events.compiling(lineup)
-
-    timer = threading.Timer(1.0, tell)
-    timer.daemon = True
-    timer.start()
-    try:
-        result = fn(*args)
-    finally:
-        timer.cancel()
-        timer.join()  # compiling(), if it started, has finished before compiled()
-    if told.is_set():
-        events.compiled(time.perf_counter() - start)
-    return result
-
-
-def _play_watched(spec: RunSpec, first: int, n: int, events: RunEvents) -> np.ndarray:
-    """Play games [first, first + n) in a kernel thread, reporting games as they finish.
-
-    On Ctrl-C every kernel thread stops after the game it is playing, and
-    KeyboardInterrupt goes on to the caller: the chunk is dropped.
-    """
-    from simkit.kernels.batch import new_done
-
-    stop = np.zeros(1, np.int64)
-    done = new_done(n, get_threads())
-    future = _in_background(simulate, spec.rules, spec.lineup, spec.seed, first, n, stop, done)
-    reported = 0
-    try:
-        while True:
-            try:
-                stats = future.result(timeout=POLL_SECONDS)
-                break
-            except FutureTimeout:
-                now = int(done.sum())
-                if now > reported:
-                    events.advanced(now - reported)
-                    reported = now
-    except KeyboardInterrupt:
-        stop[0] = 1
-        future.exception()  # returns once every thread has finished its game
-        raise
-    events.advanced(n - reported)
-    return stats

@@ -16,9 +16,9 @@ from rich.console import Console
 from scipy import stats
 
 from simkit import dataset as ds
-from simkit.glossary import GLOSSARY, glossary_entry, glossary_markdown
-from simkit.render import TIDY_COLUMNS, format_interval, format_p_value, format_value, render, render_rich, to_frame, \
-    to_records
+from simkit.glossary import GLOSSARY, glossary_entry
+from simkit.render import TIDY_COLUMNS, format_interval, format_p_value, format_value, glossary_markdown, render, \
+    render_rich, to_frame, to_records
 from simkit.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
 from simkit.stats import proportion
 

@@ -11,6 +11,7 @@ import pytest
 
 from simkit import dataset as ds
 from simkit import manifest as mf
+from simkit.executors import LocalExecutor
 from simkit.policies import Lineup
 from simkit.rules import Rules
 import simkit.play
@@ -101,6 +102,38 @@ def test_part_files_are_byte_identical_across_runs(tmp_path):
     assert len(parts) == 3
     for part in parts:
         assert part.read_bytes() == (tmp_path / "b" / part.name).read_bytes()
+
+
+def test_the_runner_hands_an_executor_only_the_missing_chunks(tmp_path):
+    """An executor is used through check, warm_up and play alone; its parts are a local run's, byte for byte."""
+    calls = []
+
+    class Recording(LocalExecutor):
+        def check(self):
+            calls.append("check")
+
+        def warm_up(self, chunks, events):
+            calls.append(("warm_up", chunks.todo))
+            super().warm_up(chunks, events)
+
+        def play(self, chunks, finished, events):
+            calls.append(("play", chunks.todo))
+            return super().play(chunks, finished, events)
+
+    chunks = spec().chunks()
+    assert run(tmp_path / "a", spec(), scheduler=Recording()).complete
+    assert calls == ["check", ("warm_up", chunks), ("play", chunks)]
+    run(tmp_path / "b", spec())
+    for part in sorted((tmp_path / "b").glob(ds.PART_GLOB)):
+        assert part.read_bytes() == (tmp_path / "a" / part.name).read_bytes()
+    (tmp_path / "a" / ds.part_name(250)).unlink()
+    calls.clear()
+    again = run(tmp_path / "a", spec(), scheduler=Recording())
+    assert again.complete and again.chunks_written == 1
+    assert calls == ["check", ("warm_up", [chunks[1]]), ("play", [chunks[1]])]
+    calls.clear()
+    assert run(tmp_path / "a", spec(), scheduler=Recording()).chunks_written == 0
+    assert calls == ["check"]  # nothing to play: no warm-up, no play
 
 
 def test_interrupted_run_leaves_only_whole_parts_and_resumes(tmp_path):
