@@ -320,7 +320,7 @@ def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvent
     try:
         _wait_for_workers(cluster)
         check_workers(client, out, rid)
-        noting_compile(events, chunks.lineup.spec, _run_everywhere, client, _warm_up, chunks.rules, chunks.lineup,
+        noting_compile(events, chunks.lineup.spec, _warm_up_everywhere, client, chunks.rules, chunks.lineup,
                        chunks.seed, identity)
         client.subscribe_topic(topic, progress.heard)
         listening = True
@@ -368,10 +368,21 @@ def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvent
     return interrupted
 
 
-def _run_everywhere(client, fn, *args):
-    """client.run(fn, *args) on every worker; a failure as one ClusterError line."""
+def _warm_up_everywhere(client, *args) -> None:
+    """_warm_up(*args) on every worker: first on one worker of each host, which compiles the kernels into
+    its host's numba cache, then on the others, which load them from it instead of compiling them again."""
+    hosts: dict[str, list[str]] = {}
+    for address, worker in client.scheduler_info()["workers"].items():
+        hosts.setdefault(worker["host"], []).append(address)
+    for workers in ([a[0] for a in hosts.values()], [w for a in hosts.values() for w in a[1:]]):
+        if workers:
+            _run_everywhere(client, _warm_up, *args, workers=workers)
+
+
+def _run_everywhere(client, fn, *args, workers=None):
+    """client.run(fn, *args) on every worker (or on `workers`); a failure as one ClusterError line."""
     try:
-        return client.run(fn, *args)
+        return client.run(fn, *args, workers=workers)
     except Exception as e:  # noqa: BLE001 - any worker-side failure, said in one line
         raise ClusterError(f"a worker could not prepare simkit's kernels: {_one_line(e)}") from None
 
