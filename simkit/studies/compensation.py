@@ -156,10 +156,9 @@ class Search:
         the upper bound of the largest gap between two teams' shares (Goodman's intervals) over its target.
         At two teams the largest gap is twice the advantage and (b) equals (a); at three teams (b) is
         nearly always the larger. m <= 1: fair by the targets on these games."""
-        kind = strength(self.lineup)
         wins = self.value(knobs).agg.wins()
         adv = stats.advantage(wins)
-        return max(max(abs(adv.low), abs(adv.high)) / FAIR_BAND[kind], stats.max_gap(wins).high / GAP_TARGET[kind])
+        return from_fair(adv.low, adv.high, stats.max_gap(wins).high, strength(self.lineup))
 
     def visit_neighbours(self, steps: tuple[int, int]) -> None:
         """Three teams: the coordinate search fits each knob alone, so its answer can miss a neighbour
@@ -250,6 +249,13 @@ class Search:
         else:
             self.outcome = "bracketed"
         return at(best)
+
+
+def from_fair(advantage_low: float, advantage_high: float, gap_high: float, kind: str) -> float:
+    """How far from fair an interval is, in units of the targets of `kind` ('fast' or 'strong'): the
+    smallest m with team 0's advantage interval within ±m times the fair band and the largest gap's upper
+    bound within m times its target (`Search.unfairness`); m <= 1 is fair by the targets."""
+    return max(max(abs(advantage_low), abs(advantage_high)) / FAIR_BAND[kind], gap_high / GAP_TARGET[kind])
 
 
 def _bisect(pred: Callable[[int], bool], a: int, b: int) -> int:
