@@ -470,8 +470,9 @@ class Shares:
 
 
 def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
-    """issue 24: the coordinate search's answer is replaced by a neighbour where both criteria are nearer
-    zero; every neighbour is asked for (a missing one is played: the search resumes there)."""
+    """Three teams: the eight neighbours of where the coordinate search's steps end are visited, and one
+    where both criteria are nearer zero is the answer; every neighbour is asked for (a missing one is
+    played: the search resumes there)."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
     from simkit.studies.compensation import Need, Search
