@@ -52,6 +52,7 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 2 --family late_card --out results/compensation --quiet
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --out results/compensation --quiet
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --hand-size 6,7,7 --out results/compensation-h6,7,7 --quiet
+	$(VENV)/bin/simkit card --out results
 	$(VENV)/bin/simkit run --out results/default-2p-random --quiet
 	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md
 	$(VENV)/bin/simkit run --policy ismcts --games 20000 --out results/p2t2-ismcts --quiet

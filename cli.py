@@ -672,6 +672,27 @@ def play(
 
 
 @app.command()
+def card(
+    results: Annotated[Path, typer.Option(
+        "--results", help="The published studies the card is made from: their compensation*/verdicts.csv and "
+        "first-player/summary.csv.")] = Path("results"),
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="Where to write fair-sequence-card.md, .png and .pdf (runs/ is the workspace, "
+        "ignored by git; the published results/ is written only when --out names it).")] = Path(defaults.WORKSPACE),
+    quiet: Quiet = False,
+) -> None:
+    """Make the fair-Sequence rules card: at every table, the rule that cancels the first player's edge for
+    casual play (greedy) and strong play (the lookahead), in words, with the edge it leaves and the edge
+    without it; markdown and a printable one-page PNG and PDF."""
+    from simkit.card import write
+
+    with user_errors():
+        paths = write(results, out)
+    if not quiet:
+        out_console.print(f"wrote {', '.join(str(p) for p in paths)}", highlight=False)
+
+
+@app.command()
 def replay(
     record: Annotated[Path, typer.Argument(help="A record file written by `simkit play --record` (JSON Lines, "
                                                 "docs/RECORD.md).", show_default=False)],

@@ -1,7 +1,8 @@
 """Pages made when the site is built (mkdocs-gen-files), so they cannot drift from their sources.
 
 - reference/cli.md: the command reference, from the Typer app itself (Typer's own `utils docs`).
-- results/: the published findings, study summaries and plots, copied from the repository's results/.
+- results/: the published findings, study summaries, plots and the rules card (markdown, PNG, PDF), copied
+  from the repository's results/.
 """
 
 import subprocess
@@ -26,7 +27,7 @@ tracked = subprocess.run(["git", "ls-files", "results"], check=True, capture_out
                          cwd=ROOT).stdout.split()
 for name in tracked:
     path = ROOT / name
-    if path.suffix in (".md", ".png"):
+    if path.suffix in (".md", ".png", ".pdf"):
         target = Path(name)
         mode = "w" if path.suffix == ".md" else "wb"
         with mkdocs_gen_files.open(target, mode) as out:

@@ -1,6 +1,6 @@
 """No command touches the published results/ unless it names them: every study kind, with and without a
-table subset or a rule option, `simkit run` and the default study (`make run`) write to the workspace,
-runs/, and leave a copy of results/ byte for byte as it was.
+table subset or a rule option, `simkit run`, `simkit card` and the default study (`make run`) write to the
+workspace, runs/, and leave a copy of results/ byte for byte as it was.
 
 Small games and the random player (greedy where a study needs two line-ups), so the whole takes seconds
 once the kernels are compiled.
@@ -33,6 +33,7 @@ COMMANDS = [
     ["study", "variants", "--players", "2", "--policy", "random", "--games", "60"],
     ["study", "compensation", "--players", "12", "--teams", "2", "--family", "late_card", "--policy", "random",
      "--games", "60"],
+    ["card"],  # the rules card, made from the published studies
     ["run", "--games", "50"],
     ["run", "--players", "4", "--games", "50"],
 ]
@@ -58,7 +59,8 @@ def test_no_command_without_out_changes_the_published_results(tmp_path, monkeypa
     assert _tracked(published) == before
     workspace = tmp_path / defaults.WORKSPACE
     assert {"first-player", "hand-size-p3-sizes-5,6", "teams", "teams-noreshuffle", "skill-p4", "variants",
-            "compensation", "default-2p-random", "p4t2-random"} <= {p.name for p in workspace.iterdir()}
+            "compensation", "default-2p-random", "p4t2-random", "fair-sequence-card.md",
+            "fair-sequence-card.png", "fair-sequence-card.pdf"} <= {p.name for p in workspace.iterdir()}
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

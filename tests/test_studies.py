@@ -470,8 +470,9 @@ class Shares:
 
 
 def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
-    """issue 24: the coordinate search's answer is replaced by a neighbour where both criteria are nearer
-    zero; every neighbour is asked for (a missing one is played: the search resumes there)."""
+    """Three teams: the eight neighbours of where the coordinate search's steps end are visited, and one
+    where both criteria are nearer zero is the answer; every neighbour is asked for (a missing one is
+    played: the search resumes there)."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
     from simkit.studies.compensation import Need, Search
@@ -479,19 +480,65 @@ def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
     rules = Rules.make(3)
     near = {(6, 4): (0.3353, 0.3333, 0.3314), (7, 5): (0.3335, 0.3333, 0.3332), (5, 3): (0.3340, 0.3340, 0.3320)}
     search = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Shares(near))
-    assert search.polish((6, 4)) == (7, 5)
-    assert "the neighbour 7,5 is nearer fair than 6,4" in search.outcome
+    search.visit_neighbours((6, 4))
+    assert search.nearest_fair((6, 4)) == (7, 5)
+    assert "7,5 is nearest fair (the steps ended at 6,4)" in search.outcome
     assert len(search.points) == 9
     tie = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Shares({}))
-    assert tie.polish((6, 4)) == (6, 4) and tie.outcome == ""  # all alike: the search's own answer
+    tie.visit_neighbours((6, 4))
+    assert tie.nearest_fair((6, 4)) == (6, 4) and tie.outcome == ""  # all alike: the search's own answer
 
     class Missing(Shares):
         def aggregate(self, config):
             return None if dict(config.facts)["setting"] == "7,5" else super().aggregate(config)
 
     with pytest.raises(Need) as need:
-        Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Missing(near)).polish((6, 4))
+        Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Missing(near)).visit_neighbours((6, 4))
     assert dict(need.value.config.facts)["setting"] == "7,5"
+
+
+def test_the_answer_is_the_visited_setting_nearest_fair():
+    """The steps bracket the crossing and fit a line through the bracket, which ends at 20 (+0.08 pp); the
+    bisection visited 19, at 0.00 pp: the answer is 19 (where the steps ended was the answer before)."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import Search
+
+    rules = Rules.make(2)
+    lucky = {(k, 0): (0.5 + 0.002 * (20.4 - k), 0.5 - 0.002 * (20.4 - k)) for k in range(63)}
+    lucky[19, 0] = (0.5, 0.5)  # a setting whose games came out even
+    search = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(lucky))
+    search.run()
+    assert search.steps == (20,) and search.bracket == ((18,), (22,))
+    assert search.chosen == (19,)
+    assert search.outcome == f"bracketed; of the {len(search.points)} settings visited, 19 is nearest fair (the " \
+                             "steps ended at 20)"
+    assert search.unfairness((19,)) < search.unfairness((20,))
+
+
+def test_nearest_fair_weighs_both_criteria_by_their_intervals():
+    """Three teams: a setting is as far from fair as the larger of its advantage interval's farthest bound
+    over the fair band and its largest gap's upper bound over the gap target (the confirmation's test with
+    the margins scaled). Where the steps ended (43,33) is farther than a setting visited on the way (31,15),
+    and a setting with team 0 at its fair share but teams 1 and 2 far apart (20,0) is farther still."""
+    from simkit import stats
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, Search
+
+    rules = Rules.make(3)
+    visited = {(43, 33): (0.3487, 0.3233, 0.3280), (31, 15): (0.3352, 0.3268, 0.3380),
+               (20, 0): (0.3333, 0.3533, 0.3134), (0, 0): (0.3600, 0.3300, 0.3100)}
+    search = Search("handicap", rules, Lineup.parse("lookahead", rules), 5000, Shares(visited, games=5000))
+    for knobs in visited:
+        search.value(knobs)
+    assert search.nearest_fair((43, 33)) == (31, 15)
+    assert search.outcome == "; of the 4 settings visited, 31,15 is nearest fair (the steps ended at 43,33)"
+    wins = search.value((31, 15)).agg.wins()
+    adv, gap = stats.advantage(wins), stats.max_gap(wins)
+    assert search.unfairness((31, 15)) == pytest.approx(max(max(-adv.low, adv.high) / FAIR_BAND["strong"],
+                                                            gap.high / GAP_TARGET["strong"]))
+    assert search.unfairness((20, 0)) > search.unfairness((31, 15))
 
 
 @pytest.mark.parametrize("share0, looks", [(0.5030, 2),  # the point fair, the interval across +0.5 pp
@@ -550,6 +597,30 @@ def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
     assert sorted(verdicts["family"]) == ["handicap", "late_card"] and set(verdicts["looks"]) <= {1, 2}
     both = pd.read_csv(tmp_path / "summary.csv")
     assert len(both[both["family"] == "handicap"]) == len(summary)  # the first command's rows, all there
+
+
+def test_one_family_of_a_compensation_study_writes_its_own_rows_alone(tmp_path):
+    """Every family's setting 0 is the standard game, one folder. Random play at 12p/2t on 200 games has no
+    edge the search can see at 0: the late_card search stops there and confirms setting 0, which the
+    handicap search would find on disk too; the summary lists the handicap search only once a command asks
+    for it, and keeps both families' rows through later commands."""
+    def families() -> list[str]:
+        verdicts = sorted(pd.read_csv(tmp_path / "verdicts.csv")["family"])
+        assert sorted(pd.read_csv(tmp_path / "summary.csv")["family"].unique()) == verdicts
+        return verdicts
+
+    def study(family: str):
+        return make_study("compensation", ["random"], 200, 4, {"players": 12, "teams": 2}, families=[family])
+
+    run_study(study("late_card"), tmp_path)
+    assert families() == ["late_card"]
+    assert pd.read_csv(tmp_path / "verdicts.csv")["setting"].tolist() == [0]  # it stopped at setting 0
+    assert not (tmp_path / "compensation_handicap.png").exists()
+    assert run_study(study("handicap"), tmp_path).games_played == 0  # the same games, on disk
+    assert families() == ["handicap", "late_card"]
+    for family in ("handicap", "late_card"):
+        run_study(study(family), tmp_path)
+        assert families() == ["handicap", "late_card"]
 
 
 # --- the command line ------------------------------------------------------------

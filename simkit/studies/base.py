@@ -383,8 +383,10 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
                     if result.interrupted:
                         outcome.interrupted = True
                         return outcome
-        planned = {c.folder(study.seed) for c in configs}
-        earlier = [c for c in previous if c.folder(study.seed) not in planned]
+        # a row of an earlier command stays unless this command plays it: one folder can be two rows (two
+        # compensation families' setting 0), so a row is its folder and its label
+        rows = {(c.folder(study.seed), c.group, c.label) for c in configs}
+        earlier = [c for c in previous if (c.folder(study.seed), c.group, c.label) not in rows]
         outcome.left_out = [c for c in earlier if results.aggregate(c) is None]
         configs = [c for c in earlier if results.aggregate(c) is not None] \
             + configs  # configurations of earlier commands (other line-ups or tables) stay in the study

@@ -4,11 +4,12 @@ As Go found its komi, for each table, line-up (default greedy) and family,
 the search plays settings of the knob on the same deals (the study's seed,
 games 0..N-1), chooses each next setting from the results so far, and stops
 when the crossing of zero is bracketed by settings whose intervals exclude
-zero on both sides (or the family cannot reach it). The setting closest to
-zero is then confirmed on a fresh seed with enough games for the target
-precision. At three-team tables the `handicap` family has a second knob,
-team 1's handicap, searched in turn with team 0's (a coordinate search) so
-that every team's share nears its fair share.
+zero on both sides (or the family cannot reach it). At three-team tables
+the `handicap` family has a second knob, team 1's handicap, searched in
+turn with team 0's (a coordinate search) so that every team's share nears
+its fair share. The answer is the setting nearest fair of every setting
+visited (``Search.nearest_fair``), confirmed on a fresh seed with enough
+games for the target precision.
 
 The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
 team 0 short until its K-th turn) and ``handicap`` (H: team 0's seats short
@@ -21,6 +22,7 @@ more games per setting extend it.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,8 +35,8 @@ from simkit.options import OPTIONS, RulesError, is_default
 from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, canonical, lineups_for, round_games,
-    summary_frame, table_list,
+    LEGAL_TABLES, STUDY_FILE, Config, Results, Study, StudyError, StudyKind, Tables, canonical, config_from_json,
+    lineups_for, round_games, summary_frame, table_list,
 )
 
 FAMILIES = ("late_card", "handicap")
@@ -44,6 +46,7 @@ TARGET = {"fast": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width
 FAIR_BAND = stats.FAIR_BAND  # the ±band a fair setting's interval must lie in (an equivalence margin)
 GAP_TARGET = {"fast": 0.010, "strong": 0.020}  # three teams: the largest gap's upper bound
 NO_EDGE_AT_0 = "no edge at 0: its interval holds zero"  # the search's word; fair is the confirmation's verdict
+NOT_FAIR = "the closest setting found"  # the verdict of a family that did not reach fair at a table
 MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
 EXTEND = {"fast": 4, "strong": 2}  # an inconclusive confirmation's second look: times its first games
 
@@ -95,7 +98,8 @@ class Search:
         self.two_knobs = family == "handicap" and rules.teams == 3
         self.high = highest(family, rules)
         self.outcome = ""  # how the search ended, in words
-        self.chosen: tuple[int, ...] | None = None
+        self.steps: tuple[int, ...] | None = None  # where the search's steps ended
+        self.chosen: tuple[int, ...] | None = None  # the answer: the visited setting nearest fair
         self.bracket: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
         self.crossing = math.nan  # the fitted crossing of the last one-knob search (team 0's knob)
         self.need: Config | None = None  # the next setting to play, while the search is unfinished
@@ -129,35 +133,52 @@ class Search:
         return stats.share_gap(self.value(knobs).agg.wins(), 1, 2)
 
     def run(self) -> None:
-        """The whole search; raises Need at the first setting missing on disk."""
+        """The whole search; raises Need at the first setting missing on disk. The steps end at a setting
+        (`steps`); the answer (`chosen`) is the setting nearest fair of every setting visited
+        (`nearest_fair`)."""
         if not self.two_knobs:
-            self.chosen = self.along(0, (0,), self.edge, near=self.near[0])
-            return
-        h0 = self.along(0, (0, 0), self.edge, near=self.near[0])
-        h1 = self.along(1, (h0[0], 0), self.middle, near=self.near[1] if len(self.near) > 1 else 0)
-        h0b = self.along(0, (0, h1[1]), self.edge, near=h0[0])
-        if h0b[0] != h0[0]:  # team 1's handicap moved team 0's crossing: one more round
-            h1 = self.along(1, (h0b[0], 0), self.middle, near=h1[1])
-            h0b = self.along(0, (0, h1[1]), self.edge, near=h0b[0])
-        self.chosen = self.polish((h0b[0], h1[1]))
+            self.steps = self.along(0, (0,), self.edge, near=self.near[0])
+        else:
+            h0 = self.along(0, (0, 0), self.edge, near=self.near[0])
+            h1 = self.along(1, (h0[0], 0), self.middle, near=self.near[1] if len(self.near) > 1 else 0)
+            h0b = self.along(0, (0, h1[1]), self.edge, near=h0[0])
+            if h0b[0] != h0[0]:  # team 1's handicap moved team 0's crossing: one more round
+                h1 = self.along(1, (h0b[0], 0), self.middle, near=h1[1])
+                h0b = self.along(0, (0, h1[1]), self.edge, near=h0b[0])
+            self.steps = (h0b[0], h1[1])
+            self.visit_neighbours(self.steps)
+        self.chosen = self.nearest_fair(self.steps)
 
     def unfairness(self, knobs: tuple[int, ...]) -> float:
-        """How far a setting is from fair, in units of the targets: the larger of |team 0's advantage| over
-        the fair band and the largest gap between two teams' shares over its target (point estimates)."""
-        kind = strength(self.lineup)
+        """How far a setting is from fair on the search's games, in units of the targets: the smallest m
+        for which the confirmation's test, with its margins times m, would call it fair. That is the larger
+        of (a) the bound of team 0's 95% advantage interval farthest from zero over the fair band and (b)
+        the upper bound of the largest gap between two teams' shares (Goodman's intervals) over its target.
+        At two teams the largest gap is twice the advantage and (b) equals (a); at three teams (b) is
+        nearly always the larger. m <= 1: fair by the targets on these games."""
         wins = self.value(knobs).agg.wins()
-        return max(abs(stats.advantage(wins).value) / FAIR_BAND[kind], stats.max_gap(wins).value / GAP_TARGET[kind])
+        adv = stats.advantage(wins)
+        return from_fair(adv.low, adv.high, stats.max_gap(wins).high, strength(self.lineup))
 
-    def polish(self, chosen: tuple[int, int]) -> tuple[int, int]:
+    def visit_neighbours(self, steps: tuple[int, int]) -> None:
         """Three teams: the coordinate search fits each knob alone, so its answer can miss a neighbour
-        where both criteria are nearer zero. Play the eight neighbours (each knob one step either way) and
-        keep the one nearest fair (`unfairness`; the coordinate search's answer on a tie). The choice is made
-        on the search's deals; the confirmation, on a fresh seed, measures it without that selection."""
-        around = [(chosen[0] + d0, chosen[1] + d1) for d0 in (-1, 0, 1) for d1 in (-1, 0, 1)]
-        around = [k for k in around if 0 <= k[0] <= self.high and 0 <= k[1] <= self.high]
-        best = min(around, key=lambda k: (self.unfairness(k), k != chosen, k))
-        if best != chosen:
-            self.outcome += f"; the neighbour {setting_text(best)} is nearer fair than {setting_text(chosen)}"
+        where both criteria are nearer zero. Play the eight neighbours (each knob one step either way), so
+        that `nearest_fair` chooses among them too."""
+        for d0 in (-1, 0, 1):
+            for d1 in (-1, 0, 1):
+                knobs = (steps[0] + d0, steps[1] + d1)
+                if 0 <= knobs[0] <= self.high and 0 <= knobs[1] <= self.high:
+                    self.value(knobs)
+
+    def nearest_fair(self, steps: tuple[int, ...]) -> tuple[int, ...]:
+        """The answer: of every setting the search visited (all on the same deals), the one with the
+        smallest `unfairness`; on a tie the setting where the steps ended, then the smaller knobs. The
+        choice is made on the search's deals; the confirmation, on a fresh seed, measures it without that
+        selection."""
+        best = min(self.points, key=lambda k: (self.unfairness(k), k != steps, k))
+        if best != steps:
+            self.outcome += (f"; of the {len(self.points)} settings visited, {setting_text(best)} is nearest "
+                             f"fair (the steps ended at {setting_text(steps)})")
         return best
 
     def along(self, axis: int, start: tuple[int, ...], criterion: Callable, near: int = 0) -> tuple[int, ...]:
@@ -228,6 +249,13 @@ class Search:
         else:
             self.outcome = "bracketed"
         return at(best)
+
+
+def from_fair(advantage_low: float, advantage_high: float, gap_high: float, kind: str) -> float:
+    """How far from fair an interval is, in units of the targets of `kind` ('fast' or 'strong'): the
+    smallest m with team 0's advantage interval within ±m times the fair band and the largest gap's upper
+    bound within m times its target (`Search.unfairness`); m <= 1 is fair by the targets."""
+    return max(max(abs(advantage_low), abs(advantage_high)) / FAIR_BAND[kind], gap_high / GAP_TARGET[kind])
 
 
 def _bisect(pred: Callable[[int], bool], a: int, b: int) -> int:
@@ -349,11 +377,30 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     return out
 
 
-def begun(found: list[tuple[Search, Config | None]], results: Results) -> list[tuple[Search, Config | None]]:
+def begun(found: list[tuple[Search, Config | None]], results: Results,
+          listed: list[Config]) -> list[tuple[Search, Config | None]]:
     """The searches that have played something of their own: a setting other than 0 (the standard game,
-    which every family's search replays from whichever played it first), or a confirmation on disk (a
-    search that stops at 0 asks for one without having played anything of its own)."""
-    return [(s, c) for s, c in found if any(any(k) for k in s.points) or confirmed(s, c, results) is not None]
+    which every family's search replays from whichever played it first), or a confirmation on disk that
+    a command asked for: `listed`, this command's configurations and those on record. (A search that
+    stops at 0 asks for a confirmation of setting 0 without playing anything of its own, and every
+    family's setting 0 is the same game: the other families' searches find it on disk too, but no
+    command asked for them.)"""
+    asked = {(c.folder(results.seed), c.label) for c in listed}
+
+    def own_confirmation(search: Search, confirm: Config | None) -> bool:
+        done = confirmed(search, confirm, results)
+        return done is not None and (done.folder(results.seed), done.label) in asked
+
+    return [(s, c) for s, c in found if any(any(k) for k in s.points) or own_confirmation(s, c)]
+
+
+def on_record(results: Results) -> list[Config]:
+    """The configurations study.json lists: those the commands before this one asked for."""
+    try:
+        record = json.loads((results.out / STUDY_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [config_from_json(c) for c in record.get("configurations", [])]
 
 
 def confirmed(search: Search, confirm: Config | None, results: Results) -> Config | None:
@@ -468,7 +515,7 @@ def run_args(config: Config) -> str:
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     """The summary of every search on disk, replayed (whatever the command, or an earlier one that
     stopped before its summary): the settings each played and its confirmation, as far as played."""
-    everything = begun(searches(whole(study), results), results)
+    everything = begun(searches(whole(study), results), results, configs + on_record(results))
     configs = canonical(on_disk(everything, results, study.seed), study)
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
@@ -495,11 +542,19 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       "setting can still be fair (its confirmation within the margin) or not. \"" + NO_EDGE_AT_0
                       + "\" means the standard game's interval already held zero on the search's games; the "
                       "confirmation's larger sample can still find an edge beyond the margin (fair: no).",
+                      "The answer is the setting nearest fair of every setting the search visited, not only "
+                      "where its steps ended (three teams: the steps' answer and its eight neighbours, each knob "
+                      "one step either way, are visited too): the one whose interval would pass the fair test "
+                      "with the narrowest margins, that is the smallest m such that its 95% interval of team 0's "
+                      "advantage lies within ±m times the fair band and the largest gap's upper bound within m "
+                      "times its target (at two teams the two say the same). `steps` in verdicts.csv is where "
+                      "the steps ended.",
+                      f"Fair \"no: {NOT_FAIR}\": the family does not reach fair at that table in this search; "
+                      "the setting shown is the closest to fair of those it visited, and its confirmation says "
+                      "how far from fair it leaves the table.",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
                       f"takes a second look: {EXTEND['fast']} times its games (greedy), {EXTEND['strong']} times "
-                      "(lookahead), on the same seed; `looks` in verdicts.csv says whether it did. Three teams: the "
-                      "coordinate search's answer gives way to the neighbour (each knob one step either way) "
-                      "nearest fair by both criteria.",
+                      "(lookahead), on the same seed; `looks` in verdicts.csv says whether it did.",
                   ])
 
 
@@ -512,7 +567,8 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
     low, up = search.bracket
     return {
         "players": search.rules.players, "teams": search.rules.teams, "policies": search.lineup.spec,
-        "family": search.family, "setting": setting_text(search.chosen), "outcome": search.outcome,
+        "family": search.family, "setting": setting_text(search.chosen), "steps": setting_text(search.steps),
+        "outcome": search.outcome,
         "below": setting_text(low) if low else "", "above": setting_text(up) if up else "",
         "crossing": search.crossing, "settings_played": len(search.points),
         "games": int(row.games), "seed": int(row.seed), "advantage": row.advantage,
@@ -536,7 +592,8 @@ def key_table(v: pd.DataFrame) -> pd.DataFrame:
                      "confirmation: advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, 2),
                      "shares of decided games [95% CI]": shares,
                      "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2),
-                     "games": count(r.games), "fair (within the margin)": "yes" if r.fair else "no"})
+                     "games": count(r.games),
+                     "fair (within the margin)": "yes" if r.fair else f"no: {NOT_FAIR}"})
     return pd.DataFrame(rows)
 
 

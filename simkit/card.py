@@ -1,0 +1,462 @@
+"""The fair-Sequence rules card: at each legal table, the rule that cancels the first player's edge.
+
+Made from the published studies' files, never typed: the compensation
+studies' verdicts (every ``compensation*/verdicts.csv`` of a results
+folder, each with its study.json for the rule options it played under)
+and the first-player study's summary (the edge without a rule). For each
+table and line-up (greedy: casual play; the default lookahead: strong
+play) the card shows the setting a study confirmed fair, in plain words
+derived from what the rule options write into the kernel's configuration
+(each seat's hand size and the turn at whose end it draws a late card),
+with the edge it leaves and the edge without it.
+
+    card = make_card(Path("results"))
+    text = markdown(card)               # results/fair-sequence-card.md
+    write(Path("results"), Path("results"))  # the markdown, a PNG and a PDF
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from simkit.kernels import state as ks
+from simkit.options import OPTIONS
+from simkit.render import pp
+from simkit.rules import LEGAL_TEAMS, Rules
+from simkit.policies import Lineup
+from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, from_fair, strength
+
+CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
+LINEUPS = {"casual": "greedy", "strong": "lookahead"}  # the card's columns: the line-up that measured each
+TABLES = [(p, t) for p, teams in LEGAL_TEAMS.items() for t in teams]
+NOT_MEASURED = "Not yet measured under strong play."
+TEAM_WORDS = ("first", "second", "third")
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+class CardError(ValueError):
+    """The results folder lacks a file the card is made from; the message names it."""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Team 0's advantage and the largest gap between two teams' shares, each (value, low, high)."""
+
+    advantage: tuple[float, float, float]
+    gap: tuple[float, float, float]
+    teams: int
+    games: int
+
+    def text(self) -> str:
+        """'+0.15 pp [-0.09, +0.40]'; with three teams also the largest gap."""
+        out = pp(*self.advantage, digits=2)
+        if self.teams == 3:
+            out += f"; largest gap {pp(*self.gap, digits=2)}"
+        return out
+
+    def without(self) -> str:
+        """The standard game's edge: '+3.9 pp [+3.8, +4.0]' (team 0's advantage)."""
+        return pp(*self.advantage, digits=1)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A confirmed setting of a compensation study: its rules, family, setting and confirmation."""
+
+    rules: Rules
+    family: str
+    setting: str
+    fair: bool
+    edge: Edge
+    source: str  # the study folder it comes from
+    lineup: str  # the line-up that measured it
+
+    @property
+    def code(self) -> str:
+        """The rule as simkit's options say it: '--hand-size 6,7,7 --handicap 0,18'."""
+        return " ".join(f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}"
+                        for name, value in changed(self.rules).items())
+
+    def distance(self) -> float:
+        """How far from fair the confirmation is, in units of the targets (as the search measures it)."""
+        kind = strength(Lineup.parse(self.lineup, self.rules))
+        return from_fair(self.edge.advantage[1], self.edge.advantage[2], self.edge.gap[2], kind)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table of the card."""
+
+    players: int
+    teams: int
+    rules: dict[str, Rule | None]  # "casual", "strong" -> the rule, None where none was measured
+    without: dict[str, Edge]  # "casual", "strong" -> the standard game's edge
+
+    @property
+    def table(self) -> str:
+        return f"{self.players} players, {self.teams} teams"
+
+    @property
+    def usual(self) -> str:
+        return f"usual hand {OPTIONS['hand_size'].default_for({'players': self.players})}"
+
+
+@dataclass(frozen=True)
+class Card:
+    rows: list[Row]
+    sources: list[str]  # the files read, relative to the results folder
+    versions: list[str]  # the simkit versions that made the studies
+
+
+# --- reading the studies ---------------------------------------------------------------
+
+def changed(rules: Rules) -> dict:
+    """The rule options that differ from the standard game at the table (hand size, late card, handicap)."""
+    standard = Rules.make(rules.players, rules.teams).values()
+    return {k: v for k, v in rules.values().items() if k not in ("players", "teams") and v != standard[k]}
+
+
+def _knob_value(setting: str):
+    knobs = tuple(int(x) for x in str(setting).split(","))
+    return knobs[0] if len(knobs) == 1 else knobs
+
+
+def _read_csv(path: Path, results: Path) -> pd.DataFrame:
+    if not path.exists():
+        raise CardError(f"{path} is missing: the card is made from the published studies in {results} "
+                        "(results/README.md has the commands that make them)")
+    return pd.read_csv(path, dtype={"setting": str})
+
+
+def compensation_rules(results: Path) -> tuple[list[Rule], list[str], set[str]]:
+    """Every confirmed setting of every compensation study in `results`, the files read and their versions."""
+    out, sources, versions = [], [], set()
+    folders = sorted(p.parent for p in results.glob("compensation*/verdicts.csv"))
+    if not folders:
+        raise CardError(f"no compensation study in {results} (compensation*/verdicts.csv): the card is made from "
+                        "the published studies (results/README.md has the commands that make them)")
+    for folder in folders:
+        record = json.loads((folder / "study.json").read_text(encoding="utf-8"))
+        base = record["identity"]["options"].get("rules", {})
+        versions.add(record["identity"]["simkit"])
+        verdicts = _read_csv(folder / "verdicts.csv", results)
+        sources.append(f"{folder.name}/verdicts.csv")
+        for v in verdicts.itertuples():
+            rules = Rules.make(int(v.players), int(v.teams), **base, **{v.family: _knob_value(v.setting)})
+            gap = (v.max_gap, v.max_gap_low, v.max_gap_high)
+            edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
+            out.append(Rule(rules, v.family, v.setting, bool(v.fair), edge, folder.name, v.policies))
+    return out, sources, versions
+
+
+def standard_edges(results: Path) -> dict[tuple[int, int, str], Edge]:
+    """The first-player study's edge at every table and line-up: (players, teams, line-up) -> Edge."""
+    summary = _read_csv(results / "first-player" / "summary.csv", results)
+    return {(int(r.players), int(r.teams), r.policies):
+            Edge((r.advantage, r.advantage_low, r.advantage_high), (r.max_gap, r.max_gap_low, r.max_gap_high),
+                 int(r.teams), int(r.games))
+            for r in summary.itertuples()}
+
+
+def choose(rules: list[Rule]) -> Rule | None:
+    """The card's rule among a table's confirmed settings for one line-up: a fair one first; of fair ones
+    the standard deal before a changed one, then `late_card` (one turn for every player of the team) before
+    `handicap`, then the one nearest fair. None fair: the one nearest fair (the card says it is not)."""
+    if not rules:
+        return None
+    return min(rules, key=lambda r: (not r.fair, "hand_size" in changed(r.rules), r.family != "late_card",
+                                     r.distance(), r.source, r.setting))
+
+
+def make_card(results: Path) -> Card:
+    results = Path(results)
+    found, sources, versions = compensation_rules(results)
+    standard = standard_edges(results)
+    sources.append("first-player/summary.csv")
+    rows = []
+    for players, teams in TABLES:
+        chosen = {column: choose([r for r in found if (r.rules.players, r.rules.teams, r.lineup)
+                                  == (players, teams, lineup)])
+                  for column, lineup in LINEUPS.items()}
+        missing = [lineup for lineup in LINEUPS.values() if (players, teams, lineup) not in standard]
+        if missing:
+            raise CardError(f"first-player/summary.csv in {results} has no {missing[0]} row for {players} players "
+                            f"in {teams} teams")
+        without = {column: standard[players, teams, lineup] for column, lineup in LINEUPS.items()}
+        rows.append(Row(players, teams, chosen, without))
+    return Card(rows, sources, sorted(versions))
+
+
+# --- the rule in words ---------------------------------------------------------------
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _count(n: int) -> str:
+    return COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)
+
+
+def _first(n: int) -> str:
+    """'the first' (one seat) or 'the first three'."""
+    return "the first" if n == 1 else f"the first {_count(n)}"
+
+
+def seats_dealt(rules: Rules) -> list[tuple[int, int]]:
+    """Each seat's (cards in hand, the turn at whose end it draws its late card; 0: none), read from what
+    the rule options write into the kernel's configuration: a seat with a late card is dealt one fewer."""
+    cfg = rules.cfg()
+    return [(int(cfg[ks.CFG_HAND + s]), int(cfg[ks.CFG_LATE + s])) for s in range(rules.players)]
+
+
+def rule_words(rules: Rules) -> str:
+    """The rule in plain words: what each team's players are dealt, and when a player dealt short takes
+    the missing card ('The first player is dealt 6 cards and takes their 7th at the end of their 24th
+    turn.'). The players it does not name are dealt the table's usual hand."""
+    usual = OPTIONS["hand_size"].default_for({"players": rules.players})
+    seats = seats_dealt(rules)
+    if all(s == (usual, 0) for s in seats):
+        return f"No rule needed: everyone is dealt the usual {usual} cards."
+    sentences = []
+    for team in range(rules.teams):
+        own = [seats[s] for s in range(team, rules.players, rules.teams)]
+        sentence = _team_words(team, own, usual)
+        if sentence:
+            sentences.append(sentence)
+    text = "; ".join(sentences)
+    return text[0].upper() + text[1:] + "."
+
+
+def _team_words(team: int, seats: list[tuple[int, int]], usual: int) -> str:
+    """What one team's seats (in the order they play) are dealt, or '' when they are dealt as usual."""
+    if all(s == (usual, 0) for s in seats):
+        return ""
+    alone = len(seats) == 1
+    who = f"the {TEAM_WORDS[team]} player" if alone else f"the {TEAM_WORDS[team]} team's players"
+    verb = ("is", "takes") if alone else ("are", "take")
+    groups: list[list] = []  # runs of seats dealt alike: [count, hand, late]
+    for hand, late in seats:
+        if groups and groups[-1][1:] == [hand, late]:
+            groups[-1][0] += 1
+        else:
+            groups.append([1, hand, late])
+    if len(groups) == 1:
+        return who + " " + _dealt(seats[0][0], seats[0][1], verb)
+    late = [g for g in groups if g[2]]
+    if len(late) == len(groups) and len({g[1] for g in groups}) == 1:
+        # every seat short by the same card, at two turns: the earlier seats wait one turn longer
+        (n1, hand, k1), (n2, _, k2) = groups
+        return (f"{who} are dealt {hand - 1} cards and take their {ordinal(hand)} at the end of their "
+                f"{ordinal(k1)} turn ({_first(n1)} to play) or {ordinal(k2)} turn "
+                f"(the other{' ' + _count(n2) if n2 > 1 else ''})")
+    parts, done = [], 0
+    for n, hand, k in groups:
+        if (hand, k) == (usual, 0):
+            done += n
+            continue
+        where = "first" if done == 0 else "next" if done + n < len(seats) else "last"
+        subject = f"the {where}{' ' + _count(n) if n > 1 else ''} of {who} to play"
+        parts.append(subject + " " + _dealt(hand, k, ("is", "takes") if n == 1 else ("are", "take")))
+        done += n
+    return "; ".join(parts)
+
+
+def _dealt(hand: int, late: int, verb: tuple[str, str]) -> str:
+    if late:
+        return (f"{verb[0]} dealt {hand - 1} cards and {verb[1]} their {ordinal(hand)} at the end of their "
+                f"{ordinal(late)} turn")
+    return f"{verb[0]} dealt {hand} cards"
+
+
+# --- the card --------------------------------------------------------------------------
+
+def cells(row: Row, column: str) -> tuple[str, str, str]:
+    """(the rule in words, the edge it leaves, the option as simkit says it) of one column of a row."""
+    rule = row.rules[column]
+    if rule is None:
+        return NOT_MEASURED, "", ""
+    words = rule_words(rule.rules)
+    if not rule.fair:
+        words = f"Not fair yet; the closest rule found: {words[0].lower()}{words[1:]}"
+    return words, rule.edge.text(), rule.code
+
+
+def intro(card: Card) -> list[str]:
+    """The card's opening paragraphs: the edge, who is who, what fair means (the margins from the study)."""
+    casual, strong = (100 * FAIR_BAND[k] for k in ("fast", "strong"))
+    gaps = tuple(100 * GAP_TARGET[k] for k in ("fast", "strong"))
+    edges = [100 * row.without[c].advantage[0] for row in card.rows for c in LINEUPS]
+    return [
+        f"Moving first is an edge: without a rule, the first team wins {min(edges):.1f} to {max(edges):.1f} "
+        "percentage points (pp) more than its fair share of the decided games. These rules cancel it; each was "
+        "found by simkit's compensation study and confirmed on games the search never saw. The first team is "
+        "the team of the player who moves first, the second team moves next. A player a rule does not name is "
+        "dealt the table's usual hand. Each player counts their own turns from 1.",
+        "Casual play: measured with simkit's greedy player on every seat; strong play: with its default "
+        "lookahead player. The edge: the first team's share of the decided games minus its fair share (1/2 or "
+        f"1/3), in pp, with its 95% interval. Fair: that interval lies within ±{casual:g} pp (casual) or "
+        f"±{strong:g} pp (strong), and with three teams the largest gap between two teams' shares is at most "
+        f"{gaps[0]:g} pp ({gaps[1]:g} pp).",
+    ]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown(card: Card) -> str:
+    """The card as markdown: results/fair-sequence-card.md."""
+    lines = ["# A fair Sequence: the rules card", ""]
+    for paragraph in intro(card):
+        lines += [paragraph, ""]
+    lines += ["| table | casual play (greedy): the rule | edge left | strong play (lookahead): the rule | edge left | "
+              "edge without a rule: casual / strong |",
+              "| --- | --- | --- | --- | --- | --- |"]
+    for row in card.rows:
+        out = [f"{row.table} ({row.usual})"]
+        for column in LINEUPS:
+            words, edge, code = cells(row, column)
+            out += [words + (f" (`{code}`)" if code else ""), edge or "—"]
+        out.append(" / ".join(row.without[c].without() for c in LINEUPS))
+        lines.append("| " + " | ".join(_cell(c) for c in out) + " |")
+    lines += ["", footer(card), ""]
+    return "\n".join(lines)
+
+
+def footer(card: Card) -> str:
+    return (f"Made by `simkit card --out results` from {', '.join(card.sources)} (studies of simkit "
+            f"{', '.join(card.versions)}); results/README.md has the commands that make them.")
+
+
+# --- the printable page -----------------------------------------------------------------
+
+PAGE = (8.27, 11.69)  # A4 portrait, inches
+MARGIN = 0.5
+PAD = 0.05  # inches between a cell's edge and its text
+COLUMNS = (("table", 0.85), ("casual play (greedy players)", 2.7), ("strong play (lookahead players)", 2.7),
+           ("edge without a rule", 1.02))  # heading, width in inches
+FONT = 7.5  # points: the table's text, and the intro's a little larger
+SMALLEST = 6.5  # points: the smallest the table's text may be made to fit the page
+LEAD = 1.3  # line height, in font sizes
+FIT = 0.94  # the share of a width that measured text may fill (the saved page renders it a little wider)
+INK = {"rule": "black", "edge": "#1f4e79", "note": "0.35"}
+
+
+class _Page:
+    """Text on an A4 figure, placed in inches from the top left and wrapped to a width by measuring it."""
+
+    def __init__(self):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        self.fig = Figure(figsize=PAGE)
+        self.renderer = FigureCanvasAgg(self.fig).get_renderer()
+
+    def width(self, text: str, size: float, weight: str = "normal") -> float:
+        from matplotlib.font_manager import FontProperties
+
+        w, _, _ = self.renderer.get_text_width_height_descent(text, FontProperties(size=size, weight=weight), False)
+        return w / self.fig.dpi
+
+    def wrap(self, text: str, width: float, size: float = FONT, weight: str = "normal") -> list[str]:
+        lines: list[str] = []
+        for word in text.split():
+            if lines and self.width(lines[-1] + " " + word, size, weight) <= FIT * width:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+        return lines
+
+    def put(self, x: float, y: float, lines: list[str], size: float = FONT, **style) -> float:
+        """Write lines at (x, y) inches from the top left; the height they take, in inches."""
+        if lines:
+            self.fig.text(x / PAGE[0], 1 - y / PAGE[1], "\n".join(lines), va="top", ha="left", fontsize=size,
+                          linespacing=LEAD, **style)
+        return len(lines) * size * LEAD / 72
+
+    def rule(self, x0: float, x1: float, y: float, colour: str = "0.2", width: float = 0.6) -> None:
+        from matplotlib.lines import Line2D
+
+        self.fig.add_artist(Line2D([x0 / PAGE[0], x1 / PAGE[0]], [1 - y / PAGE[1]] * 2,
+                                   transform=self.fig.transFigure, color=colour, linewidth=width))
+
+
+def figure(card: Card):
+    """The card on one A4 page (a matplotlib Figure): its title, what fair means, one row per table with
+    each rule in words and the edge it leaves, and the edge without a rule. The table's type is FONT
+    points, smaller (down to SMALLEST) while the card would run past the page; CardError below that."""
+    size = FONT
+    while True:
+        page, end = _laid_out(card, size)
+        if end <= PAGE[1] - MARGIN:
+            return page.fig
+        if size - 0.25 < SMALLEST:
+            raise CardError(f"the card is {end - PAGE[1] + MARGIN:.2f} in longer than one A4 page at {size:g} "
+                            "points: shorten its text")
+        size -= 0.25
+
+
+def _laid_out(card: Card, size: float) -> tuple[_Page, float]:
+    """The card laid out with the table's text at `size` points; the page and where the text ends (inches)."""
+    page = _Page()
+    line = size * LEAD / 72
+    full = PAGE[0] - 2 * MARGIN
+    y = MARGIN
+    y += page.put(MARGIN, y, ["A fair Sequence: the rules card"], size=18, weight="bold") + 0.08
+    for paragraph in intro(card):
+        y += page.put(MARGIN, y, page.wrap(paragraph, full, size + 0.3), size=size + 0.3) + 0.05
+    y += 0.08
+    xs = [MARGIN]
+    for _, w in COLUMNS:
+        xs.append(xs[-1] + w)
+    head = size + 0.7
+    y += max(page.put(x + PAD, y, page.wrap(name, w - 2 * PAD, head, "bold"), size=head, weight="bold")
+             for (name, w), x in zip(COLUMNS, xs)) + 0.03
+    page.rule(xs[0], xs[-1], y, width=0.9)
+    for row in card.rows:
+        y += PAD
+        heights = [page.put(xs[0] + PAD, y, [f"{row.players} players", f"{row.teams} teams"], size, weight="bold")
+                   + page.put(xs[0] + PAD, y + 2 * line, [row.usual], size, color=INK["note"])]
+        for i, column in enumerate(LINEUPS, start=1):
+            words, edge, _ = cells(row, column)
+            inner = COLUMNS[i][1] - 2 * PAD
+            h = page.put(xs[i] + PAD, y, page.wrap(words, inner, size), size, color=INK["rule"])
+            if edge:
+                h += page.put(xs[i] + PAD, y + h, page.wrap("edge left: " + edge, inner, size), size,
+                              color=INK["edge"])
+            heights.append(h)
+        inner = COLUMNS[3][1] - 2 * PAD
+        without = [f"{column}: {row.without[column].without()}" for column in LINEUPS]
+        heights.append(page.put(xs[3] + PAD, y, [w for t in without for w in page.wrap(t, inner, size)], size,
+                                color=INK["note"]))
+        y += max(heights) + PAD
+        page.rule(xs[0], xs[-1], y, colour="0.7")
+    y += 0.1
+    said = footer(card).replace("`", "") + f" The simkit options of each rule are in {CARD}.md."
+    y += page.put(MARGIN, y, page.wrap(said, full, 6.5), size=6.5, color=INK["note"])
+    return page, y
+
+
+def write(results: Path, out: Path) -> list[Path]:
+    """Make the card from the studies in `results`; write its markdown, PNG and PDF into `out`."""
+    from simkit.atomic import replacing
+
+    card = make_card(Path(results))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{CARD}.md", out / f"{CARD}.png", out / f"{CARD}.pdf"]
+    with replacing(paths[0]) as tmp:
+        tmp.write_text(markdown(card), encoding="utf-8")
+    fig = figure(card)
+    with replacing(paths[1]) as tmp:
+        fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None})
+    with replacing(paths[2]) as tmp:
+        fig.savefig(tmp, format="pdf", metadata={"Creator": None, "Producer": None, "CreationDate": None})
+    return paths
+
+
+__all__ = ["Card", "CardError", "Row", "Rule", "choose", "figure", "make_card", "markdown", "rule_words", "write"]

@@ -1,0 +1,117 @@
+"""The fair-Sequence rules card: made from the published studies (and the committed card is what they make),
+its rules in words from what the rule options deal, its choice of rule, its page, its command."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simkit.card import CARD, NOT_MEASURED, cells, figure, make_card, markdown, rule_words
+from simkit.rules import Rules
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+
+
+def test_the_committed_card_is_what_the_published_studies_make():
+    """results/fair-sequence-card.md is regenerated from the published files, never edited: after a study is
+    re-run, `simkit card --out results` (a line of `make results`) makes it again."""
+    made = markdown(make_card(RESULTS))
+    assert (RESULTS / f"{CARD}.md").read_text(encoding="utf-8") == made, \
+        "results/fair-sequence-card.md differs from what the published studies make: run `simkit card --out results`"
+
+
+def test_the_card_has_every_table_and_the_verdicts_figures():
+    card = make_card(RESULTS)
+    assert [(r.players, r.teams) for r in card.rows] == [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3),
+                                                         (10, 2), (12, 2), (12, 3)]
+    verdicts = pd.read_csv(RESULTS / "compensation" / "verdicts.csv", dtype={"setting": str})
+    for row in card.rows:
+        casual = row.rules["casual"]
+        assert casual is not None and casual.fair  # greedy play is fair at every table
+        v = verdicts[(verdicts.players == row.players) & (verdicts.teams == row.teams)
+                     & (verdicts.policies == "greedy") & (verdicts.family == casual.family)
+                     & (verdicts.setting == casual.setting)].iloc[0]
+        assert casual.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
+    strong = {(r.players, r.teams): r.rules["strong"] for r in card.rows}
+    assert {t for t, r in strong.items() if r is not None and r.fair} >= {(2, 2), (4, 2), (3, 3)}
+    assert strong[3, 3].rules.hand_size == (6, 7, 7)  # the fair one, not the study's closest 42,34
+    for table, rule in strong.items():
+        if rule is None:
+            row = next(r for r in card.rows if (r.players, r.teams) == table)
+            assert cells(row, "strong") == (NOT_MEASURED, "", "")
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"players": 2, "late_card": 24},
+     "The first player is dealt 6 cards and takes their 7th at the end of their 24th turn."),
+    ({"players": 4, "late_card": 8},
+     "The first team's players are dealt 5 cards and take their 6th at the end of their 8th turn."),
+    ({"players": 6, "handicap": 15},  # the same rule as late_card 5: each of the 3 seats 5 turns
+     "The first team's players are dealt 4 cards and take their 5th at the end of their 5th turn."),
+    ({"players": 12, "handicap": 9},  # 6 seats: 2, 2, 2, 1, 1, 1 turns
+     "The first team's players are dealt 2 cards and take their 3rd at the end of their 2nd turn (the first "
+     "three to play) or 1st turn (the other three)."),
+    ({"players": 12, "handicap": 3},  # 3 seats of 6 short for one turn, the others dealt in full
+     "The first three of the first team's players to play are dealt 2 cards and take their 3rd at the end of "
+     "their 1st turn."),
+    ({"players": 3, "handicap": (23, 17)},
+     "The first player is dealt 5 cards and takes their 6th at the end of their 23rd turn; the second player is "
+     "dealt 5 cards and takes their 6th at the end of their 17th turn."),
+    ({"players": 3, "hand_size": "6,7,7", "handicap": (0, 18)},
+     "The second player is dealt 6 cards and takes their 7th at the end of their 18th turn; the third player "
+     "is dealt 7 cards."),
+    ({"players": 9, "teams": 3, "handicap": (11, 7)},
+     "The first team's players are dealt 3 cards and take their 4th at the end of their 4th turn (the first two "
+     "to play) or 3rd turn (the other); the second team's players are dealt 3 cards and take their 4th at the "
+     "end of their 3rd turn (the first to play) or 2nd turn (the other two)."),
+    ({"players": 2}, "No rule needed: everyone is dealt the usual 7 cards."),
+])
+def test_a_rule_in_plain_words(options, words):
+    assert rule_words(Rules.make(**options)) == words
+
+
+def test_a_table_without_a_fair_rule_shows_the_closest_and_says_so(tmp_path):
+    """Without the 6,7,7 study, the lookahead at 3p/3t has only handicap 42,34, not fair: the card shows it
+    as the closest rule found, with its edge."""
+    (tmp_path / "compensation").mkdir()
+    for name in ("verdicts.csv", "study.json"):
+        shutil.copy(RESULTS / "compensation" / name, tmp_path / "compensation" / name)
+    (tmp_path / "first-player").mkdir()
+    shutil.copy(RESULTS / "first-player" / "summary.csv", tmp_path / "first-player" / "summary.csv")
+    card = make_card(tmp_path)
+    row = next(r for r in card.rows if (r.players, r.teams) == (3, 3))
+    words, edge, code = cells(row, "strong")
+    assert not row.rules["strong"].fair and code == "--handicap 42,34"
+    assert words.startswith("Not fair yet; the closest rule found: the first player is dealt 5 cards")
+    assert edge.startswith("+1.41 pp")
+    figure(card)  # still one page
+
+
+def test_the_card_fits_one_a4_page():
+    fig = figure(make_card(RESULTS))
+    assert tuple(fig.get_size_inches()) == pytest.approx((8.27, 11.69))
+    texts = [t.get_text() for t in fig.texts]
+    assert texts[0] == "A fair Sequence: the rules card"
+    assert any("pp" in t and "Fair:" in t for t in texts)  # the unit and what fair means
+    for players, teams in [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]:
+        assert f"{players} players\n{teams} teams" in texts
+
+
+def test_simkit_card_writes_the_markdown_png_and_pdf(tmp_path):
+    from cli import app
+
+    result = CliRunner().invoke(app, ["card", "--results", str(RESULTS), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    for suffix in ("md", "png", "pdf"):
+        assert (tmp_path / f"{CARD}.{suffix}").stat().st_size > 0
+    assert (tmp_path / f"{CARD}.md").read_text(encoding="utf-8") == (RESULTS / f"{CARD}.md").read_text(
+        encoding="utf-8")
+    missing = CliRunner().invoke(app, ["card", "--results", str(tmp_path / "none"), "--out", str(tmp_path / "o")])
+    assert missing.exit_code == 1
+    err = missing.stderr.strip()
+    assert err.startswith("error: no compensation study in ") and "\n" not in err
+    assert not (tmp_path / "o").exists()
