@@ -45,8 +45,8 @@ import pyarrow.parquet as pq
 
 from simkit.atomic import fsync_directory, replacing, reporting_write_errors
 from simkit.kernels import GAMES_STAMP
-from simkit.kernels.jit import SOURCES_HASH
-from simkit.kernels.state import END_NAMES, STAT_NAMES
+from simkit.kernels.core.jit import SOURCES_HASH
+from simkit.kernels.core.state import END_NAMES, STAT_NAMES
 from simkit.options import OPTIONS
 
 FORMAT = "simkit.dataset/2"

@@ -557,7 +557,7 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from simkit.kernels.state import N_STATS
+    from simkit.kernels.core.state import N_STATS
     from simkit.play import set_threads, simulate
 
     set_threads(1)

@@ -111,7 +111,7 @@ ADDED = {
     "swift as added (eleventh session), spelled out with removals": _spelled_out(
         [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
     # ismcts-rich as added (twentieth session): ismcts's search, its playouts' ends scored by
-    # kernels/rich.py's value of the table shape.
+    # kernels/values/rich.py's value of the table shape.
     "ismcts-rich as added (twentieth session)": [
         ("ismcts-rich:iterations=200", 2, 2, 4, {}, False), ("ismcts-rich:iterations=200", 4, 2, 2, {}, False),
         ("ismcts-rich:iterations=100", 2, 2, 2, {"late_card": 5}, False),

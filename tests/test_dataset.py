@@ -148,7 +148,7 @@ def test_writing_a_part_does_not_import_pandas(tmp_path):
 import sys
 import numpy as np
 from simkit import dataset as ds
-from simkit.kernels.state import N_STATS
+from simkit.kernels.core.state import N_STATS
 from simkit.policies import Lineup
 from simkit.rules import Rules
 rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)

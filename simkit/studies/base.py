@@ -66,13 +66,10 @@ def round_games(n: int) -> int:
 
 
 def default_games(lineup: Lineup) -> int:
-    """Games a configuration plays when --games is not given: 1,000,000 for random and greedy play
-    (a 95% half-width of 0.1 pp on team 0's share), 10,000 with a lookahead (1 pp)."""
-    from simkit.kernels.policies import LOOKAHEAD
-
-    if any(p.kind.id >= LOOKAHEAD for p in lineup.per_team):  # 9,604 games give the 1 pp: a round 10,000
-        return max(10_000, round_games(stats.games_for_half_width(STRONG_HALF_WIDTH)))
-    return 1_000_000
+    """Games a configuration plays when --games is not given: its players' declared study games, the
+    fewest (kernels.players.player.Cost: 1,000,000 for random and greedy play, a 95% half-width of
+    0.1 pp on team 0's share; 10,000 with a slow player, 1 pp: STRONG_HALF_WIDTH)."""
+    return lineup.study_games
 
 
 @dataclass(frozen=True)

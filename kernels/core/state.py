@@ -40,7 +40,7 @@ CFG_HAND = 10  # MAX_PLAYERS entries: each seat's hand size, seat 0 first
 CFG_LATE = CFG_HAND + MAX_PLAYERS
 N_CFG = CFG_LATE + MAX_PLAYERS
 
-# What the last turn did, in State.turn (kernels.turn): the dead card swapped
+# What the last turn did, in State.turn (kernels.core.turn): the dead card swapped
 # (-1: none) and its replacement, the card played (-1: a pass) and its cell,
 # the sequences it completed, the card drawn at the end (-1: none), the late
 # card drawn after it (-1: none) and how many times the discards were
@@ -49,7 +49,7 @@ T_DEAD, T_REPLACEMENT, T_CARD, T_CELL, T_NEW_SEQUENCES, T_DRAWN, T_LATE, T_RESHU
 N_TURN = 8
 
 # Counters in State.ctr: the pile and discards, the turns played so far and the
-# passes in a row (kept by kernels.turn.play_turn).
+# passes in a row (kept by kernels.core.turn.play_turn).
 PILE_POS, PILE_N, DISCARD_N, TURNS, PASS_RUN = range(5)
 N_CTR = 5
 
@@ -157,7 +157,7 @@ def new_state(log_rows: int = 0) -> State:
     """Fresh arrays for one game, cache lines apart from any other State's (``cache_lines_apart``);
     `log_rows` turns of move log (0: no log).
 
-    Plain Python: kernels never allocate (``kernels.jit``), their callers do.
+    Plain Python: kernels never allocate (``kernels.core.jit``), their callers do.
     """
     return State(*cache_lines_apart([
         np.zeros(1, np.uint64),
