@@ -1,4 +1,4 @@
-"""Strategy policies: greedy and lookahead (issue 4), and per-seat line-ups.
+"""Strategy policies: greedy and lookahead, and per-seat line-ups.
 
 RULES.md, "Simulation conventions", Information: a policy sees its own hand,
 the board, all discard piles and the number of cards left in the draw pile,

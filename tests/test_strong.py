@@ -1,4 +1,4 @@
-"""The later players (issue 22): ismcts (kernels/players/search.py), fast (kernels/players/fast.py), swift
+"""The later players: ismcts (kernels/players/search.py), fast (kernels/players/fast.py), swift
 (kernels/players/rollouts.py's race with kernels/values/rich.py's value at its leaves) and ismcts-rich (ismcts's
 search with that value at its playouts' ends).
 

@@ -139,10 +139,9 @@ def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     cache line, with APART bytes of padding before the first and after the last, so no cache line
     of them (nor the line fetched with it) holds another thread's data.
 
-    Measured on a 2-core machine (issue 23): with each State a scatter of small allocations (one
-    np.zeros per field), two threads played 12p/3t at 1.70x one thread and 2p/2t at 1.87x, while
-    two processes reached 1.93x and 1.99x; with each State in one padded buffer, 1.97x and 2.01x.
-    One thread's speed is the same either way: the loss was the threads' alone.
+    Two threads whose States were scatters of small allocations (one np.zeros per field) played
+    well below two processes; in one padded buffer each, as fast (benchmarks/results.md, "Threads
+    apart", 2026-12-01).
     """
     offsets, end = [], APART
     for a in arrays:
