@@ -5,14 +5,16 @@ of this package, in id order; ``policy_set`` picks the smallest set holding
 a line-up's ids, and ``workspace`` makes the spare arrays its players play
 ahead on. The overloads below implement core's stubs for a set's type:
 ``choose_action`` is the chain ``if policy == id: return action(...)`` over
-the players the set holds, built from their entries when a caller is
-compiled, and random's move when no id matches (random is in every set);
+the players the set holds, written from their entries when a caller is
+compiled (``chain_of``), and random's move when no id matches (random is
+in every set);
 ``counts_lines`` is whether the set holds a player other than random.
 
 This module is imported by ``simkit.kernels`` itself, so the overloads are
 registered before anything compiles, whichever kernel a caller imports.
 """
 
+import functools
 import importlib
 import pkgutil
 
@@ -83,36 +85,29 @@ def workspace(policies, ids, params):
     return new_work(nodes)
 
 
-def choose_held(held, policy, params, tb, cfg, st, sim, seat, team):
-    """(card, cell) of the first player of `held` (a tuple of marks) whose id is `policy`; random's
-    when none is (kernel code only)."""
-    raise NotImplementedError("kernel code only")
-
-
-@overload(choose_held, inline="always", jit_options=COMPILE_OPTIONS)
-def _choose_held(held, policy, params, tb, cfg, st, sim, seat, team):
-    if len(held) == 0:
-        fallback = FALLBACK.action
-
-        def anyone_else(held, policy, params, tb, cfg, st, sim, seat, team):
-            return fallback(tb, cfg, st, sim, seat, team, params)
-        return anyone_else
-    player = BY_MARK[held.types[0].instance_class]
-    pid, action = player.id, player.action
-
-    def first_or_rest(held, policy, params, tb, cfg, st, sim, seat, team):
-        if policy == pid:
-            return action(tb, cfg, st, sim, seat, team, params)
-        return choose_held(held[1:], policy, params, tb, cfg, st, sim, seat, team)
-    return first_or_rest
+@functools.cache
+def chain_of(marks: tuple[type, ...]):
+    """The flat chain of a set holding the players of `marks`: ``if policy == id: return action(...)``
+    per player, in id order, then random's move. Written out as source, as one function: numba inlines
+    it once into the turn (an overload calling itself once per player nests its inlined blocks, whose
+    labels then grow past what LLVM accepts)."""
+    players = [BY_MARK[mark] for mark in marks]
+    scope = {f"play_{p.id}": p.action for p in players} | {"play_random": FALLBACK.action}
+    lines = ["def chain(policies, policy, params, tb, cfg, st, sim, seat, team):"]
+    for p in players:
+        lines += [f"    if policy == {p.id}:  # {p.name}",
+                  f"        return play_{p.id}(tb, cfg, st, sim, seat, team, params)"]
+    lines.append("    return play_random(tb, cfg, st, sim, seat, team, params)")
+    exec(compile("\n".join(lines), f"<choose_action of {', '.join(p.name for p in players) or 'random'}>",
+                 "exec"), scope)
+    return scope["chain"]
 
 
 @overload(choose_action, inline="always", jit_options=COMPILE_OPTIONS)
 def _choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
     """Typing of choose_action: the branches of the players the set `policies` holds, no others."""
-    def chain(policies, policy, params, tb, cfg, st, sim, seat, team):
-        return choose_held(policies.held, policy, params, tb, cfg, st, sim, seat, team)
-    return chain
+    held = policies.types[policies.fields.index("held")]  # the type of the set's `held`: a tuple of marks
+    return chain_of(tuple(mark.instance_class for mark in held))
 
 
 @overload(counts_lines, jit_options=COMPILE_OPTIONS)
