@@ -50,7 +50,7 @@ def helper() -> ctypes.CDLL:
 def play(players: int, teams: int, policy: str, games: int, seed: int, first: int, count: bool) -> None:
     from simkit.cards import tables
     from simkit.kernels.batch import play_block
-    from simkit.kernels.state import N_STATS, new_state
+    from simkit.kernels.core.state import N_STATS, new_state
     from simkit.policies import Lineup
     from simkit.rules import Rules
 

@@ -1,4 +1,4 @@
-"""Fit the lookahead's value weights (kernels/evaluation.py) on greedy games of one table shape.
+"""Fit the lookahead's value weights (kernels/values/evaluation.py) on greedy games of one table shape.
 
     python benchmarks/fit_value.py                          # two players, 40,000 games, seed 777
     python benchmarks/fit_value.py --players 3              # three teams
@@ -7,11 +7,11 @@
     python benchmarks/fit_value.py --fair-of lookahead --games 10000   # the fast policy's value
     python benchmarks/fit_value.py --of lookahead --games 10000        # the lookahead's value, its own games
 
-Plays games through the engine's own turn (``kernels.turn.play_turn``): one
+Plays games through the engine's own turn (``kernels.core.turn.play_turn``): one
 team plays greedy with the lookahead's own weights, every other team the
 default greedy, the first team taking each place at the table in turn (the
 lookahead's rollouts play that way). Every position at the start of a turn
-gives each team's features (``kernels.evaluation.features``), and the fit is
+gives each team's features (``kernels.values.evaluation.features``), and the fit is
 the maximum likelihood (multinomial logistic regression) of
 
     P(team t wins) = exp(z_t) / sum_u exp(z_u),  z_t = w_move [t moves next] + sum_k w_k f_k(t)
@@ -26,7 +26,7 @@ its default arguments for each table shape, rounded to three decimals).
 
 With ``--fair-of LINEUP`` every seat plays the line-up, and each position after
 a turn gives the features the seat that just played sees
-(``kernels.fast.fair_features``, what the fast policy scores), the seat to
+(``kernels.values.fair.fair_features``, what the fast policy scores), the seat to
 move next its team's 'moves next' column; the report compares the table's
 row of VALUE_WEIGHTS on the same held-out positions.
 
@@ -49,13 +49,14 @@ from scipy.special import logsumexp, softmax
 
 from simkit.cards import tables
 from simkit.kernels.engine import reset
-from simkit.kernels.evaluation import N_FEATURES, features
-from simkit.kernels.fast import fair_features
-from simkit.kernels.jit import COMPILE_OPTIONS
-from simkit.kernels.policies import GREEDY, UpToGreedy, workspace
-from simkit.kernels.tables import N_CODES
-from simkit.kernels.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
-from simkit.kernels.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.values.evaluation import N_FEATURES, features
+from simkit.kernels.values.fair import fair_features
+from simkit.kernels.core.jit import COMPILE_OPTIONS
+from simkit.kernels.players.dispatch import workspace
+from simkit.kernels.players.greedy import GREEDY, UP_TO_GREEDY
+from simkit.kernels.core.tables import N_CODES
+from simkit.kernels.core.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
+from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
 from simkit.rules import Rules
 
@@ -121,7 +122,7 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
 
         def play(g, feats, mover):
             params = np.array([own if seat % teams == g % teams else default for seat in range(rules.players)])
-            return self_play(UpToGreedy(), tb, cfg, ids, params, st, st, seed, g, feats, mover)
+            return self_play(UP_TO_GREEDY, tb, cfg, ids, params, st, st, seed, g, feats, mover)
         return play
 
     return across_threads(teams, n_games, threads, player)
@@ -130,7 +131,7 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
 @njit(nogil=True, **COMPILE_OPTIONS)
 def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover, copies):
     """Play one game with the line-up (ids, params); after each turn that does not end it, every
-    team's features as the seat that just played sees them (``kernels.fast.fair_features``: what
+    team's features as the seat that just played sees them (``kernels.values.fair.fair_features``: what
     the fast policy scores) and the seat to move next.
 
     Returns (positions recorded, winning team or -1).

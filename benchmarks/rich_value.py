@@ -1,4 +1,4 @@
-"""Fit swift's value of hand and board (kernels/rich.py) on lookahead games; and a one-ply player on it.
+"""Fit swift's value of hand and board (kernels/values/rich.py) on lookahead games; and a one-ply player on it.
 
     python benchmarks/rich_value.py --games 20000 --match 0               # the "2 teams" row of RICH_WEIGHTS
     python benchmarks/rich_value.py --players 4 --games 20000 --match 0   # the "2 teams, partners" row
@@ -6,16 +6,16 @@
     python benchmarks/rich_value.py --leaf-cost --games 0 --match 0       # what a leaf costs
 
 The goal was a player at 50% against the default lookahead at ten
-times its speed. The fast policy (``kernels.fast``: greedy's shortlist, each
+times its speed. The fast policy (``kernels.players.fast``: greedy's shortlist, each
 action judged by a linear value of what the seat sees) scores 45-47% at 164
-times the speed on the 12 features per team of ``kernels.evaluation``; swift
+times the speed on the 12 features per team of ``kernels.values.evaluation``; swift
 (the lookahead's race with quick's cheap settings, its leaves scored by a
 richer value) is the answer. This script fits that value:
 
 1. Every seat plays the line-up `--of` (default: the lookahead) at a table of
    two teams (`--players`, even); after each turn that does not end the game,
    the position is described as the seat that just played sees it
-   (``kernels.rich.rich_features``: the fair features of its team and of the
+   (``kernels.values.rich.rich_features``: the fair features of its team and of the
    other, and the 26 EXTRAS, reading only what RULES.md's Information lets the
    seat see). The label is whether the seat's team won.
 2. Two logistic regressions on the same positions (four fifths of the
@@ -45,15 +45,17 @@ from scipy.stats import binomtest
 
 from simkit.cards import tables
 from simkit.kernels.engine import reset
-from simkit.kernels.evaluation import features
-from simkit.kernels.fast import fast_action
-from simkit.kernels.jit import COMPILE_OPTIONS
-from simkit.kernels.lookahead import MAX_SHORTLIST, P_GREEDY, P_OPPONENT, RichLeaf
-from simkit.kernels.moves import swap_dead
-from simkit.kernels.policies import choose_dead, workspace
-from simkit.kernels.rich import EXTRAS, N_BASE, N_RICH, rich_features
-from simkit.kernels.state import CFG_MAX_TURNS, CFG_PLAYERS, may_swap_dead, new_state
-from simkit.kernels.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.values.evaluation import features
+from simkit.kernels.players.fast import fast_action
+from simkit.kernels.core.jit import COMPILE_OPTIONS
+from simkit.kernels.players.rollouts import MAX_SHORTLIST, P_GREEDY, P_OPPONENT
+from simkit.kernels.core.moves import swap_dead
+from simkit.kernels.core.decide import choose_dead
+from simkit.kernels.players.dispatch import workspace
+from simkit.kernels.values.leaves import RichLeaf
+from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, rich_features
+from simkit.kernels.core.state import CFG_MAX_TURNS, CFG_PLAYERS, may_swap_dead, new_state
+from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from simkit.policies import RICH_NAMES, Lineup, value_table
 from simkit.rules import Rules
 
@@ -132,7 +134,7 @@ def fit_logistic(x, y):
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
 def match_game(policies, tb, cfg, ids, params, st, sim, view, seed, game, mine, row):
-    """One game: team `mine` plays the one-ply player (``kernels.fast.fast_action`` on the richer
+    """One game: team `mine` plays the one-ply player (``kernels.players.fast.fast_action`` on the richer
     value, its parameter row `row`), the other the line-up's policy. The winner or -1."""
     reset(cfg, st, seed, game)
     players = cfg[CFG_PLAYERS]
@@ -163,7 +165,7 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     lineup = Lineup.parse(spec, rules)
     policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
     gparams = params[0, P_GREEDY:P_OPPONENT]  # the lookahead's own greedy weights
-    row = np.concatenate([[width], weights, gparams])  # kernels.fast's layout with RichLeaf's weights
+    row = np.concatenate([[width], weights, gparams])  # kernels.players.fast's layout with RichLeaf's weights
     winners = np.zeros(games, np.int64)
     mine = np.arange(games) % 2
 
@@ -181,7 +183,7 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
 
 @njit(nogil=True, **COMPILE_OPTIONS)
 def leaf_loop(tb, cfg, st, out, n, rich):
-    """Compute a leaf's features n times on st: kernels.rich's, or kernels.evaluation's (the lookahead's)."""
+    """Compute a leaf's features n times on st: kernels.values.rich's, or kernels.values.evaluation's (the lookahead's)."""
     total = 0.0
     for _ in range(n):
         if rich:
@@ -213,7 +215,7 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
                 t = time.perf_counter()
                 leaf_loop(tb, cfg, st, out, calls, rich)
                 cost[rich].append((time.perf_counter() - t) / calls * 1e6)
-    return (f"one thread, {calls:,} calls at turns 10, 20, 30: kernels.rich.rich_features "
+    return (f"one thread, {calls:,} calls at turns 10, 20, 30: kernels.values.rich.rich_features "
             f"{', '.join(f'{c:.2f}' for c in cost[True])} us per call, the lookahead's leaf features "
             f"{', '.join(f'{c:.2f}' for c in cost[False])} us")
 

@@ -1,8 +1,12 @@
-"""simkit.kernels: pure Numba code on arrays (no I/O, no mutable globals).
+"""simkit.kernels: pure Numba code on arrays (no I/O, no mutable globals), in one-way layers.
 
-tables: line masks and card cells; rng: splitmix64 per game; state: the
-arrays of one game and rule queries; policies: who decides; engine: one game;
-batch: many games across threads.
+core: the rules (tables, the random streams, a game's arrays, the moves, the
+turn, and the questions a turn asks its player); values: what a position is
+worth; players: each player's kernel and declaration, and the one dispatcher
+(players.dispatch); engine: one game; batch: many games across threads. Each
+layer imports only the layers below it (tests/test_layers.py). The players'
+overloads of core's stubs are registered here, on import of the package, so
+any kernel compiles with them whichever module its caller imported.
 
 ``GAMES_STAMP`` names the games these kernels play: for the same rules,
 line-up, seed and game index, the same moves. It is a run's ``kernel`` in its
@@ -17,3 +21,5 @@ It was the sources' hash until simkit 0.5.0, hence its form.
 """
 
 GAMES_STAMP = "91fc7e6872d2374b"
+
+from .players import dispatch  # noqa: E402,F401 - registers choose_action and counts_lines for every set

@@ -19,8 +19,8 @@ A batch can be watched and stopped while it runs: ``done`` (``new_done``)
 counts the games finished in each block, its sum the batch's, and setting
 ``stop[0]`` to 1 makes every block return after the game it is playing.
 Block b counts in ``done[b * DONE_STRIDE]``, so two threads never write
-one cache line (adjacent counters cost 3% at 12p/3t and 2p/2t), and each
-thread's State is one buffer of its own (``kernels.state.cache_lines_apart``).
+one cache line (benchmarks/results.md, "Threads apart"), and each
+thread's State is one buffer of its own (``kernels.core.state.cache_lines_apart``).
 """
 
 import itertools
@@ -31,10 +31,10 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 import numpy as np
 from numba import njit
 
+from .core.jit import COMPILE_OPTIONS
+from .core.state import APART, N_STATS, new_state
 from .engine import play_to_end
-from .jit import COMPILE_OPTIONS
-from .policies import workspace, workspace_nodes
-from .state import APART, N_STATS, new_state
+from .players.dispatch import workspace, workspace_nodes
 
 BLOCKS_PER_THREAD = 32
 DONE_STRIDE = APART // 8  # int64 counters of two blocks lie APART bytes apart

@@ -2,20 +2,20 @@
 
 ``play_game`` fills ``st.stats`` (and ``st.log`` when it has rows) for game
 ``game`` of master seed ``seed``. Its inputs are arrays only: the tables
-(``kernels.tables.Tables``), the configuration (``cfg``, see
-``kernels.state``), the policy set (``kernels.policies``), the policy id of
+(``kernels.core.tables.Tables``), the configuration (``cfg``, see
+``kernels.core.state``), the policy set (``kernels.core.decide``), the policy id of
 each seat and their parameters, and a second State ``sim`` that policies
-which look ahead play on. The steps of a turn are ``kernels.turn``'s; this
+which look ahead play on. The steps of a turn are ``kernels.core.turn``'s; this
 loop adds the game's beginning and end, its statistics and its log.
 """
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
-from .moves import count_lines, draw
-from .policies import counts_lines
-from .rng import seed_stream, shuffle
-from .state import (
+from .core.decide import counts_lines
+from .core.jit import inline_kernel, kernel
+from .core.moves import count_lines, draw
+from .core.rng import seed_stream, shuffle
+from .core.state import (
     ACT_PASS, ACT_PLACE, ACT_REMOVE, CFG_HAND, CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS,
     DECK_SIZE, DISCARD_N, END_STALEMATE, END_TURN_CAP, END_WIN, L_ACTION, L_CARD, L_CELL, L_DEAD,
     L_DRAWN0, L_NDRAWN, L_NSEQ, L_RESHUFFLE, L_SEAT, L_SEQ0, PASS_RUN, PILE_N, PILE_POS,
@@ -23,8 +23,8 @@ from .state import (
     S_RESHUFFLES, S_SEQUENCES, S_TURNS, S_TWO_EYED, S_WINNER, T_CARD, T_CELL, T_DEAD, T_DRAWN,
     T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, lowest_bit, unsigned,
 )
-from .tables import N_CODES, ONE_EYED, TWO_EYED
-from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from .core.tables import N_CODES, ONE_EYED, TWO_EYED
+from .core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 
 
 @kernel
@@ -97,7 +97,7 @@ def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
 @kernel
 def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
     """play_game, for the batch driver, which reads only st.stats: under random play the line
-    counts st.in_line are not kept during the game (``kernels.policies.counts_lines``) and
+    counts st.in_line are not kept during the game (``kernels.core.decide.counts_lines``) and
     are left uncounted at its end."""
     reset(cfg, st, seed, game)
     logging = st.log.shape[0] > 0

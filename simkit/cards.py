@@ -16,7 +16,7 @@ from importlib.resources import files
 
 import numpy as np
 
-from simkit.kernels.tables import Tables, build_tables
+from simkit.kernels.core.tables import Tables, build_tables
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"

@@ -46,8 +46,8 @@ import pyarrow.parquet as pq
 from simkit import manifest as mf
 from simkit.atomic import fsync_directory, replacing
 from simkit.kernels import GAMES_STAMP
-from simkit.kernels.jit import SOURCES_HASH
-from simkit.kernels.state import END_NAMES, STAT_NAMES
+from simkit.kernels.core.jit import SOURCES_HASH
+from simkit.kernels.core.state import END_NAMES, STAT_NAMES
 from simkit.manifest import FORMAT, part_name, writing
 from simkit.options import OPTIONS
 

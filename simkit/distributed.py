@@ -584,7 +584,7 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from simkit.kernels.state import N_STATS
+    from simkit.kernels.core.state import N_STATS
 
     set_threads(1)
     simulate(rules, lineup, seed, 0, 0)

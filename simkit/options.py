@@ -19,7 +19,7 @@ nothing else:
 
 Adding an option: its entry here (with ``kernel``, how it reaches the kernel's
 configuration), its logic in ``kernels/`` (a ``CFG_*`` slot in
-``kernels/state.py``), the same rule in ``tests/naive.py`` and
+``kernels/core/state.py``), the same rule in ``tests/naive.py`` and
 ``tests/referee.py``, and tests (README, "Notes for developers").
 """
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.kernels import state as ks
+from simkit.kernels.core import state as ks
 
 # --- the facts of RULES.md that defaults and limits come from ----------------
 

@@ -9,8 +9,8 @@ import numpy as np
 from simkit.cards import tables
 from simkit.kernels.batch import run_batch
 from simkit.kernels.engine import play_game
-from simkit.kernels.policies import workspace
-from simkit.kernels.state import new_state
+from simkit.kernels.players.dispatch import workspace
+from simkit.kernels.core.state import new_state
 from simkit.policies import Lineup
 from simkit.rules import Rules
 

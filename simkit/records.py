@@ -10,7 +10,7 @@ from pathlib import Path
 
 from simkit.atomic import replacing, reporting_write_errors
 from simkit.cards import board_names, card_name, cell_name, tables
-from simkit.kernels import state as ks
+from simkit.kernels.core import state as ks
 from simkit.play import play_logged
 from simkit.policies import Lineup
 from simkit.rules import Rules

@@ -28,43 +28,32 @@ from simkit import dataset as ds
 from simkit import manifest as mf
 from simkit.atomic import remove_temporaries
 from simkit.executors import Chunks, Executor, LocalExecutor, RunEvents
-from simkit.executors import noting_compile  # noqa: F401 - simkit.studies.base imports it from here
 from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.play import check_games
-from simkit.policies import Lineup
+from simkit.policies import POLICIES, Lineup
 from simkit.rules import Rules
 
-DEFAULT_CHUNK_SIZE = 100_000
-LOOKAHEAD_CHUNK_SIZE = 1_000  # a lookahead plays 10-50 games/s per core: a chunk stays short
-SEARCH_CHUNK_SIZE = 100  # ismcts and ismcts-rich play a few games/s per core
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 
 
 def default_chunk_size(lineup: Lineup) -> int:
-    """Games per part file for a line-up: fewer when a slow policy plays, so a killed run loses little."""
-    from simkit.kernels.policies import FAST, LOOKAHEAD, SEARCHES, SWIFT
-
-    ids = {p.kind.id for p in lineup.per_team}
-    if ids & set(SEARCHES):
-        return SEARCH_CHUNK_SIZE
-    return LOOKAHEAD_CHUNK_SIZE if ids & {LOOKAHEAD, FAST, SWIFT} else DEFAULT_CHUNK_SIZE
-
-
-# Rough first-compile time of each policy set on a 2-core machine (measured:
-# benchmarks/results.md), for the notice printed while the kernels compile.
-COMPILE_SECONDS = {"random": 15, "greedy": 25, "lookahead": 80, "quick": 80,  # measured: 15-17, 23-26, 78-85 s
-                   "fast": 60, "ismcts": 100, "swift": 165,  # swift: 164 s (compile_times.py, 2026-12-03)
-                   "ismcts-rich": 130}  # ismcts's search on swift's value (twentieth session)
+    """Games per part file for a line-up: its players' declared chunk size, the smallest (a slow
+    player's chunks stay short, so a killed run loses little)."""
+    return lineup.chunk_size
 
 
 def compile_estimate(lineup_spec: str) -> int:
-    """Seconds the first compile of a line-up's kernels takes, roughly; of several line-ups joined by
-    ' and ' (a study's), the sum over the policy sets they need (each set compiles once)."""
+    """Seconds the first compile of a line-up's kernels takes, roughly (each player's declared
+    compile_seconds; 60 for a name not known); of several line-ups joined by ' and ' (a study's), the
+    sum over the policy sets they need (each set compiles once)."""
+    def seconds(name: str) -> int:
+        return POLICIES[name].compile_seconds if name in POLICIES else 60
+
     sets = set()
     for lineup in lineup_spec.split(" and "):
         names = {p.split(":")[0].strip() for p in lineup.split(",")}
-        sets.add(max(names, key=lambda n: COMPILE_SECONDS.get(n, 60)))
-    return sum(COMPILE_SECONDS.get(n, 60) for n in sets)
+        sets.add(max(names, key=seconds))
+    return sum(seconds(n) for n in sets)
 
 
 def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:

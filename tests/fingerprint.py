@@ -92,27 +92,26 @@ _DEFAULT_GREEDY = {"complete": 1000, "build": 1, "growth": 4, "block": 1, "block
 _FIRST_SETTINGS = {"rollouts": 6, "race": 0, "batch": 16, "view": 0, "removals": 0,
                    **{f"opponent_{k}": v for k, v in _DEFAULT_GREEDY.items()}}
 ADDED = {
-    # swift's defaults since the seventeenth session (simkit.policies.SWIFT_SETTINGS): 10 deals raced
-    # every 2, all of greedy's best four searched when they hold a removal (removals 4); at one player
-    # per team the lookahead's own weights for the other team's replies, with partners the leaves seen by
-    # the searching seat (view 1).
-    "swift, defaults of the seventeenth session": _SWIFT,
-    # The sixteenth session's defaults (no removals), spelled out: recorded as "swift, defaults of
-    # 2026-12-04" until the seventeenth session; the spelled-out specs reproduce its hash (f1178b10...)
-    # with the old specs' text in it, so they play its games.
-    "swift, defaults of the sixteenth session, spelled out": _spelled_out(_SWIFT, lambda players: {"removals": 0}),
-    # swift's first defaults (recorded as "swift" until 2026-12-04), spelled out, removals 0 with them:
-    # recorded as "swift's first defaults, spelled out" (e2f49489...) until the seventeenth session.
+    # swift's defaults (kernels/players/swift.py): 10 deals raced every 2, all of greedy's best four
+    # searched when they hold a removal (removals 4); at one player per team the lookahead's own
+    # weights for the other team's replies, with partners the leaves seen by the searching seat (view 1).
+    "swift's defaults (removals 4, since 2026-12-04)": _SWIFT,
+    # swift's defaults of 2026-12-04 before removals were added the same day, spelled out: the
+    # spelled-out specs reproduce the hash recorded for them (f1178b10...) with the old specs' text in
+    # it, so they play its games.
+    "swift's defaults of 2026-12-04 before removals, spelled out": _spelled_out(
+        _SWIFT, lambda players: {"removals": 0}),
+    # swift's first defaults (until 2026-12-04), spelled out, removals 0 with them (recorded as
+    # "swift's first defaults, spelled out", e2f49489..., before removals existed).
     "swift's first defaults, spelled out with removals": _spelled_out(
         _SWIFT, lambda players: {**_FIRST_SETTINGS, "gap": 16 if players == 2 else 0}),
-    # Every candidate searched at two players: swift as the eleventh session added it (recorded as
-    # "swift:gap=0" until 2026-12-04, then as "swift as added (eleventh session), spelled out",
-    # 10902215..., until the seventeenth session).
-    "swift as added (eleventh session), spelled out with removals": _spelled_out(
+    # Every candidate searched at two players: swift as it was added (recorded as "swift:gap=0" until
+    # 2026-12-04, then as "swift as added, spelled out", 10902215..., before removals existed).
+    "swift as added (every candidate searched at two players), spelled out with removals": _spelled_out(
         [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
-    # ismcts-rich as added (twentieth session): ismcts's search, its playouts' ends scored by
-    # kernels/rich.py's value of the table shape.
-    "ismcts-rich as added (twentieth session)": [
+    # ismcts-rich as added: ismcts's search, its playouts' ends scored by kernels/values/rich.py's
+    # value of the table shape.
+    "ismcts-rich as added": [
         ("ismcts-rich:iterations=200", 2, 2, 4, {}, False), ("ismcts-rich:iterations=200", 4, 2, 2, {}, False),
         ("ismcts-rich:iterations=100", 2, 2, 2, {"late_card": 5}, False),
         ("ismcts-rich:iterations=100,lookahead", 2, 2, 2, {}, True)],

@@ -1,6 +1,6 @@
 """Greedy's scored action list, recomputed slowly in plain Python.
 
-An independent reading of the module docstring of ``kernels/greedy.py`` and of
+An independent reading of the module docstring of ``kernels/players/greedy.py`` and of
 docs/RULES.md: every legal (card, cell) of a seat is scored by scanning the
 five cells of each of the 192 lines of five (``tests/naive.py``'s ``LINES``,
 built from row/column arithmetic) -- no bitboards, no ``in_line`` counts, no

@@ -26,12 +26,12 @@ import numpy as np
 
 # The kernel primitives tests build positions with (re-exported for them).
 from simkit.kernels.engine import reset  # noqa: F401
-from simkit.kernels.moves import declare_sequences, place_chip, remove_chip  # noqa: F401
-from simkit.kernels.policies import choose_dead  # noqa: F401
-from simkit.kernels.random_policy import dead_codes, playable_codes, random_action, random_dead  # noqa: F401
-from simkit.kernels.rng import seed_stream
+from simkit.kernels.core.moves import declare_sequences, place_chip, remove_chip  # noqa: F401
+from simkit.kernels.core.decide import choose_dead  # noqa: F401
+from simkit.kernels.core.random_move import dead_codes, playable_codes, random_action, random_dead  # noqa: F401
+from simkit.kernels.core.rng import seed_stream
 from simkit.cards import tables
-from simkit.kernels.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
+from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
 from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
 

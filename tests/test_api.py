@@ -98,7 +98,7 @@ def test_the_examples_that_read_folders_run(tmp_path, monkeypatch, capsys):
 
 
 def test_summarise_keeps_a_count_whole_beside_a_rate():
-    """issue 25: the draw section mixes a count and a rate; the count stays an int (never 12.0)."""
+    """The draw section mixes a count and a rate; the count stays an int (never 12.0)."""
     draw = simkit.summarise(simkit.simulate(games=300, seed=3))["draw"]
     count = draw.loc[draw["metric"] == "count", "value"].iloc[0]
     assert isinstance(count, (int, np.integer)) and not isinstance(count, bool)

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 import pytest
 
-from simkit.kernels.jit import KERNELS_DIR, inline_kernel, kernel
+from simkit.kernels.core.jit import KERNELS_DIR, inline_kernel, kernel
 
 pytestmark = pytest.mark.skipif(
     not numba.config.BOUNDSCHECK, reason="bounds-checked pass only (make test-boundscheck: NUMBA_BOUNDSCHECK=1)")
@@ -32,7 +32,7 @@ def _put(a, i, v):
 
 @kernel(nogil=True)
 def _write_at(a, i, v):
-    """A throwaway kernel, compiled as every kernel is (kernels.jit: cache, _nrt=False), that writes a[i]."""
+    """A throwaway kernel, compiled as every kernel is (kernels.core.jit: cache, _nrt=False), that writes a[i]."""
     _put(a, i, v)
     return a[0]
 

@@ -63,7 +63,7 @@ def test_play_is_reproducible(tmp_path):
         (["run", "--games", "10", "--out", "{tmp}/afile/x"], "cannot write"),
         (["report", "{tmp}"], "holds no simkit dataset"),
         (["report", "{tmp}/missing"], "is not a directory"),
-        # Line-ups are exact (issue 13): one policy per team, no repeated parameter, no empty name.
+        # Line-ups are exact: one policy per team, no repeated parameter, no empty name.
         (["run", "--games", "10", "--policy", "greedy,random,lookahead", "--out", "{tmp}/x"],
          "3 policies in 'greedy,random,lookahead' for 2 teams; the list gives one policy per team"),
         (["run", "--games", "10", "--policy", "greedy:block4=800:block4=100", "--out", "{tmp}/x"],
@@ -94,7 +94,7 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
 
 
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
-    """issue 21: an unreadable part is named and the rest reported as incomplete; a bad manifest is one error."""
+    """An unreadable part is named and the rest reported as incomplete; a bad manifest is one error."""
     invoke("run", "--games", "20", "--chunk-size", "10", "--out", str(tmp_path), "--quiet")
     (tmp_path / "part-000000000000.parquet").write_bytes(b"not parquet")
     result = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown"])
@@ -131,7 +131,7 @@ def test_run_then_report_formats(tmp_path):
 
 
 def test_a_run_without_out_is_named_after_its_configuration(tmp_path, monkeypatch):
-    """Issue 13: `simkit run -p 4` must not land in (and --overwrite must not replace) the default run's folder."""
+    """`simkit run -p 4` must not land in (and --overwrite must not replace) the default run's folder."""
     monkeypatch.chdir(tmp_path)
     assert invoke("run", "--games", "50", "--quiet").exit_code == 0
     assert invoke("run", "-p", "4", "--games", "50", "--quiet").exit_code == 0
@@ -193,7 +193,7 @@ def test_ctrl_c_during_play_keeps_the_finished_records(tmp_path):
 
 
 def test_the_progress_bar_waits_for_the_games_and_its_rate_for_half_a_second():
-    """Issue 10: while the kernels compile only the notice line shows (no bar at 0/?), and the
+    """While the kernels compile only the notice line shows (no bar at 0/?), and the
     first games of a chunk, reported together, do not show as billions of games per second."""
     from rich.progress import Progress
 
@@ -233,7 +233,7 @@ def test_the_help_names_the_extra_to_install(command):
     (["stdy"], "no such command 'stdy'"),
 ])
 def test_every_bad_command_line_is_one_error_line(args, message):
-    """issue 25: unknown options, missing values and wrong types: one `error:` line pointing to --help, a close
+    """Unknown options, missing values and wrong types: one `error:` line pointing to --help, a close
     match where there is one, exit code 2 (Click's usage errors; README, "Exit codes")."""
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
@@ -244,7 +244,7 @@ def test_every_bad_command_line_is_one_error_line(args, message):
 
 @pytest.mark.parametrize("command", [[], ["run"], ["study"], ["report"], ["play"]])
 def test_help_fits_an_80_column_terminal(command):
-    """issue 25: --help readable at 80 columns, no option's name cut short."""
+    """--help readable at 80 columns, no option's name cut short."""
     from typer.main import get_command
 
     result = runner.invoke(app, [*command, "--help"], terminal_width=80)

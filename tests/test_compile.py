@@ -11,7 +11,7 @@ import textwrap
 import pytest
 from numba.core import caching
 
-from simkit.kernels import jit
+from simkit.kernels.core import jit
 from simkit.kernels.batch import play_block
 from simkit.kernels.engine import play_game
 from simkit.play import simulate
@@ -21,7 +21,8 @@ from simkit.rules import Rules
 FRESH_PROCESS = textwrap.dedent("""
     import json, sys
     from simkit.cli import app
-    from simkit.kernels import evaluation, greedy, lookahead
+    from simkit.kernels.players import greedy, lookahead
+    from simkit.kernels.values import evaluation
 
     def compiled(after):
         print(json.dumps({"after": after, "greedy": len(greedy.greedy_action.signatures),
@@ -36,8 +37,8 @@ FRESH_PROCESS = textwrap.dedent("""
     if sys.argv[1:] == ["greedy"]:  # a greedy decision: the policy set of random and greedy, compiled cold
         from simkit.cards import tables
         from simkit.kernels.engine import reset
-        from simkit.kernels.policies import decide, workspace
-        from simkit.kernels.state import new_state
+        from simkit.kernels.core.state import new_state
+        from simkit.kernels.players.dispatch import decide, workspace
         from simkit.policies import Lineup
         from simkit.rules import Rules
 
@@ -74,9 +75,9 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
 
 
 def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
-    """kernels/jit.py's hook applies: the cache entries carry the hash of every kernel file."""
-    from simkit.kernels.greedy import greedy_action
-    from simkit.kernels.turn import play_turn
+    """kernels/core/jit.py's hook applies: the cache entries carry the hash of every kernel file."""
+    from simkit.kernels.players.greedy import greedy_action
+    from simkit.kernels.core.turn import play_turn
 
     rules = Rules.make(2)
     simulate(rules, Lineup.parse("random", rules), 1, 0, 3)
@@ -106,7 +107,7 @@ START_UP = textwrap.dedent("""
     import sys
     import numba
     import numpy as np
-    import simkit.kernels.jit  # noqa: F401 - every kernel module imports it
+    import simkit.kernels.core.jit  # noqa: F401 - every kernel module imports it
 
     @numba.njit
     def total(a):
@@ -124,7 +125,7 @@ START_UP = textwrap.dedent("""
 
 
 def test_numba_starts_without_scipy_linalg_and_still_has_blas_when_asked():
-    """Start-up: numba's import-time probe for scipy's BLAS (0.2-0.3 s) is skipped (kernels.jit),
+    """Start-up: numba's import-time probe for scipy's BLAS (0.2-0.3 s) is skipped (kernels.core.jit),
     and a function that needs BLAS still gets it when it is compiled."""
     done = subprocess.run([sys.executable, "-c", START_UP], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -115,7 +115,7 @@ def test_old_format_datasets_are_still_read(tmp_path):
 
 
 def test_every_client_reads_the_same_rows(tmp_path):
-    """issue 23: the part files stay readable by pyarrow, pandas, DuckDB and polars, with the same rows
+    """The part files stay readable by pyarrow, pandas, DuckDB and polars, with the same rows
     (a writer setting such as BYTE_STREAM_SPLIT for integers would lock out DuckDB before 2026-07)."""
     import pandas as pd
 
@@ -139,7 +139,7 @@ def test_every_client_reads_the_same_rows(tmp_path):
 
 
 def test_writing_a_part_does_not_import_pandas(tmp_path):
-    """issue 23: the part writer of every run builds its Arrow columns from numpy buffers; pa.array
+    """The part writer of every run builds its Arrow columns from numpy buffers; pa.array
     (and Arrow's to_pandas_dtype) would import pandas, half a second of CPU on a core the kernel needs."""
     import subprocess
     import sys
@@ -148,7 +148,7 @@ def test_writing_a_part_does_not_import_pandas(tmp_path):
 import sys
 import numpy as np
 from simkit import dataset as ds
-from simkit.kernels.state import N_STATS
+from simkit.kernels.core.state import N_STATS
 from simkit.policies import Lineup
 from simkit.rules import Rules
 rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)

@@ -424,7 +424,7 @@ def test_sigterm_at_the_client_stops_the_cluster_run_like_ctrl_c(tmp_path, to):
     out = tmp_path / "ds"
     args = [sys.executable, "-m", "simkit", "run", "--games", "1000000", "--chunk-size", "25000", "--seed", "11",
             "--scheduler", "local:2", "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, process_group=0)  # its own group: killpg
     deadline = time.monotonic() + 300
     while not list(out.glob(ds.PART_GLOB)):
         assert proc.poll() is None, proc.stderr.read()

@@ -1,7 +1,7 @@
 """The kernel's line tables against plain (row, column) geometry.
 
 Every expectation here is rebuilt from coordinates, not read from
-``kernels/tables.py``.
+``kernels/core/tables.py``.
 """
 
 from __future__ import annotations

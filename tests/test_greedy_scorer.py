@@ -1,7 +1,7 @@
 """Greedy checked against a plain-Python scorer (tests/greedy_naive.py).
 
 For positions of several tables, every seat's scored action list from the
-kernel (``kernels.greedy.score_actions``) must be the plain scorer's: the same
+kernel (``kernels.players.greedy.score_actions``) must be the plain scorer's: the same
 (card, cell) pairs, codes then cells ascending, and the same scores (to 1e-9
 relative; careless Jack moves compared after taking CARELESS off). The move
 ``greedy_action`` picks must be one of the plain scorer's best. The plain
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels.greedy import greedy_action, score_actions
+from simkit.kernels.players.greedy import greedy_action, score_actions
 from simkit.policies import POLICIES
 from simkit.rules import Rules
 from tests import greedy_naive as gn

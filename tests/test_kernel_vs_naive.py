@@ -17,7 +17,7 @@ from functools import cache
 
 import pytest
 
-from simkit.kernels.state import STAT_NAMES
+from simkit.kernels.core.state import STAT_NAMES
 from simkit.play import simulate
 from simkit.policies import Lineup
 from simkit.records import game_record

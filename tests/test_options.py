@@ -160,7 +160,7 @@ def test_variant_runs_from_the_command_line(tmp_path):
 
 
 def test_a_line_up_parsed_for_another_table_is_refused_before_any_kernel_runs(tmp_path):
-    """issue 18: a run spec whose line-up was parsed for another table is refused (its seats, or its
+    """A run spec whose line-up was parsed for another table is refused (its seats, or its
     table-dependent defaults such as the lookahead's value weights, are another table's)."""
     from simkit.play import simulate
     from simkit.runner import run

@@ -1,4 +1,4 @@
-"""Strategy policies: greedy and lookahead (issue 4), and per-seat line-ups.
+"""Strategy policies: greedy and lookahead, and per-seat line-ups.
 
 RULES.md, "Simulation conventions", Information: a policy sees its own hand,
 the board, all discard piles and the number of cards left in the draw pile,
@@ -12,8 +12,8 @@ import pytest
 from scipy.stats import binomtest
 
 from simkit.cards import tables
-from simkit.kernels.policies import decide
-from simkit.kernels.state import new_state
+from simkit.kernels.players.dispatch import decide
+from simkit.kernels.core.state import new_state
 from simkit.play import simulate
 from simkit.policies import Lineup, PolicyError
 from simkit.records import game_record
@@ -118,8 +118,8 @@ def test_greedy_weights_change_its_play():
 
 def test_parameter_rows_fit_the_kernel():
     """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
-    from simkit.kernels.evaluation import N_VALUE_WEIGHTS
-    from simkit.kernels.lookahead import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
+    from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
+    from simkit.kernels.players.rollouts import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
     from simkit.policies import N_PARAMS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS
 
     assert all(len(kind.params) <= N_PARAMS for kind in POLICIES.values())
@@ -139,7 +139,7 @@ def test_parameter_rows_fit_the_kernel():
 def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
     """The value weights default to the table's; the canonical spec leaves them out, the
     resolved parameters (a run's identity) show them, and a value given explicitly wins."""
-    from simkit.kernels.lookahead import P_GREEDY, P_VALUE
+    from simkit.kernels.players.rollouts import P_GREEDY, P_VALUE
     from simkit.policies import VALUE_WEIGHTS, value_table
 
     rules = Rules.make(players, teams)
@@ -173,7 +173,7 @@ def test_another_tables_value_is_printed():
 def test_racing_only_drops_challengers_that_could_not_be_chosen_at_its_last_look():
     """With no more rollouts than one batch, the race looks once, after the last deal: the
     games are those of race=0. With more, racing changes some choices (it is used)."""
-    from simkit.kernels.lookahead import BATCH
+    from simkit.kernels.players.rollouts import BATCH
 
     def moves(spec):
         lineup = Lineup.parse(spec + ",greedy", TWO)
@@ -196,8 +196,8 @@ def test_lookahead_parameters_change_its_play(change):
 
 def _position(team0_cells, team1_cells, hand):
     """A fresh 2-player State: chips placed, seat 0 holding `hand` (card names)."""
-    from simkit.kernels.moves import place_chip
-    from simkit.kernels.rng import seed_stream
+    from simkit.kernels.core.moves import place_chip
+    from simkit.kernels.core.rng import seed_stream
 
     st, sim = new_state(0), new_state(0)
     seed_stream(st.rng, 1, 0)

@@ -750,7 +750,7 @@ def study_like(tmp_path_factory) -> Path:
 
 
 def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like: Path) -> None:
-    """issue 21: the report from per-part aggregates equals the all-rows computation (tests/rows_report.py),
+    """The report from per-part aggregates equals the all-rows computation (tests/rows_report.py),
     number for number, in every format that prints them; memory does not hold the rows."""
     from rows_report import summarise_rows
 
@@ -787,7 +787,7 @@ def test_copies_counted_once_and_incomplete_runs_marked(study_like: Path) -> Non
 
 
 def test_an_unreadable_part_is_named_and_the_rest_reported(study_like: Path, tmp_path: Path) -> None:
-    """issue 21: a report on a dataset with an unreadable part names the file and reports the rest as incomplete."""
+    """A report on a dataset with an unreadable part names the file and reports the rest as incomplete."""
     import shutil
 
     from simkit.report import summarise_dataset

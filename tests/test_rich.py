@@ -1,8 +1,8 @@
-"""Swift's value of hand and board (kernels/rich.py), against a plain-Python count.
+"""Swift's value of hand and board (kernels/values/rich.py), against a plain-Python count.
 
 The extras are counted here from referee.py's 192 lines and the official
 board, independently of the kernel's tables; the first 24 features are the
-fast policy's fair features (kernels/fast.py) of the seat's team, then of the
+fast policy's fair features (kernels/players/fast.py) of the seat's team, then of the
 other. What the value reads is what RULES.md's Information lets the seat see.
 """
 
@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels.evaluation import (
+from simkit.kernels.values.evaluation import (
     F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES,
 )
-from simkit.kernels.fast import fair_features
-from simkit.kernels.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
-from simkit.kernels.state import PILE_N, PILE_POS
+from simkit.kernels.values.fair import fair_features
+from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
+from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.policies import RICH_NAMES, RICH_WEIGHTS
 from simkit.rules import Rules
 from tests.positions import CORNERS, bb_cells, hand_cards, name, random_midgame, scramble_hidden

@@ -18,9 +18,9 @@ import pytest
 from scipy.stats import chisquare
 
 from simkit.cards import board_names, tables
-from simkit.kernels import state as ks
-from simkit.kernels.state import STAT_NAMES, is_dead, new_state, targets
-from simkit.kernels.tables import ONE_EYED, ORDINARY, TWO_EYED
+from simkit.kernels.core import state as ks
+from simkit.kernels.core.state import STAT_NAMES, is_dead, new_state, targets
+from simkit.kernels.core.tables import ONE_EYED, ORDINARY, TWO_EYED
 from simkit.play import simulate
 from simkit.policies import Lineup
 from simkit.records import game_record

@@ -24,9 +24,9 @@ LINEUP = Lineup.parse("random", RULES)
 CHEAP_LOOKAHEAD = "lookahead:rollouts=2:shortlist=2:horizon=2"
 # (line-up, games): more than 64 games, so one batch has more games than blocks and every
 # block plays several games on reused state arrays.
-# The later players (issue 22): a small search against the same search on the richer value (one arena
+# The later players: a small search against the same search on the richer value (one arena
 # for both, reused from game to game), the one-ply fast and swift (the lookahead's kernel with its leaves
-# scored by kernels/rich.py).
+# scored by kernels/values/rich.py).
 CHEAP_ISMCTS = "ismcts:iterations=16:width=3:reply=2:horizon=1"
 CHEAP_RICH = "ismcts-rich:iterations=16:width=3:reply=2:horizon=1"
 EVERY_POLICY = [("random", 600), ("greedy", 300), ("greedy,random", 300), (CHEAP_LOOKAHEAD, 140),

@@ -1,4 +1,4 @@
-"""Tests that can fail for simkit.stats (issue 19, item 5): coverage of every 95% interval against a known truth,
+"""Tests that can fail for simkit.stats: coverage of every 95% interval against a known truth,
 and exactness checks where a closed form exists.
 
 Coverage tests draw many seeded synthetic samples from a known distribution (numpy ``default_rng`` with a fixed

@@ -1,5 +1,5 @@
-"""The later players (issue 22): ismcts (kernels/search.py), fast (kernels/fast.py), swift
-(kernels/lookahead.py's race with kernels/rich.py's value at its leaves) and ismcts-rich (ismcts's
+"""The later players: ismcts (kernels/players/search.py), fast (kernels/players/fast.py), swift
+(kernels/players/rollouts.py's race with kernels/values/rich.py's value at its leaves) and ismcts-rich (ismcts's
 search with that value at its playouts' ends).
 
 Each plays legal games (the referee) at every table shape and under every
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels import policies as kp
-from simkit.kernels.policies import decide, workspace
-from simkit.kernels.state import PILE_N, PILE_POS
+from simkit.kernels.players.dispatch import policy_set
+from simkit.kernels.players.dispatch import decide, workspace
+from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.play import simulate
 from simkit.policies import POLICIES, Lineup, PolicyError
 from simkit.records import game_record
@@ -38,32 +38,35 @@ CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
     """A line-up of random, greedy or lookahead keeps the policy set it had (the same compiled
-    kernels); the later players join a Strong set only when played (outside the tests' one strong set)."""
+    kernels); the later players join a set only when played, each with greedy (the rollouts' player),
+    outside the tests' one strong set."""
     monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
     def pset(spec, rules=TWO):
-        return Lineup.parse(spec, rules).policy_set()
+        """The set's marks by class name (marks are empty tuples: == alone would not tell them apart)."""
+        return [type(mark).__name__ for mark in Lineup.parse(spec, rules).policy_set().held]
 
-    assert pset("random") == kp.RandomOnly() and pset("greedy,random") == kp.UpToGreedy()
-    assert pset("lookahead") == kp.AllPolicies() and pset("lookahead,greedy") == kp.AllPolicies()
-    yes, no = kp.Yes(), kp.No()
-    assert pset("ismcts") == kp.Strong(no, yes, no, no, no)
-    assert pset("fast,random") == kp.Strong(no, no, yes, no, no)
-    assert pset("ismcts,lookahead") == kp.Strong(yes, yes, no, no, no)
-    assert pset("fast,lookahead") == kp.Strong(yes, no, yes, no, no)
-    assert pset("ismcts,fast,lookahead", Rules.make(3)) == kp.Strong(yes, yes, yes, no, no)
-    assert pset("swift,lookahead") == kp.Strong(yes, no, no, yes, no) and pset("swift") == kp.Strong(no, no, no, yes, no)
-    assert pset("ismcts-rich,greedy") == kp.Strong(no, no, no, no, yes)
-    assert pset("ismcts-rich,ismcts") == kp.Strong(no, yes, no, no, yes)
+    assert pset("random") == [] and pset("greedy,random") == ["Greedy"]
+    assert pset("lookahead") == ["Greedy", "Lookahead"] and pset("lookahead,greedy") == ["Greedy", "Lookahead"]
+    assert pset("ismcts") == ["Greedy", "Ismcts"]
+    assert pset("fast,random") == ["Greedy", "Fast"]
+    assert pset("ismcts,lookahead") == ["Greedy", "Lookahead", "Ismcts"]
+    assert pset("fast,lookahead") == ["Greedy", "Lookahead", "Fast"]
+    assert pset("ismcts,fast,lookahead", Rules.make(3)) == ["Greedy", "Lookahead", "Ismcts", "Fast"]
+    assert pset("swift,lookahead") == ["Greedy", "Lookahead", "Swift"] and pset("swift") == ["Greedy", "Swift"]
+    assert pset("ismcts-rich,greedy") == ["Greedy", "IsmctsRich"]
+    assert pset("ismcts-rich,ismcts") == ["Greedy", "Ismcts", "IsmctsRich"]
+    assert [type(m) for m in policy_set([0, 1]).held] == [type(m) for m in policy_set([1]).held]
     monkeypatch.setenv("SIMKIT_ONE_STRONG_SET", "1")  # the tests' one set for every player beyond the lookahead
-    assert pset("swift") == pset("fast,random") == kp.Strong(yes, yes, yes, yes, yes)
-    assert pset("lookahead") == kp.AllPolicies() and pset("greedy,random") == kp.UpToGreedy()
+    every = ["Greedy", "Lookahead", "Ismcts", "Fast", "Swift", "IsmctsRich"]
+    assert pset("swift") == pset("fast,random") == pset("ismcts-rich,lookahead") == every
+    assert pset("lookahead") == ["Greedy", "Lookahead"] and pset("greedy,random") == ["Greedy"]
 
 
 def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
     """A line-up's own policy set (not the tests' one strong set) decides whether it needs an arena."""
-    from simkit.kernels.search import SearchWork
-    from simkit.kernels.state import State
+    from simkit.kernels.players.search import SearchWork
+    from simkit.kernels.core.state import State
 
     monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
@@ -77,9 +80,10 @@ def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
 
 
 def test_parameter_rows_fit_the_kernels():
-    from simkit.kernels.evaluation import N_VALUE_WEIGHTS
-    from simkit.kernels import fast, lookahead, search
-    from simkit.kernels.rich import N_RICH_WEIGHTS
+    from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
+    from simkit.kernels.players import fast, rollouts as lookahead, search
+    from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
+    from simkit.kernels.values.rich import N_RICH_WEIGHTS
     from simkit.policies import N_PARAMS, RICH_NAMES, VALUE_NAMES
 
     names = list(POLICIES["ismcts"].params)
@@ -95,21 +99,21 @@ def test_parameter_rows_fit_the_kernels():
     assert names[fast.P_VALUE:fast.P_GREEDY] == list(VALUE_NAMES)
     assert names[fast.P_GREEDY:] == list(POLICIES["greedy"].params)
     names = list(POLICIES["swift"].params)
-    g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
-    gap = lookahead.gap_at(lookahead.RichLeaf())
+    g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
+    gap = lookahead.gap_at(RichLeaf())
     assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 4 == gap + 4 <= N_PARAMS
     assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
     assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
     assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
     assert names[gap:] == ["gap", "batch", "view", "removals"]
     names = list(POLICIES["ismcts-rich"].params)
-    g = search.greedy_at(lookahead.RichLeaf())
-    assert len(names) == search.search_params(lookahead.RichLeaf()) <= N_PARAMS
+    g = search.greedy_at(RichLeaf())
+    assert len(names) == search.search_params(RichLeaf()) <= N_PARAMS
     assert names[:search.P_VALUE] == list(POLICIES["ismcts"].params)[:search.P_VALUE]
     assert names[search.P_VALUE:g] == list(RICH_NAMES) and g - search.P_VALUE == N_RICH_WEIGHTS
     assert names[g:] == list(POLICIES["ismcts"].params)[search.P_GREEDY:]
-    assert search.greedy_at(lookahead.FittedLeaf()) == search.P_GREEDY
-    assert search.search_params(lookahead.FittedLeaf()) == search.N_SEARCH_PARAMS
+    assert search.greedy_at(FittedLeaf()) == search.P_GREEDY
+    assert search.search_params(FittedLeaf()) == search.N_SEARCH_PARAMS
 
 
 @pytest.mark.parametrize("name", ["lookahead", "quick"])
@@ -118,10 +122,11 @@ def test_the_lookahead_and_quick_search_every_candidate(name):
     them (no candidate dropped, a look at the race every BATCH deals, their leaves have no view, no
     decision widened for a removal), so their games and their runs' identities are what they were before
     these existed."""
-    from simkit.kernels import lookahead
+    from simkit.kernels.players import rollouts as lookahead
+    from simkit.kernels.values.leaves import FittedLeaf
 
     assert not {"gap", "batch", "view", "removals"} & set(POLICIES[name].params)
-    assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(lookahead.FittedLeaf())
+    assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(FittedLeaf())
     for players, teams in ((2, 2), (3, 3), (4, 2)):
         rows = Lineup.parse(name, Rules.make(players, teams)).params()
         assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 4] == 0.0).all()
@@ -185,13 +190,13 @@ def test_ismcts_rich_plays_other_games_than_ismcts():
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(players):
-    """RichLeaf: that seat's team's chance by kernels.rich (its hand, the board), the other team the rest;
-    FittedLeaf: kernels.evaluation's softmax over the teams (ismcts, unchanged)."""
+    """RichLeaf: that seat's team's chance by kernels.values.rich (its hand, the board), the other team the rest;
+    FittedLeaf: kernels.values.evaluation's softmax over the teams (ismcts, unchanged)."""
     import numba
 
-    from simkit.kernels.lookahead import FittedLeaf, RichLeaf
-    from simkit.kernels.rich import rich_chance
-    from simkit.kernels.search import end_value, leaf_values
+    from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
+    from simkit.kernels.values.rich import rich_chance
+    from simkit.kernels.players.search import end_value, leaf_values
     from simkit.policies import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
 
     @numba.njit
@@ -359,8 +364,9 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     """gap: a candidate whose greedy score trails the best by more than gap is not searched. A gap wider than
     any score plays the games of gap=0 (every candidate searched); a gap narrower than any difference,
     greedy's choice by swift's own weights on every turn without a tie at the top."""
-    from simkit.kernels import lookahead
-    from simkit.kernels.greedy import score_actions
+    from simkit.kernels.players import rollouts as lookahead
+    from simkit.kernels.players.greedy import score_actions
+    from simkit.kernels.values.leaves import RichLeaf
 
     lineup = Lineup.parse("swift:gap=0,greedy", TWO, swap_seats=True)
     wide = Lineup.parse("swift:gap=1e15,greedy", TWO, swap_seats=True)
@@ -369,7 +375,7 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     assert not np.array_equal(simulate(TWO, default, 9, 0, 6), simulate(TWO, lineup, 9, 0, 6))
     own = Lineup.parse("swift:gap=1e-9:removals=0", TWO)  # removals=0: no decision searched whatever the gap
     ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.policy_set()
-    g = lookahead.P_VALUE + lookahead.value_size(lookahead.RichLeaf())
+    g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
     weights = params[0, g:g + len(POLICIES["greedy"].params)]
     checked = 0
     for seed in range(8):
@@ -394,8 +400,8 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
     swift's with removals=0. Positions: random midgames with a four of the other team planted
     (greedy lists a removal only where it breaks a four), the seat's hand cut to three cards of its own
     and, in half of them, the one-eyed Jack of spades."""
-    from simkit.kernels.greedy import score_actions
-    from simkit.kernels.tables import ONE_EYED
+    from simkit.kernels.players.greedy import score_actions
+    from simkit.kernels.core.tables import ONE_EYED
     from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
     from tests.positions import CORNERS, hand_cards, place_chip, set_hand
 
@@ -518,6 +524,6 @@ def test_quick_is_the_lookahead_with_cheap_defaults():
     """quick plays the lookahead's kernel (the same compiled set) with its own defaults."""
     quick = Lineup.parse("quick", TWO)
     same = Lineup.parse("lookahead:rollouts=6:shortlist=2:race=0:horizon=2", TWO)
-    assert quick.policy_set() == kp.AllPolicies() and np.array_equal(quick.params(), same.params())
+    assert list(map(type, quick.policy_set().held)) == list(map(type, same.policy_set().held)) and np.array_equal(quick.params(), same.params())
     assert np.array_equal(simulate(TWO, quick, 3, 0, 6), simulate(TWO, same, 3, 0, 6))
     assert quick.names == ["quick", "quick"] and Lineup.parse("quick:rollouts=8", TWO).names[0] == "quick:rollouts=8"

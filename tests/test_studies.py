@@ -179,7 +179,7 @@ def test_an_interrupted_study_resumes_and_more_games_extend_it(done, tmp_path):
 
 
 def test_fewer_games_than_on_disk_are_refused_and_a_new_line_up_joins(done, tmp_path):
-    """issue 25: a study directory is never overwritten by a smaller study; another line-up joins it."""
+    """A study directory is never overwritten by a smaller study; another line-up joins it."""
     copy = tmp_path / "copy"
     shutil.copytree(done, copy)
     with pytest.raises(StudyError, match=rf"already holds {GAMES} games per configuration of random; ask for at "
@@ -227,7 +227,7 @@ def test_a_clone_without_the_datasets_says_which_configurations_it_leaves_out(do
 
 
 def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp_path):
-    """issue 25: the refusal names both studies' differing fields; --overwrite says what it replaced."""
+    """The refusal names both studies' differing fields; --overwrite says what it replaced."""
     copy = tmp_path / "copy"
     shutil.copytree(done, copy)
     other_seed = first_player(2, seed=7)
@@ -282,7 +282,7 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
 
 
 def test_non_default_options_name_the_default_folder():
-    """issue 25: without --out a study with non-default options writes to a folder named after them."""
+    """Without --out a study with non-default options writes to a folder named after them."""
     assert default_folder(make_study("hand-size")) == "hand-size"
     assert default_folder(make_study("hand-size", rules={"players": 4})) == "hand-size-p4"
     assert default_folder(make_study("skill", seed=7)) == "skill-s7"
@@ -340,7 +340,7 @@ def test_skill_study_scores_pairs_and_rates_them_anchored_at_random(tmp_path):
 
 
 def test_teams_study_lists_each_configuration_once():
-    """issue 19: 6 players in 2 teams needing 2 sequences is one configuration, listed (and tested) once."""
+    """6 players in 2 teams needing 2 sequences is one configuration, listed (and tested) once."""
     from simkit.studies.base import Results
 
     configs = KINDS["teams"].plan(make_study("teams", ["random"], 10), Results(Path("."), 1))
@@ -545,7 +545,7 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
                                            (0.5000, 1),  # fair at the first look
                                            (0.5100, 1)])  # plainly unfair: more games would not help
 def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
-    """issue 20: a first confirmation whose point estimate is fair but whose interval crosses the band's
+    """A first confirmation whose point estimate is fair but whose interval crosses the band's
     edge goes on to EXTEND times its games on the same seed; a settled one stops."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
@@ -672,7 +672,7 @@ def test_the_study_command_prints_its_key_table(tmp_path):
     assert "6 players in 3 teams" in result.stdout and "advantage" in result.stdout
     skill = CliRunner().invoke(app, ["study", "skill", "--policy", "random", "--policy", "greedy", "--games", "60",
                                      "--out", str(tmp_path / "skill")])
-    assert skill.exit_code == 0 and "rating [95% CI]" in skill.stdout  # issue 25: the ratings on the terminal
+    assert skill.exit_code == 0 and "rating [95% CI]" in skill.stdout  # the ratings on the terminal
 
 
 def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):

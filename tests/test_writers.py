@@ -18,7 +18,7 @@ import pytest
 from simkit import dataset as ds
 from simkit import manifest as mf
 from simkit.atomic import WriteError, replacing
-from simkit.kernels.state import N_STATS
+from simkit.kernels.core.state import N_STATS
 from simkit.lock import DirectoryLock, LockedError
 from simkit.policies import Lineup
 from simkit.rules import Rules

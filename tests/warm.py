@@ -38,8 +38,8 @@ def compile_set(name: str) -> None:
     from simkit.cards import tables
     from simkit.kernels.batch import run_batch
     from simkit.kernels.engine import reset
-    from simkit.kernels.policies import decide, workspace
-    from simkit.kernels.state import new_state
+    from simkit.kernels.players.dispatch import decide, workspace
+    from simkit.kernels.core.state import new_state
     from simkit.policies import Lineup
     from simkit.records import game_record
     from simkit.rules import Rules

@@ -66,13 +66,10 @@ def round_games(n: int) -> int:
 
 
 def default_games(lineup: Lineup) -> int:
-    """Games a configuration plays when --games is not given: 1,000,000 for random and greedy play
-    (a 95% half-width of 0.1 pp on team 0's share), 10,000 with a lookahead (1 pp)."""
-    from simkit.kernels.policies import LOOKAHEAD
-
-    if any(p.kind.id >= LOOKAHEAD for p in lineup.per_team):  # 9,604 games give the 1 pp: a round 10,000
-        return max(10_000, round_games(stats.games_for_half_width(STRONG_HALF_WIDTH)))
-    return 1_000_000
+    """Games a configuration plays when --games is not given: its players' declared study games, the
+    fewest (kernels.players.player.Cost: 1,000,000 for random and greedy play, a 95% half-width of
+    0.1 pp on team 0's share; 10,000 with a slow player, 1 pp: STRONG_HALF_WIDTH)."""
+    return lineup.study_games
 
 
 @dataclass(frozen=True)
@@ -402,7 +399,7 @@ def warm_up(configs: list[Config], results: Results, events: RunEvents) -> None:
     """Compile (first run) or load every kernel the configurations still to play need, before the first
     game; a compile says so in one notice that lists the line-ups ('random and greedy')."""
     from simkit.play import simulate
-    from simkit.runner import noting_compile
+    from simkit.executors import noting_compile
 
     todo = [c for c in configs if results.aggregate(c) is None]
     if not todo:

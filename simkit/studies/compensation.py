@@ -52,10 +52,8 @@ EXTEND = {"fast": 4, "strong": 2}  # an inconclusive confirmation's second look:
 
 
 def strength(lineup) -> str:
-    """'strong' for a line-up with a lookahead (slow, so fewer games), else 'fast'."""
-    from simkit.kernels.policies import LOOKAHEAD
-
-    return "strong" if any(p.kind.id >= LOOKAHEAD for p in lineup.per_team) else "fast"
+    """'strong' for a line-up with a slow player (its declared cost: fewer games), else 'fast'."""
+    return "strong" if lineup.slow else "fast"
 
 
 def search_games(lineup) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit import stats
-from simkit.kernels.state import DECK_SIZE
+from simkit.kernels.core.state import DECK_SIZE
 from simkit.render import count, format_p_value, markdown_table, pct, pp
 from simkit.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
 from simkit.studies.base import (

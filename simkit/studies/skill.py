@@ -5,17 +5,15 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit import stats
-from simkit.policies import Lineup
+from simkit.policies import POLICIES, Lineup
 from simkit.render import count, markdown_table, pct
 from simkit.rules import Rules
 from simkit.studies.base import (
     LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, summary_frame, table_list,
 )
 
-# The ladder, weakest first (benchmarks/matches.md): the one-ply fast player, the quick lookahead and swift
-# (quick's search on a richer value) sit between greedy and the lookahead; ismcts, the tree search, beats
-# the lookahead, and ismcts-rich (the tree search on swift's value) is the strongest measured.
-SKILL_POLICIES = ("random", "greedy", "fast", "quick", "swift", "lookahead", "ismcts", "ismcts-rich")
+# The ladder, weakest first: every declared player by its rung (kernels.players.player.Player.ladder).
+SKILL_POLICIES = tuple(p.name for p in sorted(POLICIES.values(), key=lambda p: p.ladder))
 PAIR_GAMES = 2_000
 ANCHOR = "random"
 

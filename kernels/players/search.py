@@ -3,9 +3,9 @@
 One tree over the seat's information set (Cowling, Powley and Whitehouse,
 2012, "single observer" ISMCTS): its nodes are sequences of moves from the
 position the seat sees, every seat's moves included. Each iteration deals
-the cards the seat cannot see afresh (``kernels.lookahead.determinise``: the
+the cards the seat cannot see afresh (``kernels.players.rollouts.determinise``: the
 other hands and the draw pile, from the cards it has not seen), then walks
-down the tree playing real turns (``kernels.turn.play_turn``) in that deal:
+down the tree playing real turns (``kernels.core.turn.play_turn``) in that deal:
 
 - at each node the seat to move swaps a dead card (as every policy does) and
   lists its moves in this deal, ranked by greedy weights: the searching
@@ -19,10 +19,10 @@ down the tree playing real turns (``kernels.turn.play_turn``) in that deal:
   *available* in an iteration whose deal allows its move);
 - from the new node, ``horizon`` plies of greedy play, then the position is
   scored for every team by the value of the search's ``leaf``, a marker type
-  chosen when the caller is compiled (as ``kernels.lookahead``'s leaves):
-  ``FittedLeaf()`` (ismcts) by the fitted value of ``kernels.evaluation`` (a
+  chosen when the caller is compiled (``kernels.values.leaves``):
+  ``FittedLeaf()`` (ismcts) by the fitted value of ``kernels.values.evaluation`` (a
   softmax of the teams' weighted features), ``RichLeaf()`` (ismcts-rich,
-  two-team tables) by ``kernels.rich``'s value of hand and board as the seat
+  two-team tables) by ``kernels.values.rich``'s value of hand and board as the seat
   that played last sees the deal; a game that ends sooner scores 1 for the
   winner (a draw: 1/teams each), and every node on the path adds the score
   of its mover's team.
@@ -61,26 +61,29 @@ weights, then the opponents' N_GREEDY_PARAMS; ``greedy_at(leaf)`` is where
 the greedy weights start (P_GREEDY for FittedLeaf).
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 from numba.extending import overload
 
-from .evaluation import N_VALUE_WEIGHTS, features, team_score
-from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import COMPILE_OPTIONS, inline_kernel, kernel
-from .lookahead import (
-    BATCH, MAX_SHORTLIST, FittedLeaf, RichLeaf, determinise, leaf_chance, paired_mean, shortlist, value_size,
-)
-from .moves import swap_dead
-from .policies import GREEDY, UpToGreedy, choose_dead
-from .rng import next_u64, seed_stream, shuffle_front
-from .state import (
+from ..core.decide import choose_dead
+from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
+from ..core.moves import swap_dead
+from ..core.rng import next_u64, seed_stream, shuffle_front
+from ..core.state import (
     CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
     cache_lines_apart, may_swap_dead, new_state,
 )
-from .tables import N_CODES
-from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from ..core.tables import N_CODES
+from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from ..values.evaluation import N_VALUE_WEIGHTS, features, team_score
+from ..values.leaves import FittedLeaf, RichLeaf, leaf_chance, value_size
+from ..values.weights import RICH_WEIGHTS
+from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
+from .lookahead import OPPONENT_DEFAULTS, OWN_WEIGHTS, value_weights
+from .player import SEARCHING, TWO_TEAM_TABLES, Player
+from .rollouts import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
 
 P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
 CHEAT_HANDS = 2.0  # cheat=2: the hands seen, not the deck's order (cheat=1: both)
@@ -199,7 +202,7 @@ def shuffle_pile(sim):
 
 @kernel
 def end_value(tb, cfg, sim, mover, vweights, value):
-    """Every team's estimated chance to win (kernels.evaluation) into value; mover moves next."""
+    """Every team's estimated chance to win (kernels.values.evaluation) into value; mover moves next."""
     feats = sim.fscores
     features(tb, cfg, sim, feats)
     teams = cfg[CFG_TEAMS]
@@ -229,7 +232,7 @@ def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
         return fitted
 
     def rich(leaf, tb, cfg, sim, mover, vweights, value):
-        # Two teams (simkit.policies refuses three): the chance of the team of the seat that
+        # Two teams (its declaration refuses three): the chance of the team of the seat that
         # played last, as that seat sees the deal (leaf_chance's view -1), and its complement.
         players = cfg[CFG_PLAYERS]
         t = ((mover + players - 1) % players) % 2
@@ -261,7 +264,7 @@ def playout(leaf, tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights,
             score_result(cfg, value, -1)
             return
         weights = gparams if seat_team == team else oparams
-        result = play_turn(UpToGreedy(), GREEDY, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = play_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
         if result == WON:
             score_result(cfg, value, seat_team)
             return
@@ -389,7 +392,7 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
             child = add_child(work, node, move, t)
         else:
             move = nodes[child, N_MOVE]
-        result = play_turn(UpToGreedy(), GREEDY, weights, tb, cfg, sim, sim, s, t, move)
+        result = play_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, s, t, move)
         if child != NO_NODE:
             depth += 1
             path[depth] = child
@@ -422,7 +425,7 @@ def wins_now(tb, cfg, st, work, seat, team, move, gparams):
     """Whether `move` wins the game at once (a win depends on the board alone)."""
     sim = work.sim
     determinise(st, sim, seat, np.int64(1))
-    return play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
+    return play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
 
 
 @kernel
@@ -513,3 +516,52 @@ def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iteration
             if mean > margin * se and mean > gain:
                 chosen, gain = j, mean
     return moves[chosen] // 128, moves[chosen] % 128
+
+
+ISMCTS, ISMCTS_RICH = 3, 6
+
+
+class Ismcts(NamedTuple):
+    """ismcts's mark in a policy set."""
+
+
+class IsmctsRich(NamedTuple):
+    """ismcts-rich's mark in a policy set."""
+
+
+@inline_kernel
+def play_ismcts(tb, cfg, st, sim, seat, team, params):
+    """ismcts's (card, cell); sim: the SearchWork of the line-up."""
+    return search_action(FittedLeaf(), tb, cfg, st, sim, seat, team, params)
+
+
+@inline_kernel
+def play_ismcts_rich(tb, cfg, st, sim, seat, team, params):
+    """ismcts-rich's (card, cell); sim: the SearchWork of the line-up."""
+    return search_action(RichLeaf(), tb, cfg, st, sim, seat, team, params)
+
+
+def arena(rows) -> int:
+    """The search nodes of the spare arrays of seats with these parameter rows: a node per walk, the root
+    and its children."""
+    return int(np.asarray(rows)[..., P_ITERATIONS].max(initial=0)) + 2 + MAX_WIDTH
+
+
+SEARCH_DEFAULTS = {"iterations": 1000.0, "width": 4.0, "reply": 4.0, "explore": 0.5, "horizon": 2.0, "cheat": 0.0,
+                   "race": 1.0, "margin": 0.5}  # in the order of P_ITERATIONS..P_MARGIN
+SEARCH_LIMITS = {"iterations": (0, MAX_ITERATIONS, True), "width": (1, MAX_WIDTH, True),
+                 "reply": (1, MAX_WIDTH, True), "explore": (0, math.inf, False), "horizon": (0, 10_000, True),
+                 "cheat": (0, 2, True), "race": (0, math.inf, False), "margin": (0, math.inf, False)}
+
+PLAYERS = (
+    Player("ismcts", ISMCTS, Ismcts, play_ismcts, "information-set Monte Carlo tree search", SEARCHING,
+           compile_seconds=100, ladder=6,
+           params={**SEARCH_DEFAULTS, **value_weights("2 teams"), **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
+           limits=SEARCH_LIMITS, table_defaults=value_weights, sees_hidden_with=("cheat",), arena=arena),
+    Player("ismcts-rich", ISMCTS_RICH, IsmctsRich, play_ismcts_rich,
+           "the tree search with swift's value at its leaves (two teams); the strongest measured", SEARCHING,
+           compile_seconds=130, ladder=7,
+           params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
+           limits=SEARCH_LIMITS, table_defaults=RICH_WEIGHTS.__getitem__, tables=TWO_TEAM_TABLES,
+           instead="ismcts (the same search on the lookahead's value)", sees_hidden_with=("cheat",), arena=arena),
+)

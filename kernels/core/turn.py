@@ -10,7 +10,7 @@ do not.
 
 from .jit import inline_kernel
 from .moves import draw, play_card, swap_dead
-from .policies import choose_action, choose_dead, counts_lines
+from .decide import choose_action, choose_dead, counts_lines
 from .state import (
     CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, PASS_RUN, T_CARD, T_CELL, T_DEAD,
     T_DRAWN, T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, may_swap_dead, unsigned,
@@ -36,7 +36,7 @@ def next_seat(seat, team, players, teams):
 def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
     """Seat `seat` (of team `team`) takes its turn; returns PASSED, PLAYED or WON.
 
-    policies: the policy set (``kernels.policies``); policy: the seat's policy
+    policies: the policy set (``kernels.core.decide``); policy: the seat's policy
     id, params its (P,) float64 parameter row; sim: a spare State for
     policies that play ahead. action: ASK_POLICY, or a move card * 128 + cell
     to play instead of asking the policy (the lookahead's candidate, whose

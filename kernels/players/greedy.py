@@ -20,21 +20,29 @@ an open four; a Jack move also costs ``jack_cost``. When nothing else is
 legal, Jack moves are taken anyway. The best score wins; ties go to the
 game's generator. Dead cards are always swapped (as the random policy does).
 
-Parameters (a float64 row, in this order; defaults in ``simkit.policies``):
+Parameters (a float64 row, in this order; defaults in ``PLAYERS`` below):
 complete, build, growth, block, block4, break4, jack_cost.
+
+``UP_TO_GREEDY`` is the policy set of random and greedy, the players of the
+lookahead's and the tree search's rollouts.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
-from .rng import below
-from .state import (
+from ..core.decide import PolicySet
+from ..core.jit import inline_kernel, kernel
+from ..core.rng import below
+from ..core.state import (
     CFG_TEAMS, has, lowest_bit, may_declare, targets,
 )
-from .tables import ONE_EYED, TWO_EYED
+from ..core.tables import ONE_EYED, TWO_EYED
+from .player import LIGHT, Player
 
 P_COMPLETE, P_BUILD, P_GROWTH, P_BLOCK, P_BLOCK4, P_BREAK4, P_JACK_COST = range(7)
 N_GREEDY_PARAMS = 7
+GREEDY = 1
 CARELESS = -1.0e12  # added to a Jack move that breaks the care rule
 
 
@@ -276,3 +284,25 @@ def greedy_action(tb, cfg, st, seat, team, params):
             ties += 1
     action = st.scratch[below(st.rng, ties)]
     return action // 128, action % 128
+
+
+class Greedy(NamedTuple):
+    """Greedy's mark: a policy set holding it plays greedy (kernels.core.decide.PolicySet)."""
+
+
+UP_TO_GREEDY = PolicySet((Greedy(),))
+
+
+@inline_kernel
+def play_greedy(tb, cfg, st, sim, seat, team, params):
+    """Greedy's (card, cell), or (-1, -1) to pass."""
+    return greedy_action(tb, cfg, st, seat, team, params)
+
+
+DEFAULTS = {"complete": 1000.0, "build": 1.0, "growth": 4.0, "block": 1.0, "block4": 500.0, "break4": 400.0,
+            "jack_cost": 20.0}  # in the order of P_COMPLETE..P_JACK_COST
+
+PLAYERS = (
+    Player("greedy", GREEDY, Greedy, play_greedy, "a one-ply line heuristic: build, complete, block", LIGHT,
+           compile_seconds=25, ladder=1, params=DEFAULTS),
+)

@@ -25,14 +25,14 @@ team whose seat moves next; its chance to win is ``exp(z_t) / sum_u exp(z_u)``
 (with two teams, the logistic of the score difference). The weights are a
 row ``(w_move, w_0, ..., w_11)``, fitted by logistic regression on greedy
 games of each table shape (``benchmarks/fit_value.py``); defaults per table
-in ``simkit.policies``.
+in ``kernels.values.weights``.
 """
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
-from .state import CFG_PLAYERS, CFG_TEAMS, lowest_bit, popcount
-from .tables import ONE_EYED, TWO_EYED
+from ..core.jit import inline_kernel, kernel
+from ..core.state import CFG_PLAYERS, CFG_TEAMS, lowest_bit, popcount
+from ..core.tables import ONE_EYED, TWO_EYED
 
 N_FEATURES = 12
 N_VALUE_WEIGHTS = 1 + N_FEATURES  # w_move, then one weight per feature

@@ -1,4 +1,4 @@
-"""The lookahead policy: greedy's shortlist, judged by short rollouts, raced.
+"""The race of the lookahead, quick and swift: greedy's shortlist, judged by short rollouts.
 
 For each of the ``shortlist`` best actions by the policy's own greedy
 weights, games are played on from the position after the action. In them
@@ -12,7 +12,7 @@ seat sees.
 
 A rollout stops after ``horizon`` plies (0: at the end of the game) and is
 worth the estimated chance to win of the position it reached
-(``kernels.evaluation``, weighted by the value weights); a game that ends
+(``kernels.values.evaluation``, weighted by the value weights); a game that ends
 sooner is worth 1 (win), 1/2 (draw) or 0 (loss). Stopping early trades a
 little bias for much less noise (benchmarks/matches.md).
 
@@ -34,13 +34,13 @@ have one action far ahead of the rest: a four made or blocked). With
 ``removals`` k > 0, a decision whose greedy best k hold a one-eyed Jack
 searches all k (all ``shortlist`` if that is more), whatever ``gap`` says: a
 removal is the kind of move the rollouts find and greedy's order hides
-(benchmarks/matches.md, seventeenth session). The real game's generator is
+(benchmarks/matches.md). The real game's generator is
 advanced once per searched decision.
 
 The leaves' value is chosen by a marker type, ``leaf``, when the caller is
-compiled (as ``kernels.policies`` picks a policy set): ``FittedLeaf()``
-scores them by ``kernels.evaluation`` (the lookahead and quick), and
-``RichLeaf()`` by ``kernels.rich``'s value of hand and board, as the seat
+compiled (``kernels.values.leaves``): ``FittedLeaf()``
+scores them by ``kernels.values.evaluation`` (the lookahead and quick), and
+``RichLeaf()`` by ``kernels.values.rich``'s value of hand and board, as the seat
 that played last sees the deal, or with ``view`` the searching seat (swift,
 two-team tables).
 
@@ -59,23 +59,22 @@ P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
 ``gap_at(leaf)`` where gap is (batch, view and removals follow it).
 """
 
-from typing import NamedTuple
-
 import numpy as np
 from numba.extending import overload
 
-from .evaluation import N_VALUE_WEIGHTS, win_chance
-from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import COMPILE_OPTIONS, inline_kernel, kernel
-from .moves import add_to_hand
-from .policies import GREEDY, RANDOM, UpToGreedy
-from .rng import next_u64, seed_stream, shuffle, shuffle_front
-from .turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
-from .state import (
+from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
+from ..core.moves import add_to_hand
+from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
+from ..core.state import (
     CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS,
     TURNS, lowest_bit,
 )
-from .tables import N_CODES, ONE_EYED
+from ..core.tables import N_CODES, ONE_EYED
+from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from ..values.evaluation import N_VALUE_WEIGHTS
+from ..values.leaves import leaf_chance, value_size
+from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
+from .random_player import RANDOM
 
 P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_HORIZON, P_RACE, P_VALUE = range(7)
 P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
@@ -84,29 +83,6 @@ PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
 BATCH = 16  # deals between two looks at the race (the lookahead's and quick's; swift's `batch`)
 N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
-
-
-class FittedLeaf(NamedTuple):
-    """Rollout leaves scored by kernels.evaluation's fitted value (N_VALUE_WEIGHTS weights)."""
-
-
-class RichLeaf(NamedTuple):
-    """Rollout leaves scored by kernels.rich's value of hand and board (N_RICH_WEIGHTS weights)."""
-
-
-def value_size(leaf):
-    """How many value weights `leaf` reads from a parameter row (kernel code and Python)."""
-    if isinstance(leaf, RichLeaf):
-        from .rich import N_RICH_WEIGHTS
-
-        return N_RICH_WEIGHTS
-    return N_VALUE_WEIGHTS
-
-
-@overload(value_size, inline="always", jit_options=COMPILE_OPTIONS)
-def _value_size(leaf):
-    size = value_size(leaf.instance_class())
-    return lambda leaf: size
 
 
 def gap_at(leaf):
@@ -118,29 +94,6 @@ def gap_at(leaf):
 def _gap_at(leaf):
     at = gap_at(leaf.instance_class())
     return lambda leaf: at
-
-
-def leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
-    """What the position of `sim` is worth to `team` (0..1) by the value of `leaf`; `mover` moves next.
-    RichLeaf scores it as `viewer` sees the deal (-1: the seat that played last); FittedLeaf ignores it."""
-    raise NotImplementedError("kernel code only")
-
-
-@overload(leaf_chance, inline="always", jit_options=COMPILE_OPTIONS)
-def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
-    if leaf.instance_class is FittedLeaf:
-        def fitted(leaf, tb, cfg, sim, mover, team, viewer, vweights):
-            return win_chance(tb, cfg, sim, mover, team, vweights)
-        return fitted
-    from .rich import rich_chance
-
-    def rich(leaf, tb, cfg, sim, mover, team, viewer, vweights):
-        # The chance of the viewing seat's team, as it sees the deal, made `team`'s.
-        players = cfg[CFG_PLAYERS]
-        seen_by = (mover + players - 1) % players if viewer < 0 else viewer
-        p = rich_chance(tb, cfg, sim, seen_by, vweights)
-        return p if seen_by % cfg[CFG_TEAMS] == team else 1.0 - p
-    return rich
 
 
 @kernel
@@ -220,7 +173,7 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
 
     Everyone plays greedy (playout PLAYOUT_GREEDY: `team` with gparams, the
     others with oparams) or random (PLAYOUT_RANDOM), turn by turn as the
-    game does (kernels.turn). After `horizon` plies (0: no limit but the
+    game does (kernels.core.turn). After `horizon` plies (0: no limit but the
     turn cap) the position is scored by the value of `leaf` (leaf_chance, as
     `viewer` sees it; -1: the seat that played last); a finished game by its
     result (1, 1/2 draw, 0).
@@ -232,7 +185,7 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
     passes = 0
     for _ in range(plies):
         weights = gparams if seat_team == team else oparams
-        result = play_turn(UpToGreedy(), policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = play_turn(UP_TO_GREEDY, policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
         if result == WON:
             return 1.0 if seat_team == team else 0.0
         if result == PASSED:
@@ -262,12 +215,6 @@ def shortlist(actions, scores, n, k):
         actions[i], actions[best] = actions[best], actions[i]
         scores[i], scores[best] = scores[best], scores[i]
     return short
-
-
-@kernel
-def lookahead_action(tb, cfg, st, sim, seat, team, params):
-    """The lookahead's (and quick's) choice as (card, cell); (-1, -1) to pass."""
-    return raced_action(FittedLeaf(), tb, cfg, st, sim, seat, team, params)
 
 
 @kernel
@@ -376,7 +323,7 @@ def wins_at_once(tb, cfg, st, sim, seat, team, action, gparams, base):
     """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
     seed_stream(sim.rng, base, np.int64(0))  # int64 arguments: the types of the other calls (one compile)
     determinise(st, sim, seat, np.int64(1))
-    return play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
+    return play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
 
 
 @kernel
@@ -388,7 +335,7 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
     viewer = seat if params[gap_at(leaf) + 2] > 0.0 else -1  # swift's `view`
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
-    if play_turn(UpToGreedy(), GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
+    if play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
     return rollout(leaf, tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team, gparams, oparams,
                    int(params[P_PLAYOUT]), int(params[P_HORIZON]), params[P_VALUE:g], viewer)

@@ -3,7 +3,7 @@
 ``rich_features`` describes a position as one seat may know it (RULES.md,
 Information: the board, the discards, its own hand, the sizes of the other
 hands and of the pile): the fair features of its team and of the other
-(``kernels.fast.fair_features``, 12 each, every unseen card an expectation),
+(``kernels.values.fair.fair_features``, 12 each, every unseen card an expectation),
 then the EXTRAS, which read the seat's own hand exactly: its twos and threes
 by how many of their empty cells' cards it holds, fork cells, the other
 team's fours it can block now, Jacks against threats, the share of the pile
@@ -15,18 +15,18 @@ sequence's chips.
 that the seat's team wins, seen by the seat that has just played. Its
 weights (N_RICH_WEIGHTS: one per feature, then the intercept) are fitted by
 benchmarks/rich_value.py on lookahead games, one set per table shape
-(``simkit.policies.RICH_WEIGHTS``). Two teams only: with three, "the other
+(``kernels.values.weights.RICH_WEIGHTS``). Two teams only: with three, "the other
 team" is two teams, a form not fitted.
 """
 
 import numpy as np
 
+from ..core.jit import kernel
+from ..core.state import PILE_N, PILE_POS, lowest_bit, popcount
+from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
-from .fast import COPIES, fair_features
-from .jit import kernel
+from .fair import COPIES, fair_features
 from .rich_extras import EXTRAS
-from .state import PILE_N, PILE_POS, lowest_bit, popcount
-from .tables import N_CODES, ONE_EYED, TWO_EYED
 
 N_EXTRAS = len(EXTRAS)
 N_BASE = 2 * N_FEATURES  # the seat's team's fair features, then the other team's

@@ -1,6 +1,6 @@
 """Moves: the state changes a turn is made of (RULES.md, "A turn").
 
-Pure kernel functions on a State (``kernels.state``), shared by the game
+Pure kernel functions on a State (``kernels.core.state``), shared by the game
 loop (``kernels.engine``) and the lookahead policy's rollouts.
 """
 
@@ -209,7 +209,7 @@ def play_card(tb, st, seat, team, code, cell, counted):
 
     A placement declares the sequences it completes; returns how many. counted: a constant
     of the compiled code, whether the line counts st.in_line are kept (policies that read
-    them, ``kernels.policies.counts_lines``); without them a placement finds its sequences
+    them, ``kernels.players.dispatch.counts_lines``); without them a placement finds its sequences
     on the bitboards (declare_sequences).
     """
     take_from_hand(st, seat, code)

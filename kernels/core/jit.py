@@ -11,8 +11,9 @@ Functions that allocate (``new_state``, the batch driver) use plain njit.
 
 Numba keys a cached function on its own source file only, so a change to a
 callee in another file would leave callers running stale machine code. Every
-function defined in this folder is therefore stamped with a hash of all the
-folder's sources: change any kernel file and every kernel recompiles.
+function defined in kernels/ (its subfolders included) is therefore stamped
+with a hash of all its sources: change any kernel file and every kernel
+recompiles.
 """
 
 import hashlib
@@ -22,9 +23,9 @@ from pathlib import Path
 from numba import njit
 from numba.core import caching
 
-KERNELS_DIR = Path(__file__).resolve().parent
+KERNELS_DIR = Path(__file__).resolve().parents[1]
 SOURCES_HASH = hashlib.sha256(
-    b"".join(p.read_bytes() for p in sorted(KERNELS_DIR.glob("*.py")))
+    b"".join(p.read_bytes() for p in sorted(KERNELS_DIR.rglob("*.py"), key=lambda p: p.relative_to(KERNELS_DIR).parts))
 ).hexdigest()
 
 
@@ -34,7 +35,7 @@ def _stamped(locator):
     class KernelLocator(locator):
         @classmethod
         def from_function(cls, py_func, py_file):
-            if Path(py_file).resolve().parent != KERNELS_DIR:
+            if KERNELS_DIR not in Path(py_file).resolve().parents:
                 return None
             return super().from_function(py_func, py_file)
 
@@ -99,7 +100,7 @@ def _load_numba_without_blas_probe() -> None:
         return
 
     def no_blas() -> None:
-        raise ImportError("the BLAS probe is skipped at start-up (simkit.kernels.jit)")
+        raise ImportError("the BLAS probe is skipped at start-up (simkit.kernels.core.jit)")
 
     linalg.ensure_blas = no_blas
     try:
@@ -111,7 +112,7 @@ def _load_numba_without_blas_probe() -> None:
 _load_numba_without_blas_probe()
 
 # How every kernel function is compiled (see the module docstring); overloads
-# (kernels.policies) take these too, and are cached with their callers.
+# (kernels.players.dispatch and the values' leaf overloads) take these too, and are cached with their callers.
 COMPILE_OPTIONS = {"_nrt": False, "error_model": "numpy"}
 KERNEL_OPTIONS = {"cache": True, **COMPILE_OPTIONS}
 kernel = partial(njit, **KERNEL_OPTIONS)

@@ -1,52 +1,30 @@
-"""The fast policy: one ply, each candidate judged by a fair value of the position it leaves.
+"""The fair value: the fitted value's features as one seat can know them.
 
-Greedy's best ``width`` actions (by the policy's own greedy weights) are each
-played on a copy of the board (``moves.play_card``: the card leaves the hand
-and acts on the board; the draw that follows is unknown and left out), and
-the position is scored by the estimated chance to win of the seat's team
-(the softmax of ``kernels.evaluation``, the next seat to move). The highest
-chance wins; ties keep greedy's order. A winning action is played at once.
-
-The value reads only what the seat may see (RULES.md, Information):
-``fair_features`` are the features of ``kernels.evaluation`` with every card
-the seat cannot see replaced by its expectation. The seat's own hand is
-known; every other card not in the discards is *unseen* (``U`` of them: the
-other hands and the draw pile, whose order the seat never learns), and a
-team whose other seats hold ``H`` cards holds one of ``c`` given unseen
+``fair_features`` are the features of ``kernels.values.evaluation`` with
+every card the seat cannot see replaced by its expectation. The seat's own
+hand is known; every other card not in the discards is *unseen* (``U`` of
+them: the other hands and the draw pile, whose order the seat never learns),
+and a team whose other seats hold ``H`` cards holds one of ``c`` given unseen
 cards with probability ``1 - C(U - c, H) / C(U, H)`` (all deals of the unseen
 cards being equally likely). So a four whose card the seat holds counts 1,
 one whose card an opponent may hold counts that probability, and a team's
 two-eyed Jacks are its known ones plus ``H`` times the unseen share of them.
 Nothing here reads another seat's cards or the pile: only hand sizes.
-
-Parameters (a float64 row): width, then the N_VALUE_WEIGHTS value weights,
-then the own N_GREEDY_PARAMS greedy weights. ``fast_action`` takes the value
-as a marker, as the lookahead's leaves do: ``FittedLeaf()`` (the fast
-policy: ``fair_chance``) or ``RichLeaf()`` (``kernels.rich``'s value of hand
-and board, N_RICH_WEIGHTS weights in place of the N_VALUE_WEIGHTS; the
-one-ply player of benchmarks/rich_value.py).
+``fair_chance`` is the softmax of ``kernels.values.evaluation`` over them:
+the fast player's value, and the first features of ``kernels.values.rich``.
 """
 
 import numpy as np
-from numba.extending import overload
 
+from ..core.jit import inline_kernel, kernel
+from ..core.state import CFG_PLAYERS, CFG_TEAMS, DISCARD_N, lowest_bit, popcount
+from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import (
     F_COMPLETABLE, F_FOUR_CELLS, F_FOURS, F_HELD_FOURS, F_HELD_THREES, F_ONE_EYED, F_ONES, F_SEQUENCE_AND_FOUR,
-    F_SEQUENCES, F_THREES, F_TWO_EYED, F_TWOS, N_FEATURES, N_VALUE_WEIGHTS, team_score,
+    F_SEQUENCES, F_THREES, F_TWO_EYED, F_TWOS, N_FEATURES, team_score,
 )
-from .greedy import N_GREEDY_PARAMS, score_actions
-from .jit import COMPILE_OPTIONS, inline_kernel, kernel
-from .lookahead import MAX_SHORTLIST, FittedLeaf, shortlist, value_size
-from .moves import play_card
-from .state import (
-    CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, CFG_TEAMS, DISCARD_N, MAX_TEAMS, lowest_bit, popcount,
-)
-from .tables import N_CODES, ONE_EYED, TWO_EYED
 
-P_WIDTH, P_VALUE = 0, 1
-P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
-N_FAST_PARAMS = P_GREEDY + N_GREEDY_PARAMS
-COPIES = 64  # sim.fscores[COPIES:COPIES + N_CODES]: the unseen copies of each code (the features before it)
+COPIES = 64  # st.fscores[COPIES:COPIES + N_CODES]: the unseen copies of each code (the features before it)
 
 
 @inline_kernel
@@ -203,75 +181,3 @@ def fair_chance(tb, cfg, st, seat, mover, weights, feats, copies):
         if u != team:
             total += np.exp(team_score(feats, u, mover_team, weights) - own)
     return 1.0 / total
-
-
-@kernel
-def copy_view(st, sim, seat):
-    """Copy into `sim` the board, the discards, the seat's hand and the other hands' sizes (no cards)."""
-    for t in range(MAX_TEAMS):
-        sim.chips[t, 0] = st.chips[t, 0]
-        sim.chips[t, 1] = st.chips[t, 1]
-        sim.nseq[t] = st.nseq[t]
-        sim.on_board[t] = st.on_board[t]
-        for j in range(st.nseq[t]):
-            sim.seqs[t, j] = st.seqs[t, j]
-        for k in range(st.in_line.shape[1]):
-            sim.in_line[t, k] = st.in_line[t, k]
-    for w in range(2):
-        sim.occupied[w] = st.occupied[w]
-        sim.locked[w] = st.locked[w]
-    sim.dead[0] = st.dead[0]
-    for i in range(st.ctr[DISCARD_N]):
-        sim.discard[i] = st.discard[i]
-    for i in range(st.ctr.shape[0]):
-        sim.ctr[i] = st.ctr[i]
-    for s in range(st.hand_n.shape[0]):
-        sim.hand_n[s] = st.hand_n[s]
-    for code in range(N_CODES):
-        sim.count[seat, code] = st.count[seat, code]
-    sim.held[seat] = st.held[seat]
-
-
-def seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
-    """The chance (0..1) of `seat`'s team by the value of `leaf`, from what `seat` sees of sim."""
-    raise NotImplementedError("kernel code only")
-
-
-@overload(seen_chance, inline="always", jit_options=COMPILE_OPTIONS)
-def _seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
-    if leaf.instance_class is FittedLeaf:
-        def fitted(leaf, tb, cfg, sim, seat, mover, weights):
-            return fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES:COPIES + N_CODES])
-        return fitted
-    from .rich import rich_chance
-
-    def rich(leaf, tb, cfg, sim, seat, mover, weights):
-        return rich_chance(tb, cfg, sim, seat, weights)
-    return rich
-
-
-@kernel
-def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
-    """The shortlisted action whose position the value of `leaf` (FittedLeaf(): the fair value) likes
-    best, as (card, cell); (-1, -1) to pass."""
-    g = P_VALUE + value_size(leaf)
-    moves, scores = st.scratch, st.fscores
-    n = score_actions(tb, cfg, st, seat, team, params[g:g + N_GREEDY_PARAMS], moves, scores)
-    if n == 0:
-        return -1, -1
-    k = shortlist(moves, scores, n, min(max(int(params[P_WIDTH]), 1), MAX_SHORTLIST))
-    if k == 1:
-        return moves[0] // 128, moves[0] % 128
-    weights = params[P_VALUE:g]
-    mover = (seat + 1) % cfg[CFG_PLAYERS]
-    best, best_value = moves[0], -1.0
-    for i in range(k):
-        move = moves[i]
-        copy_view(st, sim, seat)
-        play_card(tb, sim, seat, team, move // 128, move % 128, True)  # the value reads the line counts
-        if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
-            return move // 128, move % 128
-        value = seen_chance(leaf, tb, cfg, sim, seat, mover, weights)
-        if value > best_value:
-            best, best_value = move, value
-    return best // 128, best % 128

@@ -1,5 +1,5 @@
-"""The 26 extras of swift's value (kernels/rich.py), by name: data only, so that
-simkit.policies names the value's weights without importing the kernels.
+"""The 26 extras of swift's value (kernels/values/rich.py), by name: data only, so that
+kernels.values.weights names the value's weights without importing a kernel.
 """
 
 EXTRAS = (

@@ -40,7 +40,7 @@ CFG_HAND = 10  # MAX_PLAYERS entries: each seat's hand size, seat 0 first
 CFG_LATE = CFG_HAND + MAX_PLAYERS
 N_CFG = CFG_LATE + MAX_PLAYERS
 
-# What the last turn did, in State.turn (kernels.turn): the dead card swapped
+# What the last turn did, in State.turn (kernels.core.turn): the dead card swapped
 # (-1: none) and its replacement, the card played (-1: a pass) and its cell,
 # the sequences it completed, the card drawn at the end (-1: none), the late
 # card drawn after it (-1: none) and how many times the discards were
@@ -49,7 +49,7 @@ T_DEAD, T_REPLACEMENT, T_CARD, T_CELL, T_NEW_SEQUENCES, T_DRAWN, T_LATE, T_RESHU
 N_TURN = 8
 
 # Counters in State.ctr: the pile and discards, the turns played so far and the
-# passes in a row (kept by kernels.turn.play_turn).
+# passes in a row (kept by kernels.core.turn.play_turn).
 PILE_POS, PILE_N, DISCARD_N, TURNS, PASS_RUN = range(5)
 N_CTR = 5
 
@@ -139,10 +139,9 @@ def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     cache line, with APART bytes of padding before the first and after the last, so no cache line
     of them (nor the line fetched with it) holds another thread's data.
 
-    Measured on a 2-core machine (issue 23): with each State a scatter of small allocations (one
-    np.zeros per field), two threads played 12p/3t at 1.70x one thread and 2p/2t at 1.87x, while
-    two processes reached 1.93x and 1.99x; with each State in one padded buffer, 1.97x and 2.01x.
-    One thread's speed is the same either way: the loss was the threads' alone.
+    Two threads whose States were scatters of small allocations (one np.zeros per field) played
+    well below two processes; in one padded buffer each, as fast (benchmarks/results.md, "Threads
+    apart", 2026-12-01).
     """
     offsets, end = [], APART
     for a in arrays:
@@ -157,7 +156,7 @@ def new_state(log_rows: int = 0) -> State:
     """Fresh arrays for one game, cache lines apart from any other State's (``cache_lines_apart``);
     `log_rows` turns of move log (0: no log).
 
-    Plain Python: kernels never allocate (``kernels.jit``), their callers do.
+    Plain Python: kernels never allocate (``kernels.core.jit``), their callers do.
     """
     return State(*cache_lines_apart([
         np.zeros(1, np.uint64),

@@ -1,0 +1,90 @@
+"""A player's declaration: one ``Player`` entry beside its kernel, read by everything else.
+
+Each module of kernels/players/ that holds a player declares it in a tuple
+``PLAYERS`` (kernels.players.dispatch finds them): its name and kernel id,
+the mark that puts it in a policy set and the kernel that plays its turn, its
+parameters with their defaults and ranges, the tables it plays, what it costs
+to run, whether it can see hidden cards, and a line saying what it does. The
+line-up parser (simkit.policies), the policy sets and the dispatcher
+(kernels.players.dispatch), the runner's chunks and compile notice, the
+studies' default games, the skill ladder and the docs' players table read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..values.weights import table_shape
+
+# The table shapes (kernels.values.weights.table_shape) a player may be refused at.
+ALL_TABLES = ("2 teams", "2 teams, partners", "3 teams", "3 teams, partners")
+TWO_TEAM_TABLES = ("2 teams", "2 teams, partners")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What running a player costs, as the defaults that follow from it.
+
+    name: the class; speed: what it means per core; slow: whether a study plays it few games by
+    default (study_games) rather than a million; chunk_size: games per part file, so a killed run
+    loses little.
+    """
+
+    name: str
+    speed: str
+    slow: bool
+    study_games: int
+    chunk_size: int
+
+
+# A million games give a 95% half-width of 0.1 pp on a team's share; 9,604 give 1 pp (a round 10,000).
+LIGHT = Cost("light", "thousands of games/s per core and more", False, 1_000_000, 100_000)
+HEAVY = Cost("heavy", "tens to thousands of games/s per core", True, 10_000, 1_000)
+SEARCHING = Cost("searching", "a few games/s per core", True, 10_000, 100)
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player: its kernel, its parameters, the tables it plays and what it costs.
+
+    id: the kernel's policy id (two players may share a kernel: quick is the lookahead's
+    with other defaults). mark: the empty NamedTuple class whose instance puts the kernel in
+    a policy set (None for random, in every set). action: the kernel that plays its turn,
+    ``action(tb, cfg, st, sim, seat, team, params) -> (card, cell)``. params: every parameter
+    with its default at a two-player table, in the order the kernel reads them; limits:
+    name -> (lowest, highest, whole numbers only); table_defaults: table shape -> the
+    defaults that differ there. tables: the table shapes it plays; instead: what to play
+    at the others. compile_seconds: the rough first compile of the smallest policy set
+    holding it, on two cores (benchmarks/results.md). sees_hidden_with: the parameters that,
+    away from 0, let it see cards RULES.md hides (research instruments, never fair play).
+    ladder: its rung on the skill ladder, weakest first (the skill study's order).
+    """
+
+    name: str
+    id: int
+    mark: type | None
+    action: Callable
+    description: str
+    cost: Cost
+    compile_seconds: int
+    ladder: int
+    params: dict[str, float] = field(default_factory=dict)
+    limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
+    table_defaults: Callable[[str], dict[str, float]] | None = None
+    tables: tuple[str, ...] = ALL_TABLES
+    instead: str = ""
+    sees_hidden_with: tuple[str, ...] = ()
+    arena: Callable | None = None  # (its seats' parameter rows) -> the search nodes its spare arrays need
+
+    def plays(self, shape: str) -> bool:
+        """Whether it plays tables of `shape` (kernels.values.weights.table_shape)."""
+        return shape in self.tables
+
+    def defaults(self, table=None) -> dict[str, float]:
+        """Every parameter's default at `table` (anything with .players and .teams, e.g. a
+        simkit Rules; None: a two-player table)."""
+        if self.table_defaults is None:
+            return dict(self.params)
+        shape = table_shape(table.players, table.teams) if table is not None else "2 teams"
+        return {**self.params, **self.table_defaults(shape)}

@@ -1,0 +1,74 @@
+"""Each player is declared once (kernels/players/<module>.py, PLAYERS), and everything reads the entry."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from simkit import stats
+from simkit.kernels.players.dispatch import PLAYERS, policy_set
+from simkit.kernels.players.player import HEAVY, LIGHT
+from simkit.policies import POLICIES, Lineup, markdown_table
+from simkit.rules import Rules
+from simkit.runner import compile_estimate, default_chunk_size
+from simkit.studies.base import PRECISE_HALF_WIDTH, STRONG_HALF_WIDTH, default_games, round_games
+from simkit.studies.skill import SKILL_POLICIES
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS_PAGE = ROOT / "docs" / "guide" / "players.md"
+
+
+def test_the_docs_players_table_is_the_table():
+    """The docs' players table is simkit.policies.markdown_table(), word for word."""
+    text = PLAYERS_PAGE.read_text(encoding="utf-8")
+    found = re.search(r"<!-- players table: simkit.policies.markdown_table\(\) -->\n(.*?)<!-- end of players table -->",
+                      text, re.S)
+    assert found and found.group(1) == markdown_table()
+
+
+def test_one_entry_per_name_and_one_kernel_per_id():
+    assert [p.name for p in PLAYERS] == list(POLICIES) and len(set(POLICIES)) == len(PLAYERS)
+    for p in PLAYERS:
+        same = [q for q in PLAYERS if q.id == p.id]
+        assert {q.mark for q in same} == {p.mark} and {q.action for q in same} == {p.action}
+    assert [p.name for p in PLAYERS if p.mark is None] == ["random"]  # in every set, the dispatcher's last word
+    assert sorted(p.ladder for p in PLAYERS) == list(range(len(PLAYERS)))
+
+
+def test_the_skill_ladder_and_the_policy_sets_read_the_entries():
+    assert SKILL_POLICIES == tuple(p.name for p in sorted(PLAYERS, key=lambda p: p.ladder))
+    for p in PLAYERS:
+        held = [type(m) for m in policy_set([p.id]).held]
+        assert (p.mark in held) == (p.mark is not None)
+
+
+def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice():
+    """A cost class's study games give the half-width the studies ask for."""
+    assert LIGHT.study_games >= round_games(stats.games_for_half_width(PRECISE_HALF_WIDTH))
+    assert HEAVY.study_games >= round_games(stats.games_for_half_width(STRONG_HALF_WIDTH))
+    two = Rules.make(2)
+    for p in PLAYERS:
+        lineup = Lineup.parse(f"{p.name},random", two)
+        assert default_chunk_size(lineup) == min(p.cost.chunk_size, LIGHT.chunk_size)
+        assert default_games(lineup) == min(p.cost.study_games, LIGHT.study_games)
+        assert compile_estimate(f"{p.name},random") == max(p.compile_seconds, POLICIES["random"].compile_seconds)
+
+
+def test_no_code_reads_strength_from_the_order_of_ids():
+    """Facts about a player come from its entry: no `id >=` / `id >` comparisons outside kernels/players/."""
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in [*ROOT.glob("simkit/**/*.py"), ROOT / "cli.py"]
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\bid\s*[<>]=?\s*[A-Z_]+|\bid\b\s*[<>]=?\s*\d", line)]
+    assert not found
+
+
+def test_tables_a_player_does_not_play_are_refused_naming_what_to_play():
+    three = Rules.make(3)
+    for p in PLAYERS:
+        if not p.plays("3 teams"):
+            try:
+                Lineup.parse(p.name, three)
+            except ValueError as e:
+                assert p.instead and p.instead in str(e)
+            else:
+                raise AssertionError(f"{p.name} was not refused at three teams")
