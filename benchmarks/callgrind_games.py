@@ -60,9 +60,9 @@ def play(players: int, teams: int, policy: str, games: int, seed: int, first: in
     st, sim = new_state(0), new_state(0)
 
     def block(first_game: int, n: int) -> np.ndarray:
-        out = np.empty((n, N_STATS), np.int64)
-        play_block(*args, st, sim, seed, first_game, out, np.zeros(1, np.int64), np.zeros(1, np.int64), 0)
-        return out
+        out = np.empty((N_STATS, n), np.int64)
+        play_block(*args, st, sim, seed, first_game, out, 0, n, np.zeros(1, np.int64), np.zeros(1, np.int64), 0)
+        return out.T
 
     block(first + games, 2)  # load or compile; touch everything once
     if count:

@@ -41,17 +41,18 @@ DONE_STRIDE = APART // 8  # int64 counters of two blocks lie APART bytes apart
 
 
 @njit(cache=True, nogil=True, **COMPILE_OPTIONS)
-def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game, out, stop, done, counter):
-    """Play games first_game, first_game + 1, ... into the columns of `out` (N_STATS, n) int64.
+def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game, out, lo, hi, stop, done, counter):
+    """Play games first_game + lo .. first_game + hi - 1 into columns lo .. hi - 1 of `out` (N_STATS, n) int64.
 
-    seat_policies: (R, players) int64 and params: (R, players, P) float64,
+    `out` is the whole batch's C-contiguous array (one array type for every block: one compile per
+    policy set). seat_policies: (R, players) int64 and params: (R, players, P) float64,
     R line-ups used in turn: game g plays line-up g % R (R = 1, or the
     number of teams when seats are swapped). st and sim: this thread's
     State arrays. Counts finished games in done[counter]; returns early,
     leaving later columns undefined, once stop[0] is set.
     """
     rotations = seat_policies.shape[0]
-    for i in range(out.shape[1]):
+    for i in range(lo, hi):
         if stop[0] != 0:
             return
         game = first_game + i
@@ -95,7 +96,7 @@ def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_game
         st, sim = thread_states(policies, seat_policies, params)
         while (b := next(taken)) < blocks:
             lo, hi = n_games * b // blocks, n_games * (b + 1) // blocks
-            play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game + lo, out[:, lo:hi],
+            play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game, out, lo, hi,
                        stop, done, b * DONE_STRIDE)
 
     taken = itertools.count()  # the next block to play; next() on it is atomic under the GIL

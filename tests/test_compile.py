@@ -130,3 +130,25 @@ def test_numba_starts_without_scipy_linalg_and_still_has_blas_when_asked():
     done = subprocess.run([sys.executable, "-c", START_UP], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "3.0", "True"]
+
+
+def test_an_index_naming_a_type_that_moved_is_obsolete_not_an_error(tmp_path, monkeypatch):
+    """A cache index written by other kernel sources (a module moved since) names a type that no longer
+    imports: numba's loader would raise; it reads as an empty index, so the function recompiles."""
+    import pickle
+    import types
+
+    import numba
+
+    gone = types.ModuleType("simkit_moved_away")
+    exec("class Marker:\n    pass", gone.__dict__)
+    gone.Marker.__module__ = "simkit_moved_away"
+    monkeypatch.setitem(sys.modules, "simkit_moved_away", gone)
+    data = pickle.dumps((("stamp",), {(gone.Marker,): "f.1.nbc"}))
+    monkeypatch.delitem(sys.modules, "simkit_moved_away")
+    index = caching.IndexDataCacheFile(str(tmp_path), "f", ("stamp",))
+    with open(index._index_path, "wb") as f:
+        pickle.dump(index._version, f)
+        f.write(data)
+    assert index._load_index() == {}
+    assert numba.__version__ == index._version

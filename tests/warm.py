@@ -23,12 +23,17 @@ import sys
 import time
 from pathlib import Path
 
+from test_policy_sets import OWN_SETS as OWN_SET_LINEUPS
+
 HERE = Path(__file__).resolve().parent
 # (line-up, players, teams): one line-up per policy set the suite plays, the costliest first.
-# The strong line-up's table plays every strong player (swift and ismcts-rich refuse three teams).
+# The strong line-up's table plays every strong player (swift and ismcts-rich refuse three teams);
+# "own-*" are the two line-ups tests/test_policy_sets.py plays in their own smallest sets.
 SETS = {"strong": ("ismcts-rich:iterations=4,swift", 2, 2), "lookahead": ("lookahead", 2, 2),
         "greedy": ("greedy", 2, 2), "random": ("random", 2, 2)}
-TIERS = {"quick": ["greedy", "random"], "all": ["strong", "lookahead", "greedy", "random"], "boundscheck": []}
+OWN_SETS = {f"own-{i}": (spec, 2, 2) for i, spec in enumerate(OWN_SET_LINEUPS)}
+TIERS = {"quick": ["greedy", "random"], "all": ["strong", "lookahead", "greedy", "random", *OWN_SETS],
+         "boundscheck": []}
 BOUNDSCHECKED = ["lookahead", "greedy", "random"]  # the sets of the bounds-checked pass (make test-boundscheck)
 
 
@@ -44,7 +49,7 @@ def compile_set(name: str) -> None:
     from simkit.records import game_record
     from simkit.rules import Rules
 
-    spec, players, teams = SETS[name]
+    spec, players, teams = {**SETS, **OWN_SETS}[name]
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(spec, rules)
     policies = lineup.policy_set()
@@ -62,14 +67,15 @@ def main() -> None:
     parser.add_argument("--tier", choices=sorted(TIERS), default="all")
     parser.add_argument("--boundscheck-cache", help="also compile the bounds-checked build into this numba cache")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--one", choices=sorted(SETS), help=argparse.SUPPRESS)  # a worker: compile one set
+    parser.add_argument("--one", choices=sorted({**SETS, **OWN_SETS}), help=argparse.SUPPRESS)  # a worker
     args = parser.parse_args()
     if args.one:
         compile_set(args.one)
         return
 
     os.environ.setdefault("SIMKIT_ONE_STRONG_SET", "1")
-    tasks = [(name, dict(os.environ)) for name in TIERS[args.tier]]
+    own = {k: v for k, v in os.environ.items() if k != "SIMKIT_ONE_STRONG_SET"}  # a line-up's own set
+    tasks = [(name, own if name in OWN_SETS else dict(os.environ)) for name in TIERS[args.tier]]
     if args.tier == "boundscheck" and not args.boundscheck_cache:
         parser.error("--tier boundscheck needs --boundscheck-cache")
     if args.boundscheck_cache:

@@ -17,6 +17,7 @@ recompiles.
 """
 
 import hashlib
+import pickle
 from functools import partial
 from pathlib import Path
 
@@ -66,6 +67,26 @@ def _install_stamp() -> None:
     if not getattr(impl, "_simkit_stamped", False):
         impl._locator_classes = [_stamped(c) for c in locators] + list(locators)
         impl._simkit_stamped = True
+    index = caching.IndexDataCacheFile
+    if not getattr(index, "_simkit_tolerant", False):
+        index._load_index = _obsolete_if_unreadable(index._load_index)
+        index._simkit_tolerant = True
+
+
+def _obsolete_if_unreadable(load_index):
+    """numba's index loader, reading an index that names a type no longer importable as obsolete.
+
+    An index written by other kernel sources (before an upgrade that moved a module) pickles the
+    types of its signatures; unpickling one that moved raises before numba compares the index's
+    stamp. Such an index is stale whatever its stamp: treated as empty, its function recompiles
+    and the index is written again.
+    """
+    def load(self):
+        try:
+            return load_index(self)
+        except (ImportError, AttributeError, pickle.UnpicklingError):
+            return {}
+    return load
 
 
 def is_stamped(dispatcher) -> bool:
