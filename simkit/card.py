@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.kernels import state as ks
+from simkit.kernels.core import state as ks
 from simkit.options import OPTIONS
 from simkit.render import pp
 from simkit.rules import LEGAL_TEAMS, Rules

@@ -8,7 +8,8 @@ import numpy as np
 
 from simkit.cards import tables
 from simkit.kernels.batch import run_batch
-from simkit.kernels.engine import play_game
+from simkit.kernels.core.jit import is_cached
+from simkit.kernels.engine import play_game, play_to_end
 from simkit.kernels.players.dispatch import workspace
 from simkit.kernels.core.state import new_state
 from simkit.policies import Lineup
@@ -75,3 +76,11 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     play_game(policies, tables(), rules.cfg(), ids, params, st, workspace(policies, ids, params), seed, game)
     return st
 
+
+
+def game_loop_compiled(lineup: Lineup, rules: Rules) -> bool:
+    """Whether the game loop of the line-up's policy set is compiled, in this process or in numba's disk
+    cache: then a first run compiles at most its entry point (a batch, a record), a second or two."""
+    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    return is_cached(play_to_end, policies, tables(), rules.cfg(), ids, params, new_state(0),
+                     workspace(policies, lineup.ids(), lineup.params()), np.int64(0), np.int64(0))

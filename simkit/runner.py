@@ -29,7 +29,7 @@ from simkit import manifest as mf
 from simkit.atomic import remove_temporaries
 from simkit.executors import Chunks, Executor, LocalExecutor, RunEvents
 from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
-from simkit.play import check_games
+from simkit.play import check_games, game_loop_compiled
 from simkit.policies import POLICIES, Lineup
 from simkit.rules import Rules
 
@@ -42,18 +42,29 @@ def default_chunk_size(lineup: Lineup) -> int:
     return lineup.chunk_size
 
 
+ENTRY_SECONDS = 2  # an entry point (a batch, a record) around a game loop already compiled: 1-2 s measured
+
+
 def compile_estimate(lineup_spec: str) -> int:
-    """Seconds the first compile of a line-up's kernels takes, roughly (each player's declared
-    compile_seconds; 60 for a name not known); of several line-ups joined by ' and ' (a study's), the
-    sum over the policy sets they need (each set compiles once)."""
+    """Seconds the compile left for a line-up's kernels takes, roughly: its players' declared
+    compile_seconds (60 for a name not known) where its policy set's game loop is not compiled yet,
+    ENTRY_SECONDS where numba's cache holds the loop and only an entry point is left; of several
+    line-ups joined by ' and ' (a study's), the sum over the policy sets they need (each compiles once)."""
     def seconds(name: str) -> int:
         return POLICIES[name].compile_seconds if name in POLICIES else 60
 
-    sets = set()
-    for lineup in lineup_spec.split(" and "):
-        names = {p.split(":")[0].strip() for p in lineup.split(",")}
-        sets.add(max(names, key=seconds))
-    return sum(seconds(n) for n in sets)
+    left: dict[str, int] = {}
+    for spec in lineup_spec.split(" and "):
+        names = [p.split(":")[0].strip() for p in spec.split(",")]
+        teams = max(2, len(names))
+        try:
+            rules = Rules.make(teams, teams)
+            lineup = Lineup.parse(spec, rules)
+            key, cached = repr(lineup.policy_set()), game_loop_compiled(lineup, rules)
+        except ValueError:  # a line-up this table does not take: the whole set, as declared
+            key, cached = max(names, key=seconds), False
+        left[key] = ENTRY_SECONDS if cached else max(seconds(n) for n in names)
+    return sum(left.values())
 
 
 def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:

@@ -15,7 +15,8 @@ from simkit.kernels.core import jit
 from simkit.kernels.batch import play_block
 from simkit.kernels.engine import play_game
 from simkit.play import simulate
-from simkit.policies import Lineup
+from simkit.policies import POLICIES, Lineup
+from simkit.runner import ENTRY_SECONDS
 from simkit.rules import Rules
 
 FRESH_PROCESS = textwrap.dedent("""
@@ -29,6 +30,8 @@ FRESH_PROCESS = textwrap.dedent("""
                           "lookahead": len(lookahead.lookahead_action.signatures),
                           "evaluation": len(evaluation.win_chance.signatures)}), file=sys.stderr)
 
+    from simkit.runner import compile_estimate
+    print(json.dumps({"estimate": compile_estimate("random")}), file=sys.stderr)
     try:
         app(["run", "--games", "200", "--policy", "random", "--out", "random-run"], standalone_mode=False)
     except SystemExit:
@@ -57,21 +60,25 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
     compiles greedy but no lookahead or evaluation (its choice of a move, compiled cold: the game loop
     around it is the random run's).
 
-    While compiling, one line names the line-up and says it happens on the first run only; the same run
-    again loads every kernel from the cache, says nothing of compiling, and plays nothing.
+    While compiling, one line names the line-up and says it happens on the first run only, with the
+    estimate its players declare; the same run again loads every kernel from the cache, says nothing of
+    compiling, and plays nothing, and the estimate left is an entry point's (the game loop is cached).
     """
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     result = subprocess.run([sys.executable, "-c", FRESH_PROCESS, "greedy"], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     compiled = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
-    assert compiled == [{"after": "random run", "greedy": 0, "lookahead": 0, "evaluation": 0},
+    declared = POLICIES["random"].compile_seconds
+    assert compiled == [{"estimate": declared},  # nothing cached: the whole set, as declared
+                        {"after": "random run", "greedy": 0, "lookahead": 0, "evaluation": 0},
                         {"after": "greedy decision", "greedy": 1, "lookahead": 0, "evaluation": 0}]
     notices = [line for line in result.stderr.splitlines() if line.startswith("compiling")]
     assert len(notices) == 1 and notices[0].startswith("compiling the kernels for random (first run only, about ")
     again = subprocess.run([sys.executable, "-c", FRESH_PROCESS], cwd=tmp_path, env=env,
                            capture_output=True, text=True, timeout=600)
     assert "compiling" not in again.stderr and "nothing to do" in again.stderr  # loaded from the cache
+    assert json.loads(again.stderr.splitlines()[0]) == {"estimate": ENTRY_SECONDS}  # the game loop is cached
 
 
 def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():

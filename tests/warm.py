@@ -3,15 +3,17 @@
 Under pytest-xdist each worker compiles a policy set the first time one of its tests plays it,
 so two workers may compile the same set at once. This script compiles every set the suite
 plays exactly once (the fast build, and with ``--boundscheck-cache`` the bounds-checked build
-in its own numba cache), the largest first, as many at a time as there are cores; the
-workers then load them from numba's cache. With a warm cache it loads and returns in seconds.
+in its own numba cache), as many at a time as there are cores; the workers then load them from
+numba's cache. With a warm cache it loads them and returns in seconds.
 
     python tests/warm.py --tier quick                 # random and greedy (make test-quick)
     python tests/warm.py --tier all --boundscheck-cache .numba-boundscheck   # make test
     python tests/warm.py --tier boundscheck --boundscheck-cache .numba-boundscheck   # its bounds-checked sets
 
 Every line-up beyond the lookahead shares one policy set in the tests (``SIMKIT_ONE_STRONG_SET``,
-tests/conftest.py), so "swift" stands for all of them.
+tests/conftest.py). That set calls every player's kernel, and numba caches each kernel apart:
+the two line-ups that tests/test_policy_sets.py plays in their own sets compile those kernels
+first, one on each core, and the joint set then only compiles its game loop around them.
 """
 
 from __future__ import annotations
@@ -25,41 +27,52 @@ from pathlib import Path
 
 from test_policy_sets import OWN_SETS as OWN_SET_LINEUPS
 
-HERE = Path(__file__).resolve().parent
-# (line-up, players, teams): one line-up per policy set the suite plays, the costliest first.
-# The strong line-up's table plays every strong player (swift and ismcts-rich refuse three teams);
-# "own-*" are the two line-ups tests/test_policy_sets.py plays in their own smallest sets.
-SETS = {"strong": ("ismcts-rich:iterations=4,swift", 2, 2), "lookahead": ("lookahead", 2, 2),
-        "greedy": ("greedy", 2, 2), "random": ("random", 2, 2)}
-OWN_SETS = {f"own-{i}": (spec, 2, 2) for i, spec in enumerate(OWN_SET_LINEUPS)}
-TIERS = {"quick": ["greedy", "random"], "all": ["strong", "lookahead", "greedy", "random", *OWN_SETS],
-         "boundscheck": []}
+ONE_STRONG_SET = "SIMKIT_ONE_STRONG_SET"
+# name -> (line-up, players, teams, in the tests' joint set): one line-up per policy set the suite plays.
+# The joint line-up's table plays every strong player (swift and ismcts-rich refuse three teams).
+SETS = {"joint": ("ismcts-rich:iterations=4,swift", 2, 2, True), "lookahead": ("lookahead", 2, 2, False),
+        "greedy": ("greedy", 2, 2, False), "random": ("random", 2, 2, False),
+        **{f"own-{i}": (spec, 2, 2, False) for i, spec in enumerate(OWN_SET_LINEUPS)}}
+OWN = [name for name in SETS if name.startswith("own-")]
+# The tiers' sets in the order they start, and what must be compiled before a set starts (the kernels it
+# calls: the joint set waits for the own sets and the lookahead, so that no kernel compiles twice).
+TIERS = {"quick": ["greedy", "random"], "all": [*OWN, "lookahead", "joint", "greedy", "random"], "boundscheck": []}
+AFTER = {"joint": {*OWN, "lookahead"}}
 BOUNDSCHECKED = ["lookahead", "greedy", "random"]  # the sets of the bounds-checked pass (make test-boundscheck)
 
 
 def compile_set(name: str) -> None:
-    """Compile (or load) one policy set's entry points: batches of games on one thread and on two,
-    a game's record, and one decision on a fresh deal."""
+    """Compile (or load) one policy set's entry points: a batch of games, a game's record, and one
+    decision on a fresh deal."""
     from simkit.cards import tables
-    from simkit.kernels.batch import run_batch
+    from simkit.kernels.core.state import new_state
     from simkit.kernels.engine import reset
     from simkit.kernels.players.dispatch import decide, workspace
-    from simkit.kernels.core.state import new_state
+    from simkit.play import simulate
     from simkit.policies import Lineup
     from simkit.records import game_record
     from simkit.rules import Rules
 
-    spec, players, teams = {**SETS, **OWN_SETS}[name]
+    spec, players, teams, _ = SETS[name]
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(spec, rules)
-    policies = lineup.policy_set()
-    for games, threads in ((1, 1), (4, 2)):  # one block of games, and several
-        run_batch(policies, tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, games, threads)
+    simulate(rules, lineup, 1, 0, 2)
     game_record(rules, lineup, 1, 0)
-    ids, params = lineup.ids()[0], lineup.params()[0]
+    ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.policy_set()
     st = new_state(0)
     reset(rules.cfg(), st, 1, 0)
     decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
+
+
+def tasks_of(tier: str, boundscheck_cache: str | None) -> list[tuple[str, str, dict]]:
+    """(label, set, environment) of every compile, in the order they may start."""
+    joint = {**os.environ, ONE_STRONG_SET: "1"}
+    own = {k: v for k, v in os.environ.items() if k != ONE_STRONG_SET}
+    tasks = [(name, name, joint if SETS[name][3] else own) for name in TIERS[tier]]
+    if boundscheck_cache:
+        checked = {**own, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(Path(boundscheck_cache).resolve())}
+        tasks += [(f"{name} (bounds-checked)", name, checked) for name in BOUNDSCHECKED]
+    return tasks
 
 
 def main() -> None:
@@ -67,32 +80,35 @@ def main() -> None:
     parser.add_argument("--tier", choices=sorted(TIERS), default="all")
     parser.add_argument("--boundscheck-cache", help="also compile the bounds-checked build into this numba cache")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--one", choices=sorted({**SETS, **OWN_SETS}), help=argparse.SUPPRESS)  # a worker
+    parser.add_argument("--verbose", action="store_true", help="say how long each policy set took")
+    parser.add_argument("--one", choices=sorted(SETS), help=argparse.SUPPRESS)  # a worker: compile one set
     args = parser.parse_args()
     if args.one:
         compile_set(args.one)
         return
-
-    os.environ.setdefault("SIMKIT_ONE_STRONG_SET", "1")
-    own = {k: v for k, v in os.environ.items() if k != "SIMKIT_ONE_STRONG_SET"}  # a line-up's own set
-    tasks = [(name, own if name in OWN_SETS else dict(os.environ)) for name in TIERS[args.tier]]
     if args.tier == "boundscheck" and not args.boundscheck_cache:
         parser.error("--tier boundscheck needs --boundscheck-cache")
-    if args.boundscheck_cache:
-        checked = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(Path(args.boundscheck_cache).resolve())}
-        tasks[1:1] = [(name, checked) for name in BOUNDSCHECKED]  # after the largest, before the small ones
-    start, running, failed = time.perf_counter(), [], []
-    while tasks or running:
-        while tasks and len(running) < args.jobs:
-            name, env = tasks.pop(0)
-            label = name + (" (bounds-checked)" if env.get("NUMBA_BOUNDSCHECK") else "")
-            running.append((label, subprocess.Popen([sys.executable, __file__, "--one", name], env=env)))
+
+    waiting, running, done, failed = tasks_of(args.tier, args.boundscheck_cache), [], set(), []
+    start = time.perf_counter()
+    while waiting or running:
+        ready = [t for t in waiting if AFTER.get(t[0], set()) <= done]
+        while ready and len(running) < args.jobs:
+            label, name, env = task = ready.pop(0)
+            waiting.remove(task)
+            proc = subprocess.Popen([sys.executable, __file__, "--one", name], env=env)
+            running.append((label, time.perf_counter(), proc))
         time.sleep(0.2)
-        for label, proc in list(running):
-            if proc.poll() is not None:
-                running.remove((label, proc))
-                if proc.returncode:
-                    failed.append(label)
+        for task in list(running):
+            label, began, proc = task
+            if proc.poll() is None:
+                continue
+            running.remove(task)
+            done.add(label)
+            if proc.returncode:
+                failed.append(label)
+            elif args.verbose:
+                print(f"  {label}: {time.perf_counter() - began:.0f} s", flush=True)
     if failed:
         sys.exit(f"error: compiling the kernels failed for {', '.join(failed)} (the output above says why)")
     print(f"kernels compiled or loaded for the {args.tier} tier in {time.perf_counter() - start:.0f} s")

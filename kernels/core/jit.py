@@ -140,3 +140,17 @@ kernel = partial(njit, **KERNEL_OPTIONS)
 # For small functions on the hot path: inlined into the caller at numba IR
 # level, whatever LLVM's inliner later decides about large callees.
 inline_kernel = partial(njit, **KERNEL_OPTIONS, inline="always")
+
+
+def is_cached(dispatcher, *args) -> bool:
+    """Whether `dispatcher` is compiled for the types of `args`: in this process, or in numba's disk
+    cache under the kernel sources of today (so that calling it loads rather than compiles)."""
+    from numba import typeof
+    from numba.core.typing.typeof import Purpose
+
+    sig = tuple(typeof(a, Purpose.argument) for a in args)
+    if sig in dispatcher.overloads:
+        return True
+    cache = dispatcher._cache
+    key = cache._index_key(sig, dispatcher.targetctx.codegen())
+    return key in cache._cache_file._load_index()
