@@ -42,8 +42,12 @@ def test_the_skill_ladder_and_the_policy_sets_read_the_entries():
         assert (p.mark in held) == (p.mark is not None)
 
 
-def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice():
-    """A cost class's study games give the half-width the studies ask for."""
+def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(monkeypatch):
+    """A cost class's study games give the half-width the studies ask for; the compile notice says the
+    players' declared seconds where the game loop is not compiled yet, an entry point's where it is."""
+    from simkit import runner
+
+    monkeypatch.setattr(runner, "game_loop_compiled", lambda lineup, rules: False)
     assert LIGHT.study_games >= round_games(stats.games_for_half_width(PRECISE_HALF_WIDTH))
     assert HEAVY.study_games >= round_games(stats.games_for_half_width(STRONG_HALF_WIDTH))
     two = Rules.make(2)
@@ -52,6 +56,9 @@ def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice():
         assert default_chunk_size(lineup) == min(p.cost.chunk_size, LIGHT.chunk_size)
         assert default_games(lineup) == min(p.cost.study_games, LIGHT.study_games)
         assert compile_estimate(f"{p.name},random") == max(p.compile_seconds, POLICIES["random"].compile_seconds)
+    monkeypatch.setattr(runner, "game_loop_compiled", lambda lineup, rules: True)
+    assert compile_estimate("lookahead,random") == runner.ENTRY_SECONDS
+    assert compile_estimate("greedy and lookahead") == 2 * runner.ENTRY_SECONDS  # two policy sets
 
 
 def test_no_code_reads_strength_from_the_order_of_ids():
