@@ -151,6 +151,9 @@ def is_cached(dispatcher, *args) -> bool:
     sig = tuple(typeof(a, Purpose.argument) for a in args)
     if sig in dispatcher.overloads:
         return True
-    cache = dispatcher._cache
-    key = cache._index_key(sig, dispatcher.targetctx.codegen())
-    return key in cache._cache_file._load_index()
+    cache = getattr(dispatcher, "_cache", None)
+    try:  # numba's private cache index: where it moved, say "not cached" (the notice's estimate is the whole set's)
+        key = cache._index_key(sig, dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except AttributeError:
+        return False
