@@ -451,7 +451,7 @@ class _StudyCommand(typer.core.TyperCommand):
         for p in params:
             if p.name == "policy":
                 p.help = _study_policy_help()
-            option = {"sizes": "sizes", "family": "families"}.get(p.name)
+            option = {"sizes": "sizes", "family": "families", "check": "checks"}.get(p.name)
             if option in own:  # the kind's own option: its help from the kind (simkit.studies.KINDS)
                 kind, text = own[option]
                 p.help = f"The {kind} study only: {text}."
@@ -477,6 +477,8 @@ def study(
         "--sizes", help="(from the study registry: the hand-size kind's options)")] = None,
     family: Annotated[list[str] | None, typer.Option(
         "--family", help="(from the study registry: the compensation kind's options)")] = None,
+    check: Annotated[list[str] | None, typer.Option(
+        "--check", help="(from the study registry: the compensation kind's options)")] = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a study directory that holds another study, or replay the runs of "
         "this one that this simkit would play differently.")] = False,
@@ -486,16 +488,16 @@ def study(
 ) -> None:
     from simkit.play import set_threads
     from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
+    from simkit.studies.base import option_flag
 
     with user_errors():
         if name not in KINDS:
             raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")
         own = {"sizes": ("hand-size", _sizes(sizes) if sizes else None),
-               "families": ("compensation", family or None)}
+               "families": ("compensation", family or None), "checks": ("compensation", check or None)}
         for option, (kind, value) in own.items():
             if value is not None and name != kind:
-                flag = "--family" if option == "families" else f"--{option}"
-                raise StudyError(f"{flag} applies to the {kind} study, not to {name}")
+                raise StudyError(f"{option_flag(option)} applies to the {kind} study, not to {name}")
         options = {k: v for k, (kind, v) in own.items() if kind == name}
         set_threads(threads)
         the_study = make_study(name, policy, games, seed, rule_options, **options)

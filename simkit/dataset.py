@@ -4,6 +4,7 @@ Layout of a run directory::
 
     DIR/_manifest.json                     identity, versions, games, chunk size (simkit.manifest)
     DIR/_chunks.log                        one line per finished chunk (simkit.manifest)
+    DIR/_times.log                         the wall time of each command that played (simkit.manifest)
     DIR/part-000000000000.parquet          games [0, chunk_size)
     DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
     DIR/.simkit.lock                       held by the run writing DIR (simkit.lock)

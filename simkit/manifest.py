@@ -2,6 +2,7 @@
 
     DIR/_manifest.json   the header: format, run_id, identity, games, chunk_size, versions, columns, chunk_log
     DIR/_chunks.log      one line per finished chunk: {"first_game":100000,"games":100000}
+    DIR/_times.log       one line per command that played games: {"games":200000,"seconds":4.21}
 
 The games of a run are cut into chunks of chunk_size consecutive games
 (``chunk_list``); chunk `first` is the part file ``part_name(first)``.
@@ -14,6 +15,10 @@ long the run; the header and the log are rewritten whole (durably, see
 the part files on disk. A line is appended only once its part is on disk
 for good, so the log never claims a missing part; a torn last line (a power
 loss mid-append) is skipped.
+
+The times log says what playing the run took on the machine that played it:
+the wall time of each command (or each resume) from its first game to its
+last, compile excluded. It is no part of the run's identity or rows.
 
 ``read`` gives the manifest as simkit 0.4.0 wrote it whole after every
 chunk: the header with a ``chunks`` list (first_game, games, file, done)
@@ -32,6 +37,7 @@ FORMAT = "simkit.dataset/2"  # of the header and of every part's metadata
 OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
 HEADER = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
 LOG = "_chunks.log"  # "_": Parquet readers skip it, as they skip the header
+TIMES = "_times.log"  # the wall time of each command that played games
 RESUMING = "re-running the same command resumes where this run stopped"
 
 
@@ -107,6 +113,31 @@ def logged(directory: Path) -> set[tuple[int, int]]:
         except (ValueError, KeyError, TypeError):
             continue
     return out
+
+
+def record_time(directory: Path, games: int, seconds: float) -> None:
+    """A command played `games` games of the run in `seconds` of wall time: one line appended."""
+    path = Path(directory) / TIMES
+    with writing(path):
+        append_line(path, json.dumps({"games": int(games), "seconds": round(float(seconds), 3)},
+                                     separators=(",", ":")))
+
+
+def played_seconds(directory: Path) -> float | None:
+    """The wall time the times log records for the run, in seconds; None when it records none (a run
+    played before the log existed). A torn or unreadable line is skipped."""
+    try:
+        text = (Path(directory) / TIMES).read_bytes()
+    except OSError:
+        return None
+    total, found = 0.0, False
+    for line in text.split(b"\n")[:-1]:
+        try:
+            total += float(json.loads(line)["seconds"])
+            found = True
+        except (ValueError, KeyError, TypeError):
+            continue
+    return total if found else None
 
 
 def read(directory: Path) -> dict | None:

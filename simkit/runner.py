@@ -257,7 +257,8 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False,
         )
     if not same:  # overwrite: the parts (set-aside ones too), then the log, the header last
         replaced = _manifest_words(manifest)
-        for p in [*out.glob(ds.PART_GLOB), *out.glob(ds.UNREADABLE_GLOB), out / mf.LOG, out / ds.MANIFEST]:
+        for p in [*out.glob(ds.PART_GLOB), *out.glob(ds.UNREADABLE_GLOB), out / mf.LOG, out / mf.TIMES,
+                  out / ds.MANIFEST]:
             p.unlink(missing_ok=True)
         return spec, replaced
     if spec.games < manifest["games"]:
@@ -273,8 +274,8 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False,
 
 
 def _ours(path: Path) -> bool:
-    """A file simkit keeps beside a run's parts: the lock, the chunk log, a part set aside."""
-    return path.name in (LOCK_NAME, mf.LOG) or path.match(ds.UNREADABLE_GLOB)
+    """A file simkit keeps beside a run's parts: the lock, the chunk log, the times log, a part set aside."""
+    return path.name in (LOCK_NAME, mf.LOG, mf.TIMES) or path.match(ds.UNREADABLE_GLOB)
 
 
 def identity_differences(mine: dict, theirs: dict) -> str:
@@ -414,7 +415,9 @@ def run(
                 outcome.interrupted = executor.play(chunks, finished, events)
         finally:  # a part renamed into place as the run stopped (Ctrl-C, SIGTERM, a failed chunk) counts too
             record_parts_on_disk(out, [(f, n) for f, n in todo if f not in done], ds.run_id(identity), finished)
-        outcome.seconds = time.perf_counter() - start
+            outcome.seconds = time.perf_counter() - start
+            if outcome.games_played:
+                mf.record_time(out, outcome.games_played, outcome.seconds)
         return outcome
     finally:
         lock.__exit__(None, None, None)

@@ -365,6 +365,26 @@ def test_manifest_records_seed_configuration_and_versions(tmp_path):
                     "first_game": 250, "games": 250}
 
 
+def test_the_times_log_holds_each_command_that_played_and_nothing_else(tmp_path):
+    """A command that plays appends its games and wall time; a finished run asked again appends nothing; a
+    resume appends its own line; a torn line is skipped."""
+    stopped = run(tmp_path, spec(), events=InterruptAfter(300))
+    assert stopped.interrupted and stopped.games_played > 0
+    first = mf.played_seconds(tmp_path)
+    assert first is not None and first >= 0
+    done = run(tmp_path, spec())
+    assert done.complete
+    lines = [json.loads(line) for line in (tmp_path / mf.TIMES).read_text().splitlines()]
+    assert [x["games"] for x in lines] == [stopped.games_played, done.games_played]
+    assert mf.played_seconds(tmp_path) == pytest.approx(sum(x["seconds"] for x in lines))
+    run(tmp_path, spec())
+    assert len((tmp_path / mf.TIMES).read_text().splitlines()) == 2  # nothing played, nothing written
+    with (tmp_path / mf.TIMES).open("a") as f:
+        f.write('{"games":5,"sec')  # a torn last line (a power loss)
+    assert mf.played_seconds(tmp_path) == pytest.approx(sum(x["seconds"] for x in lines))
+    assert mf.played_seconds(tmp_path / "none") is None
+
+
 # --- the manifest: a header and a log of finished chunks ---------------------------
 
 def _bookkeeping_per_chunk(directory, games: int, monkeypatch) -> tuple[list[int], int]:

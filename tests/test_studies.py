@@ -623,6 +623,31 @@ def test_one_family_of_a_compensation_study_writes_its_own_rows_alone(tmp_path):
         assert families() == ["handicap", "late_card"]
 
 
+def test_a_compensation_answer_is_checked_by_another_line_up_with_its_wall_time(tmp_path):
+    """--check: each confirmed answer is played again by another line-up on seed + 2; the summary says whether
+    it holds, each search's wall time, and the standard game's edge the search measured."""
+    from simkit.studies.compensation import CHECK_GAMES
+
+    study = make_study("compensation", ["random"], 200, 4, {"players": 12, "teams": 2}, families=["late_card"],
+                       checks=["greedy"])
+    run_study(study, tmp_path)
+    checks = pd.read_csv(tmp_path / "checks.csv", dtype={"setting": str})
+    assert len(checks) == 1 and checks["checked_by"].iloc[0] == "greedy" and checks["found_by"].iloc[0] == "random"
+    assert checks["games"].iloc[0] == CHECK_GAMES and checks["seed"].iloc[0] == 6  # the study's seed + 2
+    assert checks["holds"].iloc[0] == (abs(checks["advantage"].iloc[0]) <= 0.015)
+    assert checks["wall_seconds"].iloc[0] > 0
+    verdicts = pd.read_csv(tmp_path / "verdicts.csv")
+    assert verdicts["wall_seconds"].iloc[0] > 0 and verdicts["standard_games"].iloc[0] == 200
+    text = (tmp_path / "summary.md").read_text()
+    assert "## Checked by another player" in text and "## Wall time per table" in text
+    summary = pd.read_csv(tmp_path / "summary.csv")
+    assert list(summary["role"]).count("check") == 1
+    assert run_study(study, tmp_path).games_played == 0  # done: asked again, it plays nothing
+    without = make_study("compensation", ["random"], 200, 4, {"players": 12, "teams": 2}, families=["late_card"])
+    run_study(without, tmp_path)  # a later command without --check keeps the check on record
+    assert len(pd.read_csv(tmp_path / "checks.csv")) == 1
+
+
 # --- the command line ------------------------------------------------------------
 
 def test_the_docs_metric_table_is_the_registry():
@@ -652,6 +677,8 @@ def test_the_docs_metric_table_is_the_registry():
     (["study", "compensation", "--late-card", "3"], "the compensation study sets --late-card itself"),
     (["study", "compensation", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
     (["study", "first-player", "--family", "handicap"], "--family applies to the compensation study"),
+    (["study", "first-player", "--check", "greedy"], "--check applies to the compensation study"),
+    (["study", "compensation", "--check", "clever"], "unknown policy 'clever'"),
 ])
 def test_bad_study_input_gets_one_error_line(tmp_path, args, message):
     from cli import app

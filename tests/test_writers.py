@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -233,7 +234,7 @@ def test_simkit_run_after_a_part_was_truncated_says_so_in_one_line(tmp_path):
     pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
 
 
-def test_overwrite_removes_the_parts_set_aside_and_the_log_with_the_run(tmp_path):
+def test_overwrite_removes_the_parts_set_aside_and_the_logs_with_the_run(tmp_path):
     run(tmp_path, spec())
     (tmp_path / ds.part_name(0)).write_bytes(b"")
     run(tmp_path, spec())
@@ -241,7 +242,8 @@ def test_overwrite_removes_the_parts_set_aside_and_the_log_with_the_run(tmp_path
     other = RunSpec(TWO, Lineup.parse("random", TWO), 6, 200, 100)
     assert run(tmp_path, other, overwrite=True).replaced
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [".simkit.lock", ds.MANIFEST, mf.LOG, ds.part_name(0), ds.part_name(100)])
+        [".simkit.lock", ds.MANIFEST, mf.LOG, mf.TIMES, ds.part_name(0), ds.part_name(100)])
+    assert [json.loads(line)["games"] for line in (tmp_path / mf.TIMES).read_text().splitlines()] == [200]
 
 
 # --- one writer per study ------------------------------------------------------------

@@ -33,7 +33,7 @@ def make_study(name: str, policies=None, games: int | None = None, seed: int | N
     from simkit import defaults
     from simkit.policies import Lineup
     from simkit.rules import Rules
-    from simkit.studies.base import refuse_varied
+    from simkit.studies.base import option_flag, refuse_varied
 
     if name not in KINDS:
         raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")
@@ -42,8 +42,9 @@ def make_study(name: str, policies=None, games: int | None = None, seed: int | N
     refuse_varied(kind, rules)
     for option in options:
         if option not in kind.options:
-            allowed = ", ".join(f"--{o}" for o in kind.options) or "none"
-            raise StudyError(f"--{option} is not an option of the {name} study (its own options: {allowed})")
+            allowed = ", ".join(map(option_flag, kind.options)) or "none"
+            raise StudyError(f"{option_flag(option)} is not an option of the {name} study (its own options: "
+                             f"{allowed})")
     if games is not None and games < 1:
         raise StudyError(f"--games must be at least 1, got {games:,}")
     specs = list(policies or kind.default_policies)

@@ -40,6 +40,7 @@ import pandas as pd
 
 from simkit import dataset as ds
 from simkit import defaults, stats
+from simkit import manifest as mf
 from simkit.aggregate import Aggregate, Pairs, paired, runs_of
 from simkit.lock import DirectoryLock, LockedError
 from simkit.metrics import measure
@@ -154,6 +155,11 @@ class Results:
         """Games of the configuration's own run on disk, at most its games (another run's count none)."""
         return min(games_of_run(self.out / config.folder(self.seed), config_run_id(config, self.seed)), config.games)
 
+    def seconds(self, config: Config) -> float | None:
+        """The wall time the configuration's run took to play on this machine (simkit.manifest's times
+        log); None when it was played before the log existed or is not on disk."""
+        return mf.played_seconds(self.out / config.folder(self.seed))
+
     def forget(self, config: Config) -> None:
         self._aggregates.pop(config.folder(self.seed), None)
 
@@ -221,10 +227,18 @@ class StudyKind:
             rules += f"; {_and(choose)} choose among its tables (one or some of them)"
         parts.append(rules + ".")
         if self.options:
-            parts.append("Its own options: " + "; ".join(f"--{'family' if name == 'families' else name} "
-                                                         f"({text})" for name, (_, text) in self.options.items())
-                         + ".")
+            parts.append("Its own options: " + "; ".join(f"{option_flag(name)} ({text})"
+                                                         for name, (_, text) in self.options.items()) + ".")
         return " ".join(parts)
+
+
+# A kind's own option whose flag is not its name: a repeatable flag names one value (--family late_card).
+FLAGS = {"families": "--family", "checks": "--check"}
+
+
+def option_flag(name: str) -> str:
+    """The command-line flag of a kind's own option ('families' -> '--family')."""
+    return FLAGS.get(name, f"--{name}")
 
 
 def _and(words: list[str]) -> str:

@@ -15,6 +15,11 @@ The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
 team 0 short until its K-th turn) and ``handicap`` (H: team 0's seats short
 for H turns in all, spread over its seats; H0,H1 with three teams).
 
+With ``--check LINEUP`` each confirmed answer is played again by another
+line-up (the reference lookahead, for a setting found under swift) on a
+fresh seed, CHECK_GAMES games: whether the setting found with one player
+holds for another.
+
 Searching is replayed from the datasets on disk at every call of ``plan``:
 a re-run plays nothing, an interrupted search resumes at its step, and
 more games per setting extend it.
@@ -49,6 +54,10 @@ NO_EDGE_AT_0 = "no edge at 0: its interval holds zero"  # the search's word; fai
 NOT_FAIR = "the closest setting found"  # the verdict of a family that did not reach fair at a table
 MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
 EXTEND = {"fast": 4, "strong": 2}  # an inconclusive confirmation's second look: times its first games
+CHECK_GAMES = 10_000  # a check of a confirmed setting by another line-up: a 95% half-width of about 1 pp
+CHECK_SEED_OFFSET = 2  # the check plays seed + 2: games neither the search nor the confirmation saw
+CHECK_BAND = 0.015  # a check holds when team 0's advantage is within ±1.5 pp
+CHECK_GAP = 0.025  # and, with three teams, the largest gap at most 2.5 pp
 
 
 def strength(lineup) -> str:
@@ -480,7 +489,12 @@ def inconclusive(wins: np.ndarray, kind: str, teams: int) -> bool:
 
 
 def plan(study: Study, results: Results) -> list[Config]:
-    """Every setting played so far, the next ones each unfinished search needs, the confirmations."""
+    """Every setting played so far, the next ones each unfinished search needs, the confirmations, and once
+    a confirmation is done, its checks by the --check line-ups."""
+    from simkit.policies import Lineup
+
+    for spec in study.options.get("checks") or ():
+        Lineup.parse(spec, Rules.make(2))  # a bad --check is refused before anything is played
     configs = []
     for search, confirm in searches(study, results):
         configs += [p.config for p in search.points.values()]
@@ -488,7 +502,71 @@ def plan(study: Study, results: Results) -> list[Config]:
             configs.append(search.need)
         elif confirm is not None:
             configs.append(confirm)
+            if not search.guide and results.aggregate(confirm) is not None:
+                configs += [check(search, spec, study.seed) for spec in study.options.get("checks") or ()]
     return configs
+
+
+def check(search: Search, spec: str, seed: int) -> Config:
+    """The search's answer played by the line-up `spec` on seed + CHECK_SEED_OFFSET, CHECK_GAMES games."""
+    from simkit.policies import Lineup
+
+    rules = search.config(search.chosen).rules
+    lineup = Lineup.parse(spec, rules)
+    setting = setting_text(search.chosen)
+    return Config(rules, lineup, CHECK_GAMES, "compensation", f"{search.family} {setting}, checked",
+                  seed + CHECK_SEED_OFFSET, (("family", search.family), ("setting", setting), ("role", "check"),
+                                             ("found_by", search.lineup.spec)))
+
+
+def holds(wins: np.ndarray, teams: int) -> bool:
+    """A check holds: team 0's advantage within ±CHECK_BAND and, with three teams, the largest gap at most
+    CHECK_GAP (point estimates: at CHECK_GAMES games an interval of ±1 pp could lie within ±1.5 pp only
+    around a point within ±0.5)."""
+    return abs(stats.advantage(wins).value) <= CHECK_BAND and (teams == 2 or stats.max_gap(wins).value <= CHECK_GAP)
+
+
+def checks_of(configs: list[Config], results: Results) -> list[Config]:
+    """The checks among `configs` that are on disk, each folder once."""
+    found = {c.folder(results.seed): c for c in configs
+             if dict(c.facts).get("role") == "check" and results.aggregate(c) is not None}
+    return list(found.values())
+
+
+def checks_table(checks: list[Config], results: Results) -> pd.DataFrame:
+    """checks.csv: one row per check, with whether it holds."""
+    rows = []
+    for c in checks:
+        wins = results.aggregate(c).wins()
+        adv, gap = stats.advantage(wins), stats.max_gap(wins)
+        facts = dict(c.facts)
+        rows.append({"players": c.rules.players, "teams": c.rules.teams, "found_by": facts["found_by"],
+                     "family": facts["family"], "setting": facts["setting"], "checked_by": c.lineup.spec,
+                     "games": results.aggregate(c).games, "seed": c.seed, "advantage": adv.value,
+                     "advantage_low": adv.low, "advantage_high": adv.high, "max_gap": gap.value,
+                     "max_gap_low": gap.low, "max_gap_high": gap.high, "holds": holds(wins, c.rules.teams),
+                     "wall_seconds": wall_seconds([c], results), "run_args": run_args(c)})
+    return pd.DataFrame(rows)
+
+
+def checks_section(frame: pd.DataFrame) -> str:
+    """The checks as markdown: each answer played by another line-up, and whether it holds."""
+    if not len(frame):
+        return ""
+    lines = ["## Checked by another player\n",
+             f"Each answer below was played again by another line-up on a fresh seed ({count(CHECK_GAMES)} games, "
+             f"the study's seed + {CHECK_SEED_OFFSET}). It holds when team 0's advantage is within "
+             f"±{100 * CHECK_BAND:g} pp and, with three teams, the largest gap at most {100 * CHECK_GAP:g} pp "
+             "(point estimates, with their 95% intervals).\n",
+             "| table | found by | family | setting | checked by | advantage [95% CI] | largest gap [95% CI] "
+             "| games | holds |", "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- |"]
+    for r in frame.itertuples():
+        say = "yes" if r.holds else f"no: {pp(r.advantage, digits=2)} from even" if abs(r.advantage) > CHECK_BAND \
+            else f"no: largest gap {pp(r.max_gap, digits=2)}"
+        lines.append(f"| {r.players}p / {r.teams}t | {r.found_by} | {r.family} | {r.setting} | {r.checked_by} | "
+                     f"{pp(r.advantage, r.advantage_low, r.advantage_high, 2)} | "
+                     f"{pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2)} | {count(r.games)} | {say} |")
+    return "\n".join(lines) + "\n"
 
 
 def run_args(config: Config) -> str:
@@ -513,15 +591,21 @@ def run_args(config: Config) -> str:
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     """The summary of every search on disk, replayed (whatever the command, or an earlier one that
     stopped before its summary): the settings each played and its confirmation, as far as played."""
-    everything = begun(searches(whole(study), results), results, configs + on_record(results))
-    configs = canonical(on_disk(everything, results, study.seed), study)
+    recorded = configs + on_record(results)
+    everything = begun(searches(whole(study), results), results, recorded)
+    checked = checks_of(recorded, results)
+    configs = canonical(on_disk(everything, results, study.seed) + checked, study)
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
     summary["run_args"] = [run_args(c) for c in configs]
     found = [(s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
              for s, c in everything if not s.guide]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
-    return Tables(summary, {"verdicts": verdicts}, key=key_table(verdicts), sections=[search_section(found)],
+    checks = checks_table(checked, results)
+    return Tables(summary, {"verdicts": verdicts, **({"checks": checks} if len(checks) else {})},
+                  key=key_table(verdicts),
+                  sections=[search_section(found), *filter(None, [checks_section(checks)]),
+                            wall_time_section(found, results)],
                   notes=[
                       "Each search plays its settings on the same deals (the study's seed, games 0..N-1), so "
                       "neighbouring settings differ by the rule alone; a confirmation replays the chosen setting "
@@ -575,7 +659,56 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
         "max_gap": row.max_gap, "max_gap_low": row.max_gap_low, "max_gap_high": row.max_gap_high,
         "fair": fair(results.aggregate(confirm).wins(), kind, search.rules.teams),
         "looks": 1 if confirm.games == first_look(search) else 2, "run_args": row.run_args,
+        "wall_seconds": wall_seconds([*(p.config for p in search.points.values()), confirm], results),
+        **standard_game(search),
     }
+
+
+def standard_game(search: Search) -> dict:
+    """The edge of the standard game (the setting 0 every search plays first, on the search's deals):
+    team 0's advantage and the largest gap, each with its interval, and the games."""
+    zero = search.points[(0,) * len(search.chosen)].agg
+    adv, gap = stats.advantage(zero.wins()), stats.max_gap(zero.wins())
+    return {"standard_advantage": adv.value, "standard_advantage_low": adv.low, "standard_advantage_high": adv.high,
+            "standard_max_gap": gap.value, "standard_max_gap_low": gap.low, "standard_max_gap_high": gap.high,
+            "standard_games": int(zero.games)}
+
+
+def wall_seconds(configs: list[Config], results: Results) -> float:
+    """The wall time their runs took to play on this machine (each folder once), in seconds; NaN when one
+    of them was played before runs recorded it (simkit.manifest's times log)."""
+    times = {c.folder(results.seed): results.seconds(c) for c in configs}
+    return math.nan if any(t is None for t in times.values()) else float(sum(times.values()))
+
+
+def wall_time_section(found: list, results: Results) -> str:
+    """Per table and line-up: the settings played, their games and the wall time they took on this machine."""
+    tables: dict[tuple[int, int, str], list[Config]] = {}
+    for search, confirm in found:
+        key = (search.rules.players, search.rules.teams, search.lineup.spec)
+        tables.setdefault(key, []).extend(p.config for p in search.points.values())
+        if confirm is not None:
+            tables[key].append(confirm)
+    lines = ["## Wall time per table\n",
+             "What each table's searches and confirmations took to play on the machine that played them "
+             "(the runs' times logs, the compile excluded), with whatever else ran beside them.\n",
+             "| table | line-up | settings and confirmations | games | wall time |", "| --- | --- | ---: | ---: | ---: |"]
+    for (players, teams, lineup), configs in sorted(tables.items()):
+        distinct = {c.folder(results.seed): c for c in configs}
+        seconds = wall_seconds(list(distinct.values()), results)
+        games = sum(c.games for c in distinct.values())
+        took = "not recorded" if math.isnan(seconds) else _duration(seconds)
+        lines.append(f"| {players}p / {teams}t | {lineup} | {len(distinct)} | {count(games)} | {took} |")
+    return "\n".join(lines) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    """'42 s', '12.5 min', '1.6 h'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def key_table(v: pd.DataFrame) -> pd.DataFrame:
@@ -626,6 +759,8 @@ KIND = StudyKind(
     "compensation", "Which compensation makes Sequence fair, at every table?",
     "searches each compensation family's knob (late_card, handicap) for zero first-player edge, then confirms",
     plan, tables, figures, default_policies=("greedy",), varies=("players", "teams", "late_card", "handicap"),
-    restricts=("players", "teams", "families"),
-    options={"families": (None, f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all")},
+    restricts=("players", "teams", "families", "checks"),
+    options={"families": (None, f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all"),
+             "checks": (None, f"a line-up that plays each confirmed answer again on a fresh seed, "
+                              f"{CHECK_GAMES:,} games; repeat for several")},
     games=search_games, unit="setting", tables_text=tables_text)
