@@ -163,6 +163,23 @@ class StopAfter(RunEvents):
             raise KeyboardInterrupt
 
 
+def test_a_study_holding_a_retired_players_rows_goes_on_without_them_only_when_asked(tmp_path):
+    """A player retired by a later simkit: its line-up cannot be played or read; the study is refused with
+    one line naming it, and --overwrite goes on without its rows."""
+    study = make_study("first-player", ["random"], 200, 3, {"players": 2})
+    run_study(study, tmp_path)
+    record = json.loads((tmp_path / "study.json").read_text())
+    record["lineups"]["quick"] = 200
+    record["configurations"].append({**record["configurations"][0], "lineup": "quick"})
+    (tmp_path / "study.json").write_text(json.dumps(record))
+    with pytest.raises(StudyError, match=r"holds line-ups this simkit cannot play \(quick: unknown policy 'quick'"):
+        run_study(study, tmp_path)
+    again = run_study(study, tmp_path, overwrite=True)
+    assert again.replaced == "the rows of line-ups this simkit cannot play (quick)" and again.games_played == 0
+    assert list(pd.read_csv(tmp_path / "summary.csv")["policies"]) == ["random"]
+    assert "quick" not in (tmp_path / "study.json").read_text()
+
+
 def test_an_interrupted_study_resumes_and_more_games_extend_it(done, tmp_path):
     both = make_study("first-player", ["random", "greedy"], GAMES, 3, {"players": 2})
     stopped = run_study(both, tmp_path, events=StopAfter(GAMES + 50))

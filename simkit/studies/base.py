@@ -495,6 +495,13 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
                              f"{defaults.WORKSPACE}/{default_folder(study)})")
         return _clear(out, describe_identity(theirs)), [], dict(study.lineups), []
     games = dict(on_disk.get("lineups", {}))
+    unknown = sorted(spec for spec in games if not _known(spec, study))
+    if unknown:
+        if not overwrite:
+            raise StudyError(f"{out} holds line-ups this simkit cannot play ({', '.join(unknown)}: "
+                             f"{_why_unknown(unknown[0], study)}); use --overwrite to go on without them (their "
+                             "rows leave the study), or --out DIR")
+        games = {spec: n for spec, n in games.items() if spec not in unknown}
     added = []
     for lineup, n in study.lineups.items():
         if lineup in games and n < games[lineup]:
@@ -503,8 +510,32 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
         if lineup not in games:
             added.append(lineup)
         games[lineup] = max(n, games.get(lineup, 0))
-    previous = [config_from_json(c) for c in on_disk.get("configurations", [])]
-    return None, added, line_up_order(games, study.kind.default_policies), previous
+    previous = []
+    for record in on_disk.get("configurations", []):
+        try:
+            previous.append(config_from_json(record))
+        except ValueError as e:  # a line-up of a player this simkit no longer has
+            if not overwrite:
+                raise StudyError(f"{out} holds line-ups this simkit cannot play ({record.get('lineup')}: {e}); use "
+                                 "--overwrite to go on without them (their rows leave the study), or --out DIR") \
+                    from None
+            unknown.append(record.get("lineup"))
+    unknown = sorted(set(unknown))
+    replaced = f"the rows of line-ups this simkit cannot play ({', '.join(unknown)})" if unknown else None
+    return replaced, added, line_up_order(games, study.kind.default_policies), previous
+
+
+def _known(spec: str, study: Study) -> bool:
+    """Whether this simkit can play the line-up `spec` (a retired player's cannot)."""
+    return _why_unknown(spec, study) is None
+
+
+def _why_unknown(spec: str, study: Study) -> str | None:
+    try:
+        Lineup.parse(spec, Rules.make(**{k: v for k, v in study.base.items() if k in ("players", "teams")}))
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 def line_up_order(games: dict[str, int], defaults: tuple[str, ...]) -> dict[str, int]:
