@@ -2,6 +2,9 @@
 
     python benchmarks/rich_value.py --games 20000 --match 0               # the "2 teams" row of RICH_WEIGHTS
     python benchmarks/rich_value.py --players 4 --games 20000 --match 0   # the "2 teams, partners" row
+    python benchmarks/rich_value.py --players 12 --games 20000 --match 0  # the "12 players, 2 teams" row
+    python benchmarks/rich_value.py --players 3 --games 20000 --match 0   # the "3 teams" row
+    python benchmarks/rich_value.py --players 6 --teams 3 --games 20000 --match 0   # "3 teams, partners"
     python benchmarks/rich_value.py --games 20000 --match 4000 --match-seed 4242 --width 2
     python benchmarks/rich_value.py --leaf-cost --games 0 --match 0       # what a leaf costs
 
@@ -9,19 +12,20 @@ The goal was a player at 50% against the default lookahead at ten
 times its speed. The fast policy (``kernels.players.fast``: greedy's shortlist, each
 action judged by a linear value of what the seat sees) scores 45-47% at 164
 times the speed on the 12 features per team of ``kernels.values.evaluation``; swift
-(the lookahead's race with quick's cheap settings, its leaves scored by a
-richer value) is the answer. This script fits that value:
+(the lookahead's race on a small budget, its leaves scored by a richer
+value) is the answer. This script fits that value:
 
-1. Every seat plays the line-up `--of` (default: the lookahead) at a table of
-   two teams (`--players`, even); after each turn that does not end the game,
+1. Every seat plays the line-up `--of` (default: the lookahead) at the table
+   of `--players` and `--teams`; after each turn that does not end the game,
    the position is described as the seat that just played sees it
    (``kernels.values.rich.rich_features``: the fair features of its team and of the
-   other, and the 26 EXTRAS, reading only what RULES.md's Information lets the
+   others, and the 26 EXTRAS, reading only what RULES.md's Information lets the
    seat see). The label is whether the seat's team won.
 2. Two logistic regressions on the same positions (four fifths of the
    games; the held-out fifth scores them): the fair features alone, and with
    the extras. The second's weights, rounded to four decimals, are the table's
-   row of ``simkit.policies.RICH_WEIGHTS`` (printed last).
+   row of ``kernels.values.weights.RICH_WEIGHTS`` (printed last): its shape's,
+   fitted with 2, 3, 4 or 6 players, or with 8 or more a row of its own.
 3. With `--match GAMES` (two players): a one-ply player on each value
    (greedy's best `--width` actions by the lookahead's own greedy weights,
    each played on a copy of the board and scored by the value) against the
@@ -54,7 +58,7 @@ from simkit.kernels.core.decide import choose_dead
 from simkit.kernels.players.dispatch import workspace
 from simkit.kernels.values.leaves import RichLeaf
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, rich_features
-from simkit.kernels.core.state import CFG_MAX_TURNS, CFG_PLAYERS, may_swap_dead, new_state
+from simkit.kernels.core.state import CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, may_swap_dead, new_state
 from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from simkit.policies import RICH_NAMES, Lineup, value_table
 from simkit.rules import Rules
@@ -82,7 +86,7 @@ def record_game(policies, tb, cfg, ids, params, st, sim, seed, game, feats, seat
             rich_features(tb, cfg, st, seat, feats[n])
             seats[n] = seat
             n += 1
-        seat, team = next_seat(seat, team, players, 2)
+        seat, team = next_seat(seat, team, players, cfg[CFG_TEAMS])
     return n, -1
 
 
@@ -101,7 +105,7 @@ def collect(rules: Rules, spec: str, seed: int, games: int, threads: int) -> lis
         for g in range(b, games, threads):
             n, winner = record_game(policies, tb, cfg, ids, params, st, sim, seed, g, feats, seats)
             if winner >= 0:
-                out[g] = (feats[:n].astype(np.float32), (seats[:n] % 2 == winner).astype(np.float64))
+                out[g] = (feats[:n].astype(np.float32), (seats[:n] % rules.teams == winner).astype(np.float64))
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(block, range(threads)))
@@ -208,7 +212,7 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
     for turn in range(1, 31):
         if play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY) == WON:
             break
-        seat, team = next_seat(seat, team, rules.players, 2)
+        seat, team = next_seat(seat, team, rules.players, rules.teams)
         if turn % 10 == 0:
             for rich in (True, False):
                 leaf_loop(tb, cfg, st, out, 10, rich)
@@ -223,7 +227,8 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--of", default="lookahead", help="the line-up whose games are fitted and played against")
-    parser.add_argument("--players", type=int, default=2, help="an even number: two teams")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--match", type=int, default=0, help="games of each one-ply match (two players; 0: none)")
@@ -239,12 +244,10 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.width <= MAX_SHORTLIST:
         parser.error(f"--width must be 1 to {MAX_SHORTLIST}")
-    if args.players < 2 or args.players % 2:
-        parser.error(f"--players must be an even number (a table of two teams), got {args.players}")
-    if args.match and args.players != 2:
+    if args.match and (args.players != 2 or args.teams not in (None, 2)):
         parser.error("--match plays two-player games only: give --players 2 or --match 0")
     try:
-        rules = Rules.make(args.players, 2)
+        rules = Rules.make(args.players, args.teams)
         Lineup.parse(args.of, rules)
     except ValueError as e:
         parser.error(str(e))
@@ -253,7 +256,7 @@ def main() -> None:
     if args.games == 0:
         return
     t = time.perf_counter()
-    key = np.array([args.of, str(args.games), str(args.seed), str(N_RICH), str(args.players)])
+    key = np.array([args.of, str(args.games), str(args.seed), str(N_RICH), str(args.players), str(rules.teams)])
     if args.data and os.path.exists(args.data):
         saved = np.load(args.data)
         if not np.array_equal(saved["key"], key):
@@ -267,7 +270,7 @@ def main() -> None:
         if args.data:
             np.savez(args.data + ".tmp.npz", key=key, x=x, y=y, xt=xt, yt=yt)
             os.replace(args.data + ".tmp.npz", args.data)
-    print(f"{args.games:,} {args.of!r} games at {args.players} players (seed {args.seed}): {len(y):,} positions "
+    print(f"{args.games:,} {args.of!r} games at {args.players} players, {rules.teams} teams (seed {args.seed}): {len(y):,} positions "
           f"fitted, {len(yt):,} held out, {time.perf_counter() - t:.0f} s")
     fits = {}
     for name, cols in (("fair features", N_BASE), ("fair + extras", N_RICH)):
@@ -288,7 +291,8 @@ def main() -> None:
     width = max(len(n) for n in RICH_NAMES)
     for (name, v), (_, what) in zip(zip(RICH_NAMES[N_BASE:], w[N_BASE:]), [*EXTRAS, ("", "the intercept")]):
         print(f"  {name:{width}s} {v:+8.4f}  {what}")
-    print(f'"{value_table(rules)}": ({", ".join(f"{v:.4f}" for v in w)}),')
+    print(f'"{rules.players} players, {rules.teams} teams" (shape "{value_table(rules)}"): '
+          f'({", ".join(f"{v:.4f}" for v in w)}),')
 
 
 if __name__ == "__main__":

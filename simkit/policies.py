@@ -15,7 +15,7 @@ import numpy as np
 
 from simkit.kernels.players import dispatch
 from simkit.kernels.players.lookahead import OWN_WEIGHTS as LOOKAHEAD_OWN_WEIGHTS
-from simkit.kernels.players.player import ALL_TABLES, Player
+from simkit.kernels.players.player import ALL_TABLES, RESEARCH, Player
 from simkit.kernels.players.swift import SETTINGS as SWIFT_SETTINGS
 from simkit.kernels.values.weights import RICH_NAMES, RICH_WEIGHTS, VALUE_NAMES, VALUE_WEIGHTS, table_shape
 from simkit.rules import Rules
@@ -53,7 +53,7 @@ class Policy:
     def spec(self) -> str:
         """Canonical text form: the name, then every parameter that differs from its table's default."""
         extra = [
-            f"{k}={_fmt(v)}"
+            f"{self.kind.spec_name(k)}={_fmt(v)}"
             for k, v, d in zip(self.kind.params, self.values, self.defaults)
             if v != d
         ]
@@ -80,20 +80,24 @@ class Policy:
         values = dict(defaults)
         given: set[str] = set()
         for a in assignments:
-            key, sep, raw = a.partition("=")
-            key = key.strip()
-            if not sep or key not in values:
-                allowed = ", ".join(kind.params) or "none"
+            named, sep, raw = a.partition("=")
+            named = named.strip()
+            key = named.removeprefix(RESEARCH)
+            if key in kind.research and named != kind.spec_name(key):
+                raise PolicyError(f"{key} of {kind.name!r} is a research instrument (it sees cards the rules "
+                                  f"hide, never fair play): give it as {RESEARCH}{key}={raw.strip() or 'N'}")
+            if not sep or key not in values or named != kind.spec_name(key):
+                allowed = ", ".join(map(kind.spec_name, kind.params)) or "none"
                 raise PolicyError(f"bad parameter {a!r} for policy {kind.name!r}; parameters: {allowed}")
             if key in given:
-                raise PolicyError(f"parameter {key} of {kind.name!r} is given twice in {text.strip()!r}")
+                raise PolicyError(f"parameter {named} of {kind.name!r} is given twice in {text.strip()!r}")
             given.add(key)
             try:
                 values[key] = float(raw)
             except ValueError:
-                raise PolicyError(f"parameter {key} of {kind.name!r} must be a number, got {raw!r}") from None
+                raise PolicyError(f"parameter {named} of {kind.name!r} must be a number, got {raw!r}") from None
             if not math.isfinite(values[key]):
-                raise PolicyError(f"parameter {key} of {kind.name!r} must be finite, got {raw!r}")
+                raise PolicyError(f"parameter {named} of {kind.name!r} must be finite, got {raw!r}")
             _check_limits(kind, key, values[key])
         return cls(kind, tuple(values.values()), tuple(defaults.values()))
 
@@ -105,7 +109,7 @@ def _check_limits(kind: PolicyKind, key: str, value: float) -> None:
     low, high, whole = kind.limits[key]
     if not low <= value <= high or (whole and not value.is_integer()):
         allowed = f"a whole number from {_fmt(low)} to {_fmt(high)}" if whole else f"at least {_fmt(low)}"
-        raise PolicyError(f"parameter {key} of {kind.name!r} must be {allowed}, got {_fmt(value)}")
+        raise PolicyError(f"parameter {kind.spec_name(key)} of {kind.name!r} must be {allowed}, got {_fmt(value)}")
 
 
 def _fmt(v: float) -> str:
@@ -222,7 +226,7 @@ def markdown_table() -> str:
     for p in sorted(POLICIES.values(), key=lambda p: p.ladder):
         teams = sorted({int(shape.split()[0]) for shape in p.tables})
         tables = "any" if set(p.tables) == set(ALL_TABLES) else " or ".join(map(str, teams)) + " teams"
-        hidden = " or ".join(f"with `{name}` > 0 (research)" for name in p.sees_hidden_with) or "never"
+        hidden = " or ".join(f"with `{p.spec_name(name)}` > 0" for name in p.research) or "never"
         cost = f"{p.cost.name}: {p.cost.study_games:,} games a study"
         lines.append(f"| `{p.name}` | {p.description} | {tables} | {cost} | {hidden} |")
     return "\n".join(lines) + "\n"

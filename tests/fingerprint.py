@@ -26,10 +26,16 @@ specs, and the new defaults are a group of their own (swift's, 2026-12-04).
 An added group's records are hashed without the policies' canonical names
 (``added_fingerprint``): a name is the spec less the defaults of the day.
 
+A player retired, or a parameter moved to the research group, keeps its
+configurations in the corpus under the text they were recorded with:
+SPELLED maps that text to the spec that plays the same games today, and the
+hash takes the recorded text (as spec and as the records' names) with the
+games of today's spec, so the stamp's hash holds and shows they are the same.
+
 The corpus (CORPUS below): random play at the 10 legal tables and with each
 rule option away from its default; greedy the same; mixed and seat-swapped
-line-ups; the lookahead, quick, fast and ismcts (cheat=1 too) at two and
-more seats. Each configuration contributes the statistics rows of its games
+line-ups; the lookahead, quick (retired: the lookahead with quick's
+defaults), fast and ismcts (research.cheat=1 too) at two and more seats. Each configuration contributes the statistics rows of its games
 (simkit.play.simulate) and the whole record of its first game (moves, cells,
 dead cards, sequences).
 """
@@ -51,6 +57,12 @@ OPTIONS = [  # (players, teams, rule options away from their defaults)
     (2, 2, {"late_card": 5}), (4, 2, {"handicap": 9}), (3, 3, {"handicap": (5, 3)}),
     (3, 3, {"hand_size": (6, 7, 7), "handicap": (0, 4)}),
 ]
+
+
+# Recorded text -> the spec that plays its games today: quick, retired 2026-12-05, was the lookahead's
+# kernel with these defaults; cheat moved to the research group the same day.
+_QUICK = "lookahead:rollouts=6:shortlist=2:race=0:horizon=2"
+SPELLED = {"quick": _QUICK, "ismcts:iterations=200:cheat=1": "ismcts:iterations=200:research.cheat=1"}
 
 
 def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
@@ -146,12 +158,14 @@ def _hash(configurations, seed: int, names: bool) -> str:
     h = hashlib.sha256()
     for spec, players, teams, games, options, swap in configurations:
         rules = Rules.make(players, teams, **options)
-        lineup = Lineup.parse(spec, rules, swap_seats=swap)
+        lineup = Lineup.parse(SPELLED.get(spec, spec), rules, swap_seats=swap)
         h.update(repr((spec, players, teams, games, sorted(options.items()), swap)).encode())
         h.update(simulate(rules, lineup, seed, 0, games).tobytes())
         record = game_record(rules, lineup, seed, 0)
         if not names:
             record.pop("policies")
+        elif spec in SPELLED:  # one policy on every seat: the recorded text is each seat's name
+            record["policies"] = [spec] * players
         for turn in record["turns"]:  # a cell's name is a function of its index (RECORD.md), not of the game
             turn.pop("cell_name", None)
         h.update(json.dumps(record, sort_keys=True).encode())

@@ -14,7 +14,7 @@ import simkit.dataset as ds
 from simkit.kernels import GAMES_STAMP
 from simkit.policies import Lineup
 from simkit.rules import Rules
-from tests.fingerprint import ADDED, FINGERPRINT_FILE, added_fingerprint, every_configuration, fingerprint
+from tests.fingerprint import ADDED, FINGERPRINT_FILE, SPELLED, added_fingerprint, every_configuration, fingerprint
 
 
 def test_the_corpus_plays_the_games_of_the_stamp() -> None:
@@ -40,7 +40,7 @@ def test_the_corpus_covers_every_policy_table_and_rule_option() -> None:
     from simkit.rules import LEGAL_TEAMS
 
     configs = every_configuration()
-    names = {part.split(":")[0] for spec, *_ in configs for part in spec.split(",")}
+    names = {part.split(":")[0] for spec, *_ in configs for part in SPELLED.get(spec, spec).split(",")}
     assert names == set(POLICIES)
     assert {(p, t) for _, p, t, *_ in configs} == {(p, t) for p, teams in LEGAL_TEAMS.items() for t in teams}
     varied = {name for *_, options, _ in configs for name in options}

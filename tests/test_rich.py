@@ -3,7 +3,7 @@
 The extras are counted here from referee.py's 192 lines and the official
 board, independently of the kernel's tables; the first 24 features are the
 fast policy's fair features (kernels/players/fast.py) of the seat's team, then of the
-other. What the value reads is what RULES.md's Information lets the seat see.
+others (summed, with three teams). What the value reads is what RULES.md's Information lets the seat see.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from simkit.kernels.values.evaluation import (
 from simkit.kernels.values.fair import fair_features
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
 from simkit.kernels.core.state import PILE_N, PILE_POS
-from simkit.policies import RICH_NAMES, RICH_WEIGHTS
+from simkit.policies import RICH_NAMES, RICH_WEIGHTS, value_table
 from simkit.rules import Rules
 from tests.positions import CORNERS, bb_cells, hand_cards, name, random_midgame, scramble_hidden
 from tests.referee import ALL_LINES, OFFICIAL_BOARD
@@ -41,11 +41,12 @@ def kernel_fair(st, cfg, seat: int, teams: int) -> np.ndarray:
     return out
 
 
-def expected_extras(st, seat: int, own: np.ndarray, other: np.ndarray) -> list[float]:
-    """The 26 EXTRAS of `seat` (two teams), counted from the chips and its own hand; own and other:
-    the fair features of its team and of the other."""
-    team = seat % 2
-    owner = {c: t for t in range(2) for c in bb_cells(st.chips[t])}
+def expected_extras(st, seat: int, teams: int, own: np.ndarray, other: np.ndarray) -> list[float]:
+    """The 26 EXTRAS of `seat`, counted from the chips and its own hand; own and other: the fair features of
+    its team and of the others (summed). The other teams count as one, and a line holding chips of two of
+    them is no one's."""
+    team = seat % teams
+    owner = {c: t for t in range(teams) for c in bb_cells(st.chips[t])}
     locked = set(bb_cells(st.locked))
     hand = [name(c) for c in hand_cards(st, seat)]
     held = set(hand)
@@ -57,7 +58,9 @@ def expected_extras(st, seat: int, own: np.ndarray, other: np.ndarray) -> list[f
     other_fours = blockable = 0
     for _, cells in ALL_LINES:
         mine_chips = sum(owner.get(c) == team for c in cells)
-        other_chips = sum(owner.get(c) == 1 - team for c in cells)
+        other_chips = sum(c in owner and owner[c] != team for c in cells)
+        if len({owner[c] for c in cells if c in owner and owner[c] != team}) > 1:
+            continue  # two other teams' chips
         if (mine_chips and other_chips) or mine_chips + other_chips == 0:
             continue
         mine = mine_chips > 0
@@ -104,36 +107,45 @@ def expected_extras(st, seat: int, own: np.ndarray, other: np.ndarray) -> list[f
     return [float(x) for x in e]
 
 
-@pytest.mark.parametrize("players", [2, 4])
+def team_features(fair: np.ndarray, team: int) -> np.ndarray:
+    return fair[team * N_FEATURES:(team + 1) * N_FEATURES]
+
+
+@pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_extras_match_a_plain_count_in_random_positions(players, seed):
-    rules = Rules.make(players, 2)
+def test_the_extras_match_a_plain_count_in_random_positions(players, teams, seed):
+    rules = Rules.make(players, teams)
     st, _ = random_midgame(rules, seed, turns=30 + 12 * seed)
     cfg = rules.cfg()
     for seat in range(players):
-        fair = kernel_fair(st, cfg, seat, 2)
-        own, other = fair[(seat % 2) * N_FEATURES:][:N_FEATURES], fair[(1 - seat % 2) * N_FEATURES:][:N_FEATURES]
+        fair = kernel_fair(st, cfg, seat, teams)
+        team = seat % teams
+        own = team_features(fair, team)
+        other = team_features(fair, (team + 1) % teams)
+        if teams == 3:
+            other = other + team_features(fair, (team + 2) % teams)
         got = kernel_rich(st, cfg, seat)
         assert got[:N_BASE].tolist() == [*own, *other]
-        assert got[N_BASE:].tolist() == pytest.approx(expected_extras(st, seat, own, other), abs=1e-12)
+        assert got[N_BASE:].tolist() == pytest.approx(expected_extras(st, seat, teams, own, other), abs=1e-12)
 
 
 def test_random_positions_exercise_the_extras():
     """The positions above are not empty of what the extras count (else the test would prove little)."""
     seen = np.zeros(len(EXTRAS))
-    for players in (2, 4):
+    for players, teams in ((2, 2), (4, 2), (3, 3), (6, 3)):
+        rules = Rules.make(players, teams)
         for seed in range(6):
-            st, _ = random_midgame(Rules.make(players, 2), seed, turns=30 + 12 * seed)
+            st, _ = random_midgame(rules, seed, turns=30 + 12 * seed)
             for seat in range(players):
-                seen += kernel_rich(st, Rules.make(players, 2).cfg(), seat)[N_BASE:] != 0
+                seen += kernel_rich(st, rules.cfg(), seat)[N_BASE:] != 0
     untouched = [EXTRAS[i][0] for i in np.flatnonzero(seen == 0)]
     assert len(untouched) <= 6, untouched
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_value_is_the_logistic_of_the_weighted_features(players):
-    rules = Rules.make(players, 2)
-    table = "2 teams" if players == 2 else "2 teams, partners"
+@pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
+def test_the_value_is_the_logistic_of_the_weighted_features(players, teams):
+    rules = Rules.make(players, teams)
+    table = value_table(rules)
     weights = np.array(list(RICH_WEIGHTS[table].values()))
     assert len(weights) == N_RICH_WEIGHTS == len(RICH_NAMES)
     st, _ = random_midgame(rules, 5, turns=50)
@@ -142,12 +154,12 @@ def test_the_value_is_the_logistic_of_the_weighted_features(players):
         assert rich_chance(tables(), rules.cfg(), st, seat, weights) == pytest.approx(1 / (1 + math.exp(-z)))
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
 @pytest.mark.parametrize("seed", range(4))
-def test_the_value_reads_only_what_the_seat_sees(players, seed):
+def test_the_value_reads_only_what_the_seat_sees(players, teams, seed):
     """RULES.md, Information: swapping the other hands with the pile and reversing the pile leaves
     every feature unchanged."""
-    rules = Rules.make(players, 2)
+    rules = Rules.make(players, teams)
     st, _ = random_midgame(rules, seed, turns=25 + 5 * seed)
     seat = seed % players
     before = kernel_rich(st, rules.cfg(), seat)

@@ -7,8 +7,9 @@ rule variant, the same games for any threads, chunks and resumes
 (tests/test_runner.py and tests/test_distributed.py run them too), and sees
 only what RULES.md's Information allows: hiding the unseen cards' order
 differently leaves its decision unchanged. The cheating instruments are the
-exception, and tests show what they read: ``ismcts:cheat=1`` the hands and the
-deck's order, ``ismcts:cheat=2`` the hands alone.
+exception, named only in the research group, and tests show what they read:
+``ismcts:research.cheat=1`` the hands and the deck's order,
+``ismcts:research.cheat=2`` the hands alone.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from simkit.kernels.players.dispatch import policy_set
 from simkit.kernels.players.dispatch import decide, workspace
 from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.play import simulate
-from simkit.policies import POLICIES, Lineup, PolicyError
+from simkit.policies import POLICIES, Lineup, PolicyError, value_table
 from simkit.records import game_record
 from simkit.rules import Rules
 from tests import referee
@@ -29,10 +30,11 @@ from tests.positions import random_midgame, scramble_hidden
 
 TWO = Rules.make(2)
 CHEAP_ISMCTS = "ismcts:iterations=24:width=3:reply=2:horizon=1"
-CHEAT = CHEAP_ISMCTS + ":cheat=1"
-CHEAT_HANDS = CHEAP_ISMCTS + ":cheat=2"
+CHEAT = CHEAP_ISMCTS + ":research.cheat=1"
+CHEAT_HANDS = CHEAP_ISMCTS + ":research.cheat=2"
 HONEST = [CHEAP_ISMCTS, "ismcts:iterations=60:horizon=0", "fast", "fast:width=6"]
-TWO_TEAM_TABLES = [(2, 2), (4, 2), (6, 2)]  # swift's and ismcts-rich's value is fitted for two teams only
+TWO_TEAM_TABLES = [(2, 2), (4, 2), (6, 2)]  # ismcts-rich's search is for two teams only
+SWIFT_TABLES = [(2, 2), (4, 2), (3, 3), (6, 3)]  # swift plays every table: one of each shape
 CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
@@ -116,12 +118,12 @@ def test_parameter_rows_fit_the_kernels():
     assert search.search_params(FittedLeaf()) == search.N_SEARCH_PARAMS
 
 
-@pytest.mark.parametrize("name", ["lookahead", "quick"])
-def test_the_lookahead_and_quick_search_every_candidate(name):
-    """They do not declare swift's gap, batch, view and removals: their rows hold 0 where the kernel reads
-    them (no candidate dropped, a look at the race every BATCH deals, their leaves have no view, no
-    decision widened for a removal), so their games and their runs' identities are what they were before
+def test_the_lookahead_searches_every_candidate():
+    """It does not declare swift's gap, batch, view and removals: its rows hold 0 where the kernel reads
+    them (no candidate dropped, a look at the race every BATCH deals, its leaves have no view, no
+    decision widened for a removal), so its games and its runs' identities are what they were before
     these existed."""
+    name = "lookahead"
     from simkit.kernels.players import rollouts as lookahead
     from simkit.kernels.values.leaves import FittedLeaf
 
@@ -137,26 +139,40 @@ def test_the_lookahead_and_quick_search_every_candidate(name):
     ("ismcts:width=17", "width of 'ismcts' must be a whole number from 1 to 16"),
     ("ismcts:reply=0", "reply of 'ismcts' must be a whole number from 1 to 16"),
     ("ismcts:explore=-1", "explore of 'ismcts' must be at least 0"),
-    ("ismcts:cheat=0.5", "cheat of 'ismcts' must be a whole number from 0 to 2"),
-    ("ismcts:cheat=3", "cheat of 'ismcts' must be a whole number from 0 to 2"),
+    ("ismcts:research.cheat=0.5", "research.cheat of 'ismcts' must be a whole number from 0 to 2"),
+    ("ismcts:research.cheat=3", "research.cheat of 'ismcts' must be a whole number from 0 to 2"),
+    ("ismcts:cheat=1", "cheat of 'ismcts' is a research instrument .*give it as research.cheat=1"),
+    ("ismcts:research.width=3", "bad parameter 'research.width=3' for policy 'ismcts'; parameters: "
+                                "iterations, width, reply, explore, horizon, research.cheat, race"),
+    ("greedy:research.cheat=1", "bad parameter 'research.cheat=1' for policy 'greedy'"),
     ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
     ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
     ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
     ("swift:batch=2.5", "batch of 'swift' must be a whole number from 1 to 1000000"),
     ("swift:view=2", "view of 'swift' must be a whole number from 0 to 1"),
     ("ismcts-rich:width=17", "width of 'ismcts-rich' must be a whole number from 1 to 16"),
-    ("ismcts-rich:cheat=3", "cheat of 'ismcts-rich' must be a whole number from 0 to 2"),
+    ("ismcts-rich:research.cheat=3", "research.cheat of 'ismcts-rich' must be a whole number from 0 to 2"),
+    ("ismcts-rich:cheat=2", "cheat of 'ismcts-rich' is a research instrument"),
 ])
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
         Lineup.parse(spec, TWO)
 
 
-@pytest.mark.parametrize("players, teams", [(3, 3), (6, 3), (9, 3), (12, 3)])
-def test_swift_is_refused_where_its_value_is_not_fitted(players, teams):
-    with pytest.raises(PolicyError, match="swift's value is fitted for tables of '2 teams' and "
-                                          "'2 teams, partners' only, not '3 teams.*play quick"):
-        Lineup.parse("swift,lookahead", Rules.make(players, teams))
+def test_swift_plays_every_table_with_the_value_fitted_for_it():
+    """The value of hand and board of the table's shape, or the table's own where it has one (8 players or
+    more: RICH_WEIGHTS); the search settings of its shape."""
+    from simkit.kernels.values.weights import RICH_WEIGHTS, rich_table, rich_weights
+    from simkit.rules import LEGAL_TEAMS
+
+    for players, teams in [(p, t) for p, ts in LEGAL_TEAMS.items() for t in ts]:
+        rules = Rules.make(players, teams)
+        params = Lineup.parse("swift,lookahead", rules).seats()[0].resolved()["params"]
+        assert {k: params[k] for k in rich_weights(players, teams)} == rich_weights(players, teams)
+        assert rich_table(players, teams) == (f"{players} players, {teams} teams"
+                                              if f"{players} players, {teams} teams" in RICH_WEIGHTS
+                                              else value_table(rules))
+    assert rich_table(12, 2) == "12 players, 2 teams" and rich_table(4, 2) == "2 teams, partners"
 
 
 @pytest.mark.parametrize("players, teams", [(3, 3), (6, 3)])
@@ -170,12 +186,15 @@ def test_ismcts_rich_is_ismcts_with_the_value_of_hand_and_board_of_its_table():
     """ismcts's search settings and greedy weights; the value weights of the table shape (RICH_WEIGHTS)."""
     from simkit.policies import RICH_WEIGHTS
 
-    for players, table in ((2, "2 teams"), (4, "2 teams, partners"), (12, "2 teams, partners")):
+    from simkit.kernels.values.weights import rich_weights
+
+    for players in (2, 4, 12):
         rules = Rules.make(players, 2)
         rich = Lineup.parse("ismcts-rich", rules).seats()[0].resolved()["params"]
         plain = Lineup.parse("ismcts", rules).seats()[0].resolved()["params"]
-        assert {k: rich[k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
-        assert {k: v for k, v in rich.items() if k not in RICH_WEIGHTS[table]} == {
+        weights = rich_weights(players, 2)
+        assert {k: rich[k] for k in weights} == weights
+        assert {k: v for k, v in rich.items() if k not in RICH_WEIGHTS["2 teams"]} == {
             k: v for k, v in plain.items() if not k.startswith("value_")}
         assert Lineup.parse("ismcts-rich", rules).names[0] == "ismcts-rich"
 
@@ -223,21 +242,25 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
     """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS), 10 deals raced
-    every 2 and all four candidates searched when they hold a removal at both: alone, gap=16 and the
-    lookahead's own weights for the other team's replies; with partners, every candidate searched, the
-    default greedy's replies and the leaves seen by the searching seat."""
-    from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, RICH_WEIGHTS
+    every 2 and all four candidates searched when they hold a removal at every shape: one player per team
+    and every three-team table, gap=16 and the lookahead's own weights for the other teams' replies (the
+    leaves seen by the searching seat with three teams); two teams with partners, every candidate
+    searched, the default greedy's replies and the leaves seen by the searching seat."""
+    from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
 
     alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0, "removals": 4.0,
              **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}}
     partners = {"gap": 0.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 1.0, "removals": 4.0,
                 **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}}
-    for players, table, settings in ((2, "2 teams", alone), (4, "2 teams, partners", partners),
-                                     (12, "2 teams, partners", partners)):
-        rules = Rules.make(players, 2)
+    from simkit.kernels.values.weights import rich_weights
+
+    three = {**alone, "view": 1.0}
+    for players, teams, settings in ((2, 2, alone), (4, 2, partners), (12, 2, partners), (3, 3, three),
+                                     (6, 3, three), (12, 3, three)):
+        rules = Rules.make(players, teams)
         policy = Lineup.parse("swift", rules).seats()[0]
         params = policy.resolved()["params"]
-        assert {k: params[k] for k in RICH_WEIGHTS[table]} == RICH_WEIGHTS[table]
+        assert {k: params[k] for k in rich_weights(players, teams)} == rich_weights(players, teams)
         assert {k: params[k] for k in settings} == settings
         assert policy.spec == "swift"
         given = ":".join(f"{k}={v:g}" for k, v in settings.items())
@@ -249,8 +272,10 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
 
 def test_cheating_is_never_a_default():
     assert POLICIES["ismcts"].params["cheat"] == 0 and POLICIES["ismcts-rich"].params["cheat"] == 0
-    assert Lineup.parse("ismcts:cheat=1", TWO).names[0] == "ismcts:cheat=1"  # always printed
-    assert Lineup.parse("ismcts-rich:cheat=2", TWO).names[0] == "ismcts-rich:cheat=2"
+    assert POLICIES["ismcts"].research == ("cheat",) and POLICIES["ismcts-rich"].research == ("cheat",)
+    assert not any(p.research for name, p in POLICIES.items() if not name.startswith("ismcts"))
+    assert Lineup.parse("ismcts:research.cheat=1", TWO).names[0] == "ismcts:research.cheat=1"  # always printed
+    assert Lineup.parse("ismcts-rich:research.cheat=2", TWO).names[0] == "ismcts-rich:research.cheat=2"
 
 
 @pytest.mark.parametrize("spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT,
@@ -265,9 +290,10 @@ def test_recorded_games_pass_the_referee(spec, players, teams):
         assert referee.check_record(record, strict_rules=False) == []
 
 
-@pytest.mark.parametrize("spec", ["swift,lookahead:rollouts=4:shortlist=3", CHEAP_RICH + ",greedy"])
-@pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
-def test_two_team_players_records_pass_the_referee(spec, players, teams):
+@pytest.mark.parametrize("spec, players, teams",
+                         [("swift,lookahead:rollouts=4:shortlist=3", p, t) for p, t in SWIFT_TABLES]
+                         + [(CHEAP_RICH + ",greedy", p, t) for p, t in TWO_TEAM_TABLES])
+def test_swift_and_ismcts_rich_records_pass_the_referee(spec, players, teams):
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(spec, rules, swap_seats=True)
     for game in range(2):
@@ -343,10 +369,10 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
 
 @pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3", "swift:gap=4",
                                   "swift:rollouts=8:race=0.5:batch=2", "swift:view=1"])
-@pytest.mark.parametrize("players, teams", TWO_TEAM_TABLES)
+@pytest.mark.parametrize("players, teams", SWIFT_TABLES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swift_ignores_hidden_cards(spec, players, teams, seed):
-    """RULES.md, Information, for swift (its tables: two teams)."""
+    """RULES.md, Information, for swift."""
     first, second = _scrambled_decisions(spec, players, teams, seed)
     assert first == second
 
@@ -483,16 +509,16 @@ def test_swift_views_its_leaves_as_the_last_seat_or_as_itself():
 
 @pytest.mark.parametrize("name", ["ismcts", "ismcts-rich"])
 def test_the_cheating_instrument_reads_the_hidden_cards(name):
-    """cheat=1 sees every hand and the pile: scrambling them changes some of its decisions."""
-    spec = f"{name}:iterations=200:cheat=1"
+    """research.cheat=1 sees every hand and the pile: scrambling them changes some of its decisions."""
+    spec = f"{name}:iterations=200:research.cheat=1"
     changed = sum(a != b for seed in range(12) for a, b in [_scrambled_decisions(spec, 2, 2, seed, 15 + seed)])
     assert changed > 0
 
 
 def test_the_hands_only_instrument_reads_the_hands_but_not_the_deck_order():
-    """cheat=2 sees every hand, not the pile's order: scrambling the hands changes some of its
+    """research.cheat=2 sees every hand, not the pile's order: scrambling the hands changes some of its
     decisions, reversing the pile none (its deals shuffle the pile's cards afresh)."""
-    spec = "ismcts:iterations=200:cheat=2"
+    spec = "ismcts:iterations=200:research.cheat=2"
     scrambled = [_scrambled_decisions(spec, 2, 2, seed, 15 + seed) for seed in range(12)]
     assert sum(a != b for a, b in scrambled) > 0
     for players, teams in ((2, 2), (4, 2), (3, 3)):
@@ -515,15 +541,5 @@ def test_chunks_are_short_when_a_slow_player_plays():
 
     assert RunSpec(TWO, Lineup.parse("ismcts,greedy", TWO), 1, 10).chunking == 100
     assert RunSpec(TWO, Lineup.parse("fast,random", TWO), 1, 10).chunking == 1_000
-    assert RunSpec(TWO, Lineup.parse("quick", TWO), 1, 10).chunking == 1_000
     assert RunSpec(TWO, Lineup.parse("swift", TWO), 1, 10).chunking == 1_000
     assert RunSpec(TWO, Lineup.parse("ismcts-rich,lookahead", TWO), 1, 10).chunking == 100
-
-
-def test_quick_is_the_lookahead_with_cheap_defaults():
-    """quick plays the lookahead's kernel (the same compiled set) with its own defaults."""
-    quick = Lineup.parse("quick", TWO)
-    same = Lineup.parse("lookahead:rollouts=6:shortlist=2:race=0:horizon=2", TWO)
-    assert list(map(type, quick.policy_set().held)) == list(map(type, same.policy_set().held)) and np.array_equal(quick.params(), same.params())
-    assert np.array_equal(simulate(TWO, quick, 3, 0, 6), simulate(TWO, same, 3, 0, 6))
-    assert quick.names == ["quick", "quick"] and Lineup.parse("quick:rollouts=8", TWO).names[0] == "quick:rollouts=8"

@@ -28,9 +28,9 @@ from ..core.state import CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, DISCARD_N, MAX_TEAMS
 from ..core.tables import N_CODES
 from ..values.evaluation import N_VALUE_WEIGHTS
 from ..values.leaves import FittedLeaf, seen_chance, value_size
-from ..values.weights import VALUE_WEIGHTS
+from ..values.weights import VALUE_WEIGHTS, value_weights
 from .greedy import N_GREEDY_PARAMS, score_actions
-from .lookahead import OWN_WEIGHTS, value_weights
+from .lookahead import OWN_WEIGHTS
 from .player import HEAVY, Player
 from .rollouts import MAX_SHORTLIST, shortlist
 

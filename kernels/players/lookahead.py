@@ -1,8 +1,7 @@
-"""The lookahead and quick: the race of kernels.players.rollouts, its leaves scored by the fitted value.
+"""The lookahead: the race of kernels.players.rollouts, its leaves scored by the fitted value.
 
-The lookahead is the reference strong player; quick is its kernel with cheap
-defaults (two candidates, 6 deals of 2 plies, no race). Their parameters are
-laid out as ``kernels.players.rollouts`` reads them (FittedLeaf's layout).
+The lookahead is the reference strong player. Its parameters are laid out as
+``kernels.players.rollouts`` reads them (FittedLeaf's layout).
 """
 
 import math
@@ -11,7 +10,7 @@ from typing import NamedTuple
 from ..core.decide import state_of
 from ..core.jit import inline_kernel, kernel
 from ..values.leaves import FittedLeaf
-from ..values.weights import VALUE_WEIGHTS
+from ..values.weights import VALUE_WEIGHTS, value_weights
 from .greedy import DEFAULTS as GREEDY_DEFAULTS
 from .player import HEAVY, Player
 from .rollouts import raced_action
@@ -27,12 +26,12 @@ RACE_LIMITS = {"rollouts": (0, 100_000, True), "shortlist": (1, 16, True), "marg
 
 
 class Lookahead(NamedTuple):
-    """The lookahead's mark (quick's too: one kernel) in a policy set."""
+    """The lookahead's mark in a policy set."""
 
 
 @kernel
 def lookahead_action(tb, cfg, st, sim, seat, team, params):
-    """The lookahead's (and quick's) choice as (card, cell); (-1, -1) to pass."""
+    """The lookahead's choice as (card, cell); (-1, -1) to pass."""
     return raced_action(FittedLeaf(), tb, cfg, st, sim, seat, team, params)
 
 
@@ -40,11 +39,6 @@ def lookahead_action(tb, cfg, st, sim, seat, team, params):
 def play_lookahead(tb, cfg, st, sim, seat, team, params):
     """The lookahead's (card, cell) on the State of the spare arrays `sim`."""
     return lookahead_action(tb, cfg, st, state_of(sim), seat, team, params)
-
-
-def value_weights(shape: str) -> dict[str, float]:
-    """The fitted value's weights of the table shape."""
-    return VALUE_WEIGHTS[shape]
 
 
 # Greedy playouts cut after `horizon` plies, scored by the value weights of the table; the candidates
@@ -56,9 +50,4 @@ PLAYERS = (
     Player("lookahead", LOOKAHEAD, Lookahead, play_lookahead,
            "greedy's best four, each judged by short games on re-dealt hidden cards", HEAVY,
            compile_seconds=80, ladder=5, params=PARAMS, limits=RACE_LIMITS, table_defaults=value_weights),
-    # Nearly as strong as the lookahead at many times its speed (benchmarks/matches.md).
-    Player("quick", LOOKAHEAD, Lookahead, play_lookahead, "the lookahead's kernel with a small budget", HEAVY,
-           compile_seconds=80, ladder=3,
-           params={**PARAMS, "rollouts": 6.0, "shortlist": 2.0, "race": 0.0, "horizon": 2.0},
-           limits=RACE_LIMITS, table_defaults=value_weights),
 )

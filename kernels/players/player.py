@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 
 from ..values.weights import table_shape
 
+# A research parameter's name in a spec: research.NAME (Player.research).
+RESEARCH = "research."
+
 # The table shapes (kernels.values.weights.table_shape) a player may be refused at.
 ALL_TABLES = ("2 teams", "2 teams, partners", "3 teams", "3 teams, partners")
 TWO_TEAM_TABLES = ("2 teams", "2 teams, partners")
@@ -48,16 +51,16 @@ SEARCHING = Cost("searching", "a few games/s per core", True, 10_000, 100)
 class Player:
     """One player: its kernel, its parameters, the tables it plays and what it costs.
 
-    id: the kernel's policy id (two players may share a kernel: quick is the lookahead's
-    with other defaults). mark: the empty NamedTuple class whose instance puts the kernel in
+    id: the kernel's policy id (players may share a kernel with other defaults). mark: the empty NamedTuple class whose instance puts the kernel in
     a policy set (None for random, in every set). action: the kernel that plays its turn,
     ``action(tb, cfg, st, sim, seat, team, params) -> (card, cell)``. params: every parameter
     with its default at a two-player table, in the order the kernel reads them; limits:
-    name -> (lowest, highest, whole numbers only); table_defaults: table shape -> the
-    defaults that differ there. tables: the table shapes it plays; instead: what to play
+    name -> (lowest, highest, whole numbers only); table_defaults: (players, teams) -> the
+    defaults that differ at that table. tables: the table shapes it plays; instead: what to play
     at the others. compile_seconds: the rough first compile of the smallest policy set
-    holding it, on two cores (benchmarks/results.md). sees_hidden_with: the parameters that,
-    away from 0, let it see cards RULES.md hides (research instruments, never fair play).
+    holding it, on two cores (benchmarks/results.md). research: the parameters that, away from
+    0, let it see cards RULES.md hides: research instruments, never fair play, 0 by default, and
+    named in a spec only in the research group (``research.NAME=VALUE``, RESEARCH below).
     ladder: its rung on the skill ladder, weakest first (the skill study's order).
     """
 
@@ -71,11 +74,15 @@ class Player:
     ladder: int
     params: dict[str, float] = field(default_factory=dict)
     limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
-    table_defaults: Callable[[str], dict[str, float]] | None = None
+    table_defaults: Callable[[int, int], dict[str, float]] | None = None
     tables: tuple[str, ...] = ALL_TABLES
     instead: str = ""
-    sees_hidden_with: tuple[str, ...] = ()
+    research: tuple[str, ...] = ()
     arena: Callable | None = None  # (its seats' parameter rows) -> the search nodes its spare arrays need
+
+    def spec_name(self, param: str) -> str:
+        """How a spec names `param`: research.NAME for a research parameter, else NAME."""
+        return RESEARCH + param if param in self.research else param
 
     def plays(self, shape: str) -> bool:
         """Whether it plays tables of `shape` (kernels.values.weights.table_shape)."""
@@ -86,5 +93,5 @@ class Player:
         simkit Rules; None: a two-player table)."""
         if self.table_defaults is None:
             return dict(self.params)
-        shape = table_shape(table.players, table.teams) if table is not None else "2 teams"
-        return {**self.params, **self.table_defaults(shape)}
+        players, teams = (table.players, table.teams) if table is not None else (2, 2)
+        return {**self.params, **self.table_defaults(players, teams)}

@@ -1,4 +1,4 @@
-"""The race of the lookahead, quick and swift: greedy's shortlist, judged by short rollouts.
+"""The race of the lookahead and swift: greedy's shortlist, judged by short rollouts.
 
 For each of the ``shortlist`` best actions by the policy's own greedy
 weights, games are played on from the position after the action. In them
@@ -19,7 +19,7 @@ little bias for much less noise (benchmarks/matches.md).
 Every candidate is played on the same deals (common random numbers) and
 compared with the greedy choice (the first candidate) deal by deal. The
 candidates are *raced*: after every ``batch`` deals (BATCH for the
-lookahead and quick; swift declares it), a challenger whose mean
+lookahead; swift declares it), a challenger whose mean
 gain over the greedy choice is below ``race`` standard errors of the paired
 differences (mean + race * se <= 0) is dropped; the race ends when no
 challenger is left or after ``rollouts`` deals (``race`` 0: no dropping,
@@ -39,16 +39,17 @@ advanced once per searched decision.
 
 The leaves' value is chosen by a marker type, ``leaf``, when the caller is
 compiled (``kernels.values.leaves``): ``FittedLeaf()``
-scores them by ``kernels.values.evaluation`` (the lookahead and quick), and
+scores them by ``kernels.values.evaluation`` (the lookahead), and
 ``RichLeaf()`` by ``kernels.values.rich``'s value of hand and board, as the seat
-that played last sees the deal, or with ``view`` the searching seat (swift,
-two-team tables).
+that played last sees the deal (with three teams, if that seat is of
+another team, the searching team's seat that played before it), or with
+``view`` the searching seat (swift).
 
 Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
 race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
 for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
 opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch``, ``view``
-and ``removals`` (swift declares them; the lookahead and quick do not, so
+and ``removals`` (swift declares them; the lookahead does not, so
 their rows hold 0 there: every candidate searched, a look at the race every
 BATCH deals and no widening for removals, as before they existed). ``view``
 1 scores RichLeaf's leaves as the searching seat sees the deal (its own
@@ -81,7 +82,7 @@ P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
 P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
-BATCH = 16  # deals between two looks at the race (the lookahead's and quick's; swift's `batch`)
+BATCH = 16  # deals between two looks at the race (the lookahead's; swift's `batch`)
 N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 
 
@@ -228,7 +229,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     if n == 0:
         return -1, -1
     short = min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST)
-    removals = min(int(params[gap_at(leaf) + 3]), MAX_SHORTLIST)  # swift's; 0 (the lookahead's, quick's): off
+    removals = min(int(params[gap_at(leaf) + 3]), MAX_SHORTLIST)  # swift's; 0 (the lookahead's): off
     # One partial sort for both: its first k actions are those a sort of k alone would give, in order.
     ranked = shortlist(actions, scores, n, max(short, removals))
     if removals > 0 and holds_removal(tb, actions, min(removals, ranked)):
@@ -255,7 +256,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
         racing[i] = 1
     left = short - 1
     race = params[P_RACE]
-    batch = int(params[gap_at(leaf) + 1])  # swift's `batch`; 0 (the lookahead's and quick's rows): BATCH
+    batch = int(params[gap_at(leaf) + 1])  # swift's `batch`; 0 (the lookahead's rows): BATCH
     if batch < 1:
         batch = BATCH
     r = np.int64(0)  # int64, not the literal 0: one compile of rollout_value (see engine.play_to_end)

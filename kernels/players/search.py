@@ -41,10 +41,11 @@ single candidate. The real game's generator is advanced once per decision;
 deal i comes from a stream of that number and i, so the decision depends on
 what the seat sees and on the game's stream alone.
 
-``cheat=1`` is a research instrument, never fair play: the deal is not
+``cheat`` is a research instrument, never fair play, named in a spec only
+in the research group (``ismcts:research.cheat=1``). With 1 the deal is not
 re-dealt but copied whole from the real game (every hand and the order of the
-draw pile), so the search sees what RULES.md's Information forbids.
-``cheat=2`` splits what that is worth: every hand is copied, the draw pile's
+draw pile), so the search sees what RULES.md's Information forbids; 2
+splits what that is worth: every hand is copied, the draw pile's
 cards are shuffled afresh per deal (the search sees the hands, not the order
 of the deck).
 
@@ -79,9 +80,9 @@ from ..core.tables import N_CODES
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from ..values.evaluation import N_VALUE_WEIGHTS, features, team_score
 from ..values.leaves import FittedLeaf, RichLeaf, leaf_chance, value_size
-from ..values.weights import RICH_WEIGHTS
+from ..values.weights import RICH_WEIGHTS, VALUE_WEIGHTS, rich_weights, value_weights
 from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
-from .lookahead import OPPONENT_DEFAULTS, OWN_WEIGHTS, value_weights
+from .lookahead import OPPONENT_DEFAULTS, OWN_WEIGHTS
 from .player import SEARCHING, TWO_TEAM_TABLES, Player
 from .rollouts import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
 
@@ -556,12 +557,12 @@ SEARCH_LIMITS = {"iterations": (0, MAX_ITERATIONS, True), "width": (1, MAX_WIDTH
 PLAYERS = (
     Player("ismcts", ISMCTS, Ismcts, play_ismcts, "information-set Monte Carlo tree search", SEARCHING,
            compile_seconds=100, ladder=6,
-           params={**SEARCH_DEFAULTS, **value_weights("2 teams"), **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
-           limits=SEARCH_LIMITS, table_defaults=value_weights, sees_hidden_with=("cheat",), arena=arena),
+           params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
+           limits=SEARCH_LIMITS, table_defaults=value_weights, research=("cheat",), arena=arena),
     Player("ismcts-rich", ISMCTS_RICH, IsmctsRich, play_ismcts_rich,
            "the tree search with swift's value at its leaves (two teams); the strongest measured", SEARCHING,
            compile_seconds=130, ladder=7,
            params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
-           limits=SEARCH_LIMITS, table_defaults=RICH_WEIGHTS.__getitem__, tables=TWO_TEAM_TABLES,
-           instead="ismcts (the same search on the lookahead's value)", sees_hidden_with=("cheat",), arena=arena),
+           limits=SEARCH_LIMITS, table_defaults=rich_weights, tables=TWO_TEAM_TABLES,
+           instead="ismcts (the same search on the lookahead's value)", research=("cheat",), arena=arena),
 )

@@ -1,12 +1,15 @@
 """Swift: the race of kernels.players.rollouts over a short shortlist, its leaves scored by the value of
-hand and board (kernels.values.rich), two-team tables.
+hand and board (kernels.values.rich), fitted for each table shape (and for each table of 8 or more
+players: kernels.values.weights.rich_weights).
 
 Its parameters are laid out as the rollouts read them with RichLeaf's value weights, then ``gap``,
 ``batch``, ``view`` and ``removals`` (kernels.players.rollouts's module doc says what each does).
 Some settings differ by table shape (SETTINGS below, each the best measured in benchmarks/matches.md):
-with one player per team, candidates within 16 of greedy's choice are searched and the other team's
-replies are played by the lookahead's own greedy weights; with partners, every candidate is searched,
-the default greedy's replies are played and the leaves are scored as the searching seat sees the deal.
+with one player per team and at every three-team table, candidates within 16 of greedy's choice are
+searched and the other teams' replies are played by the lookahead's own greedy weights; with partners
+at two teams, every candidate is searched and the default greedy's replies are played. The leaves are
+scored as the searching seat sees the deal, except with one player per team at two teams (there the
+same games either way).
 """
 
 import math
@@ -15,10 +18,10 @@ from typing import NamedTuple
 from ..core.decide import state_of
 from ..core.jit import inline_kernel
 from ..values.leaves import RichLeaf
-from ..values.weights import RICH_WEIGHTS
+from ..values.weights import RICH_WEIGHTS, rich_weights, table_shape
 from .greedy import DEFAULTS as GREEDY_DEFAULTS
 from .lookahead import OPPONENT_DEFAULTS, OWN_WEIGHTS, RACE_LIMITS
-from .player import HEAVY, TWO_TEAM_TABLES, Player
+from .player import HEAVY, Player
 from .rollouts import raced_action
 
 SWIFT = 5
@@ -38,12 +41,14 @@ def play_swift(tb, cfg, st, sim, seat, team, params):
 SETTINGS: dict[str, dict[str, float]] = {
     "2 teams": {"gap": 16.0, **{f"opponent_{k}": v for k, v in OWN_WEIGHTS.items()}, "view": 0.0},
     "2 teams, partners": {"gap": 0.0, **OPPONENT_DEFAULTS, "view": 1.0},
+    "3 teams": {"gap": 16.0, **{f"opponent_{k}": v for k, v in OWN_WEIGHTS.items()}, "view": 1.0},
+    "3 teams, partners": {"gap": 16.0, **{f"opponent_{k}": v for k, v in OWN_WEIGHTS.items()}, "view": 1.0},
 }
 
 
-def table_defaults(shape: str) -> dict[str, float]:
-    """Swift's value weights and settings at a two-team table shape."""
-    return {**RICH_WEIGHTS[shape], **SETTINGS[shape]}
+def table_defaults(players: int, teams: int) -> dict[str, float]:
+    """Swift's value weights and settings at a table of `players` in `teams`."""
+    return {**rich_weights(players, teams), **SETTINGS[table_shape(players, teams)]}
 
 
 # The race over three candidates on up to 10 deals of 2 plies, a look at the race every 2 deals; a
@@ -51,14 +56,14 @@ def table_defaults(shape: str) -> dict[str, float]:
 _TWO = SETTINGS["2 teams"]
 PLAYERS = (
     Player("swift", SWIFT, Swift, play_swift,
-           "the fast strong player: a short race over greedy's best three, on a value of hand and board "
-           "(two teams)", HEAVY, compile_seconds=165, ladder=4,
+           "the fast strong player: a short race over greedy's best three, on a value of hand and board",
+           HEAVY, compile_seconds=165, ladder=4,
            params={"rollouts": 10.0, "shortlist": 3.0, "margin": 0.5, "playout": 0.0, "horizon": 2.0, "race": 0.5,
                    **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS,
                    **{f"opponent_{k}": _TWO[f"opponent_{k}"] for k in GREEDY_DEFAULTS},
                    "gap": _TWO["gap"], "batch": 2.0, "view": _TWO["view"], "removals": 4.0},
            limits={**RACE_LIMITS, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True),
                    "view": (0, 1, True), "removals": (0, 16, True)},
-           table_defaults=table_defaults, tables=TWO_TEAM_TABLES,
-           instead="quick (the same search on the lookahead's value) or the lookahead"),
+           table_defaults=table_defaults, tables=tuple(SETTINGS),
+           instead="the lookahead"),
 )

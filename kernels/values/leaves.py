@@ -4,7 +4,7 @@ A player that scores positions takes its value as a marker type, chosen when
 the caller is compiled (as the policy set is): ``FittedLeaf()`` scores them by
 ``kernels.values.evaluation``'s fitted value (N_VALUE_WEIGHTS weights; seen by
 the seat: ``kernels.values.fair``), ``RichLeaf()`` by ``kernels.values.rich``'s
-value of hand and board (N_RICH_WEIGHTS weights, two-team tables).
+value of hand and board (N_RICH_WEIGHTS weights).
 """
 
 from typing import NamedTuple
@@ -54,11 +54,15 @@ def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
         return fitted
 
     def rich(leaf, tb, cfg, sim, mover, team, viewer, vweights):
-        # The chance of the viewing seat's team, as it sees the deal, made `team`'s.
-        players = cfg[CFG_PLAYERS]
+        # The chance of the viewing seat's team, as it sees the deal, made `team`'s: with two teams its
+        # complement; with three, the chance of `team` as its seat that played last before sees the deal.
+        players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
         seen_by = (mover + players - 1) % players if viewer < 0 else viewer
-        p = rich_chance(tb, cfg, sim, seen_by, vweights)
-        return p if seen_by % cfg[CFG_TEAMS] == team else 1.0 - p
+        if seen_by % teams != team and teams == 2:
+            return 1.0 - rich_chance(tb, cfg, sim, seen_by, vweights)
+        while seen_by % teams != team:
+            seen_by = (seen_by + players - 1) % players
+        return rich_chance(tb, cfg, sim, seen_by, vweights)
     return rich
 
 

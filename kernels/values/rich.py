@@ -11,18 +11,21 @@ left and its products with sequences, its cards on its own lines, its dead
 cards, lines that cannot become sequences because they would share two of a
 sequence's chips.
 
+With three teams, "the other team" is the two others taken together: their
+fair features summed, a line holding chips of one of them counted as
+theirs, and a line holding chips of both (no one's sequence) left out.
+
 ``rich_chance`` is the logistic of a linear function of them: the chance
 that the seat's team wins, seen by the seat that has just played. Its
 weights (N_RICH_WEIGHTS: one per feature, then the intercept) are fitted by
 benchmarks/rich_value.py on lookahead games, one set per table shape
-(``kernels.values.weights.RICH_WEIGHTS``). Two teams only: with three, "the other
-team" is two teams, a form not fitted.
+(``kernels.values.weights.RICH_WEIGHTS``).
 """
 
 import numpy as np
 
 from ..core.jit import kernel
-from ..core.state import PILE_N, PILE_POS, lowest_bit, popcount
+from ..core.state import CFG_TEAMS, PILE_N, PILE_POS, lowest_bit, popcount
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
 from .fair import COPIES, fair_features
@@ -38,16 +41,20 @@ assert COPIES + N_CODES <= FEATURES_AT
 
 @kernel
 def rich_features(tb, cfg, st, seat, out):
-    """out[:N_BASE]: the fair features of seat's team, then of the other; out[N_BASE:N_RICH]: the
-    EXTRAS; all as `seat` may know them (two-team tables). Uses st.fscores[:FEATURES_AT] as work
-    space (out may be st.fscores[FEATURES_AT:])."""
-    team = seat % 2
-    other = 1 - team
+    """out[:N_BASE]: the fair features of seat's team, then of the others (summed); out[N_BASE:N_RICH]:
+    the EXTRAS; all as `seat` may know them. Uses st.fscores[:FEATURES_AT] as work space (out may be
+    st.fscores[FEATURES_AT:])."""
+    teams = cfg[CFG_TEAMS]
+    team = seat % teams
+    other = (team + 1) % teams  # the next team; with three, `third` is the one after it
+    third = (team + 2) % teams if teams == 3 else -1
     work = st.fscores
-    fair_features(tb, cfg, st, seat, work, work[COPIES:COPIES + N_CODES])  # both teams' 12, team 0 first
+    fair_features(tb, cfg, st, seat, work, work[COPIES:COPIES + N_CODES])  # every team's 12, team 0 first
     for i in range(N_FEATURES):
         out[i] = work[team * N_FEATURES + i]
         out[N_FEATURES + i] = work[other * N_FEATURES + i]
+        if third >= 0:
+            out[N_FEATURES + i] += work[third * N_FEATURES + i]
     e = out[N_BASE:N_RICH]
     for i in range(N_EXTRAS):
         e[i] = 0.0
@@ -81,6 +88,12 @@ def rich_features(tb, cfg, st, seat, out):
     for k in range(tb.line_lo.shape[0]):
         a = np.int64(st.in_line[team, k])
         b = np.int64(st.in_line[other, k])
+        owner = other
+        if third >= 0 and st.in_line[third, k] > 0:
+            if b > 0:
+                continue  # both other teams' chips: no one's sequence
+            b = np.int64(st.in_line[third, k])
+            owner = third
         if (a > 0 and b > 0) or a + b == 0:
             continue
         mine = a > 0
@@ -89,7 +102,8 @@ def rich_features(tb, cfg, st, seat, out):
             continue
         lo = tb.line_lo[k] & ~st.occupied[0] & ~tb.corners[0]
         hi = tb.line_hi[k] & ~st.occupied[1] & ~tb.corners[1]
-        owner = team if mine else other
+        if mine:
+            owner = team
         if covered >= 3:
             owner_locked = (popcount(tb.line_lo[k] & st.locked[0] & st.chips[owner, 0])
                             + popcount(tb.line_hi[k] & st.locked[1] & st.chips[owner, 1]))

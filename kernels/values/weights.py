@@ -36,8 +36,10 @@ VALUE_WEIGHTS: dict[str, dict[str, float]] = {
 
 # The value of hand and board (kernels/values/rich.py): a weight per feature of the seat's team, per
 # feature of the other team, per extra, then the intercept; order matters, the kernel reads them by
-# position. One set per two-team table shape, fitted by benchmarks/rich_value.py on 20,000 lookahead
-# games of that shape (seed 2026), rounded to four decimals.
+# position. One set per table shape, fitted by benchmarks/rich_value.py on 20,000 lookahead games of
+# that shape (seed 2026), rounded to four decimals; with three teams "the other" is the two others. A
+# table of 8 or more players has a set of its own, fitted on its own games ("12 players, 2 teams"):
+# there the shape's set, fitted with 4 or 6 players, scores 2 to 4 points less (benchmarks/matches.md).
 _FEATURE_NAMES = [name.removeprefix("value_") for name in VALUE_NAMES[1:]]
 RICH_NAMES = (
     *(f"value_own_{n}" for n in _FEATURE_NAMES), *(f"value_other_{n}" for n in _FEATURE_NAMES),
@@ -59,5 +61,49 @@ RICH_WEIGHTS: dict[str, dict[str, float]] = {
             -0.0080, 0.0023, 0.0260, 0.0970, -0.2266, -0.1038, 0.0478, -0.0395, 0.0617, 0.0901, 0.0217, 0.0509,
             0.0687, -0.2406, 0.0350, -0.1713, -0.0215, 0.2861, 0.0342, -0.0633, -0.1129, 0.0283, 0.0200, -0.2969,
             0.2101, -0.0181, 0.0207, 0.5583),  # fitted with 4 players
+        # --players 8 --games 20000: held-out log-loss 0.6319 (fair features alone 0.6346)
+        "8 players, 2 teams": (
+            1.5981, 0.1445, 0.1145, 0.1723, 0.0092, 0.4527, 0.2977, 0.0734, 0.0018, 0.1448, 0.0887, 0.0046,
+            -1.7435, -0.2687, -0.3973, -0.0412, -0.0247, -1.0723, -0.2995, -0.2028, 0.3007, -0.1555, -0.1301, -0.0066,
+            0.0072, 0.0300, 0.0598, -0.1259, -0.0793, -0.0272, -0.0294, 0.0394, 0.0276, 0.0219, 0.1413, 0.0948,
+            -0.3116, 0.0601, -0.1392, -0.4093, 0.5492, 0.0238, 0.1623, -0.1251, 0.0582, -0.0341, -0.2665, 0.2473,
+            -0.0090, 0.0140, 0.4683),
+        # --players 12 --games 20000: held-out log-loss 0.6263 (fair features alone 0.6298)
+        "12 players, 2 teams": (
+            1.3326, 0.1262, 0.1088, 0.1830, 0.0099, 0.5301, 0.2563, 0.0793, -0.0652, 0.2529, 0.1641, 0.0040,
+            -1.3357, -0.0999, -0.2524, -0.0280, -0.0249, -0.6223, -0.2817, -0.1451, 0.0855, -0.2841, -0.2060,
+            -0.0058, 0.0092, 0.0269, 0.0343, -0.1328, -0.1205, -0.1050, -0.0508, 0.0612, 0.0618, 0.0120, 0.0852,
+            0.0265, -0.1908, 0.0052, 0.0356, 0.0268, -0.0668, 0.0156, 0.0205, -0.0706, 0.0456, -0.0214, -0.2854,
+            0.2731, -0.0076, 0.0028, 0.0446),
+        # --players 3 --games 20000: held-out log-loss 0.5752 (fair features alone 0.5819)
+        "3 teams": (
+            0.0000, -0.1702, 0.5367, 0.0580, 0.0053, 0.8801, 0.4851, 0.1453, 0.3250, 0.0000, 0.8934, 0.0055,
+            0.0000, 0.0883, -0.1996, -0.0492, -0.0160, 0.0317, -0.6876, -0.1280, -0.2744, 0.0000, -0.7191,
+            -0.0040, 0.0072, -0.0107, 0.1245, 0.0465, 0.1316, 0.4634, -0.1591, 0.0800, 0.0466, 0.0654, 0.0734,
+            -0.0122, -0.1985, -0.0437, 1.0586, 0.0000, 0.0000, 0.1143, -0.2957, -0.6424, -0.6680, 0.6204, 0.0000,
+            0.0000, 0.0000, 0.0000, -1.6739),
+        # --players 6 --teams 3 --games 20000: held-out log-loss 0.5974 (fair features alone 0.6000)
+        "3 teams, partners": (
+            0.0000, -0.1153, 0.2265, 0.0578, 0.0044, 0.7151, 0.2575, 0.0027, 0.3216, 0.0000, 0.7379, 0.0077,
+            0.0000, 0.1233, 0.0206, -0.0382, -0.0103, -0.3062, -0.1730, -0.1780, -0.3587, 0.0000, -0.5075,
+            -0.0044, 0.0027, 0.0099, 0.1063, 0.0408, 0.2491, 0.3640, -0.0941, 0.0555, 0.1241, 0.0428, -0.1200,
+            -0.0439, -0.0272, 0.0139, 0.2971, 0.0000, 0.0000, 0.0863, -0.0408, -0.4721, -0.6586, 0.2867, 0.0000,
+            0.0000, 0.0000, 0.0000, -1.0037),  # fitted with 6 players
     }.items()
 }
+
+
+def rich_table(players: int, teams: int) -> str:
+    """The key of RICH_WEIGHTS a table reads: its own set if it has one, else its shape's."""
+    own = f"{players} players, {teams} teams"
+    return own if own in RICH_WEIGHTS else table_shape(players, teams)
+
+
+def rich_weights(players: int, teams: int) -> dict[str, float]:
+    """The value of hand and board's weights at a table of `players` in `teams`."""
+    return RICH_WEIGHTS[rich_table(players, teams)]
+
+
+def value_weights(players: int, teams: int) -> dict[str, float]:
+    """The fitted value's weights at a table of `players` in `teams` (its shape's)."""
+    return VALUE_WEIGHTS[table_shape(players, teams)]
