@@ -4,11 +4,13 @@ Made from the published studies' files, never typed: the compensation
 studies' verdicts (every ``compensation*/verdicts.csv`` of a results
 folder, each with its study.json for the rule options it played under)
 and the first-player study's summary (the edge without a rule). For each
-table and line-up (greedy: casual play; the default lookahead: strong
-play) the card shows the setting a study confirmed fair, in plain words
+table and line-up (greedy: casual play; swift, the fast strong player:
+strong play) the card shows the setting a study confirmed fair, in plain words
 derived from what the rule options write into the kernel's configuration
 (each seat's hand size and the turn at whose end it draws a late card),
-with the edge it leaves and the edge without it.
+with the edge it leaves and the edge without it (the first-player
+study's, or where that study has no row for the line-up, the standard game
+the compensation search played).
 
     card = make_card(Path("results"))
     text = markdown(card)               # results/fair-sequence-card.md
@@ -31,7 +33,7 @@ from simkit.policies import Lineup
 from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, from_fair, strength
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
-LINEUPS = {"casual": "greedy", "strong": "lookahead"}  # the card's columns: the line-up that measured each
+LINEUPS = {"casual": "greedy", "strong": "swift"}  # the card's columns: the line-up that measured each
 TABLES = [(p, t) for p, teams in LEGAL_TEAMS.items() for t in teams]
 NOT_MEASURED = "Not yet measured under strong play."
 TEAM_WORDS = ("first", "second", "third")
@@ -74,6 +76,7 @@ class Rule:
     edge: Edge
     source: str  # the study folder it comes from
     lineup: str  # the line-up that measured it
+    standard: Edge | None = None  # the standard game's edge on the search's deals (None: not recorded)
 
     @property
     def code(self) -> str:
@@ -94,7 +97,7 @@ class Row:
     players: int
     teams: int
     rules: dict[str, Rule | None]  # "casual", "strong" -> the rule, None where none was measured
-    without: dict[str, Edge]  # "casual", "strong" -> the standard game's edge
+    without: dict[str, Edge | None]  # "casual", "strong" -> the standard game's edge (None: not measured)
 
     @property
     def table(self) -> str:
@@ -149,7 +152,12 @@ def compensation_rules(results: Path) -> tuple[list[Rule], list[str], set[str]]:
             rules = Rules.make(int(v.players), int(v.teams), **base, **{v.family: _knob_value(v.setting)})
             gap = (v.max_gap, v.max_gap_low, v.max_gap_high)
             edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
-            out.append(Rule(rules, v.family, v.setting, bool(v.fair), edge, folder.name, v.policies))
+            standard = None
+            if "standard_advantage" in verdicts.columns and pd.notna(v.standard_advantage):
+                standard = Edge((v.standard_advantage, v.standard_advantage_low, v.standard_advantage_high),
+                                (v.standard_max_gap, v.standard_max_gap_low, v.standard_max_gap_high),
+                                int(v.teams), int(v.standard_games))
+            out.append(Rule(rules, v.family, v.setting, bool(v.fair), edge, folder.name, v.policies, standard))
     return out, sources, versions
 
 
@@ -182,11 +190,13 @@ def make_card(results: Path) -> Card:
         chosen = {column: choose([r for r in found if (r.rules.players, r.rules.teams, r.lineup)
                                   == (players, teams, lineup)])
                   for column, lineup in LINEUPS.items()}
-        missing = [lineup for lineup in LINEUPS.values() if (players, teams, lineup) not in standard]
-        if missing:
-            raise CardError(f"first-player/summary.csv in {results} has no {missing[0]} row for {players} players "
-                            f"in {teams} teams")
-        without = {column: standard[players, teams, lineup] for column, lineup in LINEUPS.items()}
+        without = {}
+        for column, lineup in LINEUPS.items():
+            rule = chosen[column]
+            without[column] = standard.get((players, teams, lineup)) or (rule.standard if rule else None)
+            if without[column] is None and rule is not None:
+                raise CardError(f"first-player/summary.csv in {results} has no {lineup} row for {players} players "
+                                f"in {teams} teams, nor its compensation study the standard game's edge")
         rows.append(Row(players, teams, chosen, without))
     return Card(rows, sources, sorted(versions))
 
@@ -289,19 +299,25 @@ def intro(card: Card) -> list[str]:
     """The card's opening paragraphs: the edge, who is who, what fair means (the margins from the study)."""
     casual, strong = (100 * FAIR_BAND[k] for k in ("fast", "strong"))
     gaps = tuple(100 * GAP_TARGET[k] for k in ("fast", "strong"))
-    edges = [100 * row.without[c].advantage[0] for row in card.rows for c in LINEUPS]
+    edges = [100 * row.without[c].advantage[0] for row in card.rows for c in LINEUPS if row.without[c]]
     return [
         f"Moving first is an edge: without a rule, the first team wins {min(edges):.1f} to {max(edges):.1f} "
         "percentage points (pp) more than its fair share of the decided games. These rules cancel it; each was "
         "found by simkit's compensation study and confirmed on games the search never saw. The first team is "
         "the team of the player who moves first, the second team moves next. A player a rule does not name is "
         "dealt the table's usual hand. Each player counts their own turns from 1.",
-        "Casual play: measured with simkit's greedy player on every seat; strong play: with its default "
-        "lookahead player. The edge: the first team's share of the decided games minus its fair share (1/2 or "
+        f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
+        f"{LINEUPS['strong']} player, as strong as its reference lookahead at many times its speed. The edge: the first team's share of the decided games minus its fair share (1/2 or "
         f"1/3), in pp, with its 95% interval. Fair: that interval lies within ±{casual:g} pp (casual) or "
         f"±{strong:g} pp (strong), and with three teams the largest gap between two teams' shares is at most "
         f"{gaps[0]:g} pp ({gaps[1]:g} pp).",
     ]
+
+
+def _without(row: Row, column: str) -> str:
+    """The standard game's edge in `column`, or a dash where it was not measured."""
+    edge = row.without[column]
+    return edge.without() if edge is not None else "—"
 
 
 def _cell(text: str) -> str:
@@ -313,15 +329,15 @@ def markdown(card: Card) -> str:
     lines = ["# A fair Sequence: the rules card", ""]
     for paragraph in intro(card):
         lines += [paragraph, ""]
-    lines += ["| table | casual play (greedy): the rule | edge left | strong play (lookahead): the rule | edge left | "
-              "edge without a rule: casual / strong |",
+    lines += [f"| table | casual play ({LINEUPS['casual']}): the rule | edge left | strong play ({LINEUPS['strong']}): "
+              "the rule | edge left | edge without a rule: casual / strong |",
               "| --- | --- | --- | --- | --- | --- |"]
     for row in card.rows:
         out = [f"{row.table} ({row.usual})"]
         for column in LINEUPS:
             words, edge, code = cells(row, column)
             out += [words + (f" (`{code}`)" if code else ""), edge or "—"]
-        out.append(" / ".join(row.without[c].without() for c in LINEUPS))
+        out.append(" / ".join(_without(row, c) for c in LINEUPS))
         lines.append("| " + " | ".join(_cell(c) for c in out) + " |")
     lines += ["", footer(card), ""]
     return "\n".join(lines)
@@ -337,7 +353,8 @@ def footer(card: Card) -> str:
 PAGE = (8.27, 11.69)  # A4 portrait, inches
 MARGIN = 0.5
 PAD = 0.05  # inches between a cell's edge and its text
-COLUMNS = (("table", 0.85), ("casual play (greedy players)", 2.7), ("strong play (lookahead players)", 2.7),
+COLUMNS = (("table", 0.85), (f"casual play ({LINEUPS['casual']} players)", 2.7),
+           (f"strong play ({LINEUPS['strong']} players)", 2.7),
            ("edge without a rule", 1.02))  # heading, width in inches
 FONT = 7.5  # points: the table's text, and the intro's a little larger
 SMALLEST = 6.5  # points: the smallest the table's text may be made to fit the page
@@ -430,7 +447,7 @@ def _laid_out(card: Card, size: float) -> tuple[_Page, float]:
                               color=INK["edge"])
             heights.append(h)
         inner = COLUMNS[3][1] - 2 * PAD
-        without = [f"{column}: {row.without[column].without()}" for column in LINEUPS]
+        without = [f"{column}: {_without(row, column)}" for column in LINEUPS]
         heights.append(page.put(xs[3] + PAD, y, [w for t in without for w in page.wrap(t, inner, size)], size,
                                 color=INK["note"]))
         y += max(heights) + PAD

@@ -180,6 +180,22 @@ def test_a_study_holding_a_retired_players_rows_goes_on_without_them_only_when_a
     assert "quick" not in (tmp_path / "study.json").read_text()
 
 
+def test_a_line_up_whose_rows_are_gone_leaves_the_study_with_its_commands(tmp_path):
+    """A clone holds summaries, not datasets: a line-up none of whose rows is on disk any more leaves the
+    summary, study.json's line-ups and the commands that named it alone."""
+    run_study(make_study("first-player", ["random"], 200, 3, {"players": 2}), tmp_path,
+              command=["simkit", "study", "first-player", "--players", "2"])
+    run_study(make_study("first-player", ["greedy"], 200, 3, {"players": 2}), tmp_path,
+              command=["simkit", "study", "first-player", "--players", "2", "--policy", "greedy"])
+    assert len(json.loads((tmp_path / "study.json").read_text())["commands"]) == 2
+    shutil.rmtree(next(tmp_path.glob("p2t2-greedy*")))
+    run_study(make_study("first-player", ["random"], 200, 3, {"players": 2}), tmp_path,
+              command=["simkit", "study", "first-player", "--players", "2"])
+    record = json.loads((tmp_path / "study.json").read_text())
+    assert record["commands"] == ["simkit study first-player --players 2"] and list(record["lineups"]) == ["random"]
+    assert "greedy" not in (tmp_path / "summary.md").read_text()
+
+
 def test_an_interrupted_study_resumes_and_more_games_extend_it(done, tmp_path):
     both = make_study("first-player", ["random", "greedy"], GAMES, 3, {"players": 2})
     stopped = run_study(both, tmp_path, events=StopAfter(GAMES + 50))

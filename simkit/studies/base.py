@@ -402,8 +402,14 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
         configs = [c for c in earlier if results.aggregate(c) is not None] \
             + configs  # configurations of earlier commands (other line-ups or tables) stay in the study
         configs = canonical(configs, study)
+        # a line-up that plays no row of the summary (its rows left out) leaves the study, with the commands
+        # that named it alone (a row that only checks another line-up's answer does not count)
+        playing = {p.spec for c in configs if dict(c.facts).get("role") != "check" for p in c.lineup.per_team}
+        gone = {spec for spec in study.lineups if spec not in playing}
+        study = Study(study.kind, study.options, {k: v for k, v in study.lineups.items() if k not in gone},
+                      study.seed)
         outcome.configs = configs
-        outcome.tables = write_summary(study, configs, results, out, command)
+        outcome.tables = write_summary(study, configs, results, out, command, gone)
         return outcome
     finally:
         lock.__exit__(None, None, None)
@@ -683,7 +689,7 @@ def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
 
 
 def write_summary(study: Study, configs: list[Config], results: Results, out: Path,
-                  command: Sequence[str] | None = None) -> Tables:
+                  command: Sequence[str] | None = None, gone: set[str] = frozenset()) -> Tables:
     """Write summary.csv, the extra tables, the plots, summary.md and study.json; the tables."""
     from simkit import plots
 
@@ -695,7 +701,7 @@ def write_summary(study: Study, configs: list[Config], results: Results, out: Pa
     for name, figure in figures.items():
         plots.save(figure, out / name)
     _remove_stale(out, {"summary.csv", *(f"{name}.csv" for name in tables.extra), *figures})
-    commands = _commands(out, command)
+    commands = [c for c in _commands(out, command) if not set(_policies(c, study.kind)) <= gone]
     _write_text(out / "summary.md", summary_markdown(study, tables, commands, list(figures)))
     _write_text(out / STUDY_FILE, json.dumps(study_json(study, configs, commands), indent=2, sort_keys=True) + "\n")
     return tables
@@ -726,6 +732,16 @@ def _commands(out: Path, command: Sequence[str] | None) -> list[str]:
 # Options of `simkit study` that change how a study runs, not what it plays, with how many values follow.
 # --out too: the same study written elsewhere (`make results` writes the published ones with --out results/...)
 HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overwrite": 0, "--out": 1, "-o": 1}
+
+
+def _policies(text: str, kind: StudyKind) -> list[str]:
+    """The line-ups a recorded command names with --policy (the kind's defaults when it names none)."""
+    import shlex
+
+    words = shlex.split(text)
+    named = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--policy"]
+    named += [w.split("=", 1)[1] for w in words if w.startswith("--policy=")]
+    return named or list(kind.default_policies)
 
 
 def _what_it_plays(text: str) -> tuple[str, ...]:

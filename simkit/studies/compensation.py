@@ -559,13 +559,14 @@ def checks_section(frame: pd.DataFrame) -> str:
              f"±{100 * CHECK_BAND:g} pp and, with three teams, the largest gap at most {100 * CHECK_GAP:g} pp "
              "(point estimates, with their 95% intervals).\n",
              "| table | found by | family | setting | checked by | advantage [95% CI] | largest gap [95% CI] "
-             "| games | holds |", "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- |"]
+             "| games | wall time | holds |", "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |"]
     for r in frame.itertuples():
         say = "yes" if r.holds else f"no: {pp(r.advantage, digits=2)} from even" if abs(r.advantage) > CHECK_BAND \
             else f"no: largest gap {pp(r.max_gap, digits=2)}"
         lines.append(f"| {r.players}p / {r.teams}t | {r.found_by} | {r.family} | {r.setting} | {r.checked_by} | "
                      f"{pp(r.advantage, r.advantage_low, r.advantage_high, 2)} | "
-                     f"{pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2)} | {count(r.games)} | {say} |")
+                     f"{pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2)} | {count(r.games)} | "
+                     f"{'not recorded' if math.isnan(r.wall_seconds) else _duration(r.wall_seconds)} | {say} |")
     return "\n".join(lines) + "\n"
 
 
