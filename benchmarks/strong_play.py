@@ -4,6 +4,7 @@
     python benchmarks/strong_play.py --rounds 9 --lookahead-games 300
     python benchmarks/strong_play.py --spec lookahead:horizon=8:race=0   # other lookahead line-ups too
     python benchmarks/strong_play.py --players 4 --spec swift            # at another table
+    python benchmarks/strong_play.py --players 9 --rounds 2 --lookahead-games 40 --spec swift --spec-games 400
 
 Plays two-player games (or --players/--teams) with the same policy on every seat, on ONE kernel
 thread (``simkit.play.set_threads(1)``, so games/s are per core), through
@@ -46,6 +47,7 @@ def main() -> None:
     parser.add_argument("--greedy-games", type=int, default=40_000)
     parser.add_argument("--lookahead-games", type=int, default=200)
     parser.add_argument("--spec", action="append", default=[], help="another line-up to time (repeatable)")
+    parser.add_argument("--spec-games", type=int, help="games of each --spec line-up (default: --lookahead-games)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, default=None, help="default: 2, or 3 for 3 or 9 players")
@@ -53,7 +55,7 @@ def main() -> None:
     set_threads(1)
     rules = Rules.make(args.players, args.teams)
     lineups = [("random", args.random_games), ("greedy", args.greedy_games), ("lookahead", args.lookahead_games)]
-    lineups += [(spec, args.lookahead_games) for spec in args.spec]
+    lineups += [(spec, args.spec_games or args.lookahead_games) for spec in args.spec]
     print(f"before: {load()}", flush=True)
     for spec, _ in lineups:  # compile or load from numba's cache, outside the timing
         simulate(rules, Lineup.parse(spec, rules), args.seed, 0, 2)

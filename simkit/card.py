@@ -307,7 +307,7 @@ def intro(card: Card) -> list[str]:
         "the team of the player who moves first, the second team moves next. A player a rule does not name is "
         "dealt the table's usual hand. Each player counts their own turns from 1.",
         f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
-        f"{LINEUPS['strong']} player, as strong as its reference lookahead at many times its speed. The edge: the first team's share of the decided games minus its fair share (1/2 or "
+        f"{LINEUPS['strong']} player, its fast strong player. The edge: the first team's share of the decided games minus its fair share (1/2 or "
         f"1/3), in pp, with its 95% interval. Fair: that interval lies within ±{casual:g} pp (casual) or "
         f"±{strong:g} pp (strong), and with three teams the largest gap between two teams' shares is at most "
         f"{gaps[0]:g} pp ({gaps[1]:g} pp).",

@@ -193,8 +193,9 @@ def variants(frame: pd.DataFrame) -> Figure:
 
 def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
     """One family: team 0's advantage against the knob at each table, search settings and the confirmation,
-    with the fitted crossing and the ±0.5 pp band (±1 pp for a lookahead)."""
-    rows = summary[summary["family"] == family]
+    with the fitted crossing and the ±0.5 pp band (±1 pp for a strong player). A check of an answer by another
+    line-up is not drawn."""
+    rows = summary[(summary["family"] == family) & summary["role"].isin(["search", "confirmation"])]
     tables = sorted({(int(p), int(t)) for p, t in zip(rows["players"], rows["teams"])})
     ncols = min(5, len(tables))
     nrows = -(-len(tables) // ncols)
@@ -226,8 +227,8 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
             if len(v) and np.isfinite(v["crossing"].iloc[0]):
                 ax.axvline(v["crossing"].iloc[0], color=f"C{j}", linestyle=":", linewidth=1,
                            label=f"{lineup}: fitted crossing")
-        if any("lookahead" in lu for lu in at["policies"]):  # the lookahead's target band, then greedy's
-            ax.axhspan(-1.0, 1.0, color="0.93", alpha=0.6, label="±1 pp (lookahead's target)")
+        if any(lu not in ("random", "greedy") for lu in at["policies"]):  # a strong player's band, then greedy's
+            ax.axhspan(-1.0, 1.0, color="0.93", alpha=0.6, label="±1 pp (a strong player's target)")
         ax.axhspan(-0.5, 0.5, color="0.85", alpha=0.6, label="±0.5 pp (greedy's target)")
         ax.axhline(0, **FAIR)
         ax.set_title(f"{players} players, {teams_} teams", fontsize=9)
@@ -244,7 +245,7 @@ def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure
     """Three-team tables: every team's share of the decided games against each knob, the confirmation
     beside the chosen setting, with the fair share. A family with two knobs (handicap H0,H1) gets two
     panels: against H0 with H1 at its chosen value, and against H1 with H0 at its chosen value."""
-    rows = summary[summary["teams"] == 3]
+    rows = summary[(summary["teams"] == 3) & summary["role"].isin(["search", "confirmation"])]
     panels = []  # (title, search rows, knob index, confirmation rows, chosen x)
     for players, family, lineup in dict.fromkeys(zip(rows["players"], rows["family"], rows["policies"])):
         part = rows[(rows["players"] == players) & (rows["family"] == family) & (rows["policies"] == lineup)]

@@ -121,6 +121,13 @@ ADDED = {
     # 2026-12-04, then as "swift as added, spelled out", 10902215..., before removals existed).
     "swift as added (every candidate searched at two players), spelled out with removals": _spelled_out(
         [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
+    # swift at every table (2026-12-05): the value of hand and board for three teams (the others summed),
+    # the three-player settings at every three-team table, and a set of value weights of its own at each
+    # table of 8 or more players.
+    "swift at three teams, and at 8 or more players with a set of its own": [
+        ("swift", 3, 3, 4, {}, False), ("swift", 6, 3, 2, {}, False), ("swift", 9, 3, 1, {}, False),
+        ("swift", 12, 3, 1, {}, False), ("swift", 8, 2, 1, {}, False), ("swift", 10, 2, 1, {}, False),
+        ("swift", 12, 2, 1, {}, False)],
     # ismcts-rich as added: ismcts's search, its playouts' ends scored by kernels/values/rich.py's
     # value of the table shape.
     "ismcts-rich as added": [

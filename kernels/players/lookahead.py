@@ -49,5 +49,5 @@ PARAMS = {"rollouts": 64.0, "shortlist": 4.0, "margin": 0.5, "playout": 0.0, "ho
 PLAYERS = (
     Player("lookahead", LOOKAHEAD, Lookahead, play_lookahead,
            "greedy's best four, each judged by short games on re-dealt hidden cards", HEAVY,
-           compile_seconds=80, ladder=5, params=PARAMS, limits=RACE_LIMITS, table_defaults=value_weights),
+           compile_seconds=80, ladder=4, params=PARAMS, limits=RACE_LIMITS, table_defaults=value_weights),
 )

@@ -556,12 +556,12 @@ SEARCH_LIMITS = {"iterations": (0, MAX_ITERATIONS, True), "width": (1, MAX_WIDTH
 
 PLAYERS = (
     Player("ismcts", ISMCTS, Ismcts, play_ismcts, "information-set Monte Carlo tree search", SEARCHING,
-           compile_seconds=100, ladder=6,
+           compile_seconds=100, ladder=5,
            params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
            limits=SEARCH_LIMITS, table_defaults=value_weights, research=("cheat",), arena=arena),
     Player("ismcts-rich", ISMCTS_RICH, IsmctsRich, play_ismcts_rich,
            "the tree search with swift's value at its leaves (two teams); the strongest measured", SEARCHING,
-           compile_seconds=130, ladder=7,
+           compile_seconds=130, ladder=6,
            params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
            limits=SEARCH_LIMITS, table_defaults=rich_weights, tables=TWO_TEAM_TABLES,
            instead="ismcts (the same search on the lookahead's value)", research=("cheat",), arena=arena),

@@ -57,7 +57,7 @@ _TWO = SETTINGS["2 teams"]
 PLAYERS = (
     Player("swift", SWIFT, Swift, play_swift,
            "the fast strong player: a short race over greedy's best three, on a value of hand and board",
-           HEAVY, compile_seconds=165, ladder=4,
+           HEAVY, compile_seconds=165, ladder=3,
            params={"rollouts": 10.0, "shortlist": 3.0, "margin": 0.5, "playout": 0.0, "horizon": 2.0, "race": 0.5,
                    **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS,
                    **{f"opponent_{k}": _TWO[f"opponent_{k}"] for k in GREEDY_DEFAULTS},
