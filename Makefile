@@ -48,9 +48,18 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study variants --out results/variants --quiet
 	$(VENV)/bin/simkit study skill --out results/skill --quiet
 	$(VENV)/bin/simkit study compensation --out results/compensation --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 4 --out results/compensation --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 2 --family late_card --out results/compensation --quiet
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --out results/compensation --quiet
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 2 --teams 2 --family late_card --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 4 --teams 2 --family late_card --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 6 --teams 2 --family late_card --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 6 --teams 3 --family handicap --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 4 --teams 2 --family handicap
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 6 --teams 2 --family handicap --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 8 --teams 2 --family handicap
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 10 --teams 2 --family handicap --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 12 --teams 2 --family handicap --check lookahead
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 3 --teams 3 --family handicap
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 9 --teams 3 --family handicap
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 12 --teams 3 --family handicap
 	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --hand-size 6,7,7 --out results/compensation-h6,7,7 --quiet
 	$(VENV)/bin/simkit card --out results
 	$(VENV)/bin/simkit run --out results/default-2p-random --quiet
