@@ -501,11 +501,12 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
                              f"{defaults.WORKSPACE}/{default_folder(study)})")
         return _clear(out, describe_identity(theirs)), [], dict(study.lineups), []
     games = dict(on_disk.get("lineups", {}))
-    unknown = sorted(spec for spec in games if not _known(spec, study))
+    why = {spec: _why_unknown(spec, study) for spec in games}
+    unknown = sorted(spec for spec, reason in why.items() if reason)
     if unknown:
         if not overwrite:
             raise StudyError(f"{out} holds line-ups this simkit cannot play ({', '.join(unknown)}: "
-                             f"{_why_unknown(unknown[0], study)}); use --overwrite to go on without them (their "
+                             f"{why[unknown[0]]}); use --overwrite to go on without them (their "
                              "rows leave the study), or --out DIR")
         games = {spec: n for spec, n in games.items() if spec not in unknown}
     added = []
@@ -531,12 +532,8 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
     return replaced, added, line_up_order(games, study.kind.default_policies), previous
 
 
-def _known(spec: str, study: Study) -> bool:
-    """Whether this simkit can play the line-up `spec` (a retired player's cannot)."""
-    return _why_unknown(spec, study) is None
-
-
 def _why_unknown(spec: str, study: Study) -> str | None:
+    """Why this simkit cannot play the line-up `spec` (a retired player's), or None when it can."""
     try:
         Lineup.parse(spec, Rules.make(**{k: v for k, v in study.base.items() if k in ("players", "teams")}))
     except ValueError as e:

@@ -537,12 +537,13 @@ def checks_table(checks: list[Config], results: Results) -> pd.DataFrame:
     """checks.csv: one row per check, with whether it holds."""
     rows = []
     for c in checks:
-        wins = results.aggregate(c).wins()
+        agg = results.aggregate(c)
+        wins = agg.wins()
         adv, gap = stats.advantage(wins), stats.max_gap(wins)
         facts = dict(c.facts)
         rows.append({"players": c.rules.players, "teams": c.rules.teams, "found_by": facts["found_by"],
                      "family": facts["family"], "setting": facts["setting"], "checked_by": c.lineup.spec,
-                     "games": results.aggregate(c).games, "seed": c.seed, "advantage": adv.value,
+                     "games": agg.games, "seed": c.seed, "advantage": adv.value,
                      "advantage_low": adv.low, "advantage_high": adv.high, "max_gap": gap.value,
                      "max_gap_low": gap.low, "max_gap_high": gap.high, "holds": holds(wins, c.rules.teams),
                      "wall_seconds": wall_seconds([c], results), "run_args": run_args(c)})
