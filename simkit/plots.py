@@ -192,10 +192,10 @@ def variants(frame: pd.DataFrame) -> Figure:
 
 
 def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
-    """One family: team 0's advantage against the knob at each table, search settings and the confirmation,
-    with the fitted crossing and the ±0.5 pp band (±1 pp for a strong player). A check of an answer by another
+    """One family: team 0's advantage against the knob at each table, search settings, a refinement's
+    settings (hollow, beside them) and the confirmation, with the fitted crossing and the ±0.5 pp band (±1 pp for a strong player). A check of an answer by another
     line-up is not drawn."""
-    rows = summary[(summary["family"] == family) & summary["role"].isin(["search", "confirmation"])]
+    rows = summary[(summary["family"] == family) & summary["role"].isin(["search", "refinement", "confirmation"])]
     tables = sorted({(int(p), int(t)) for p, t in zip(rows["players"], rows["teams"])})
     ncols = min(5, len(tables))
     nrows = -(-len(tables) // ncols)
@@ -206,17 +206,17 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
         h1 = ""  # two knobs (three teams): the settings with team 1's knob at its chosen value
         for j, lineup in enumerate(lineups):
             part = at[at["policies"] == lineup]
-            search = part[part["role"] == "search"].copy()
-            knobs = [_knobs(v) for v in search["setting"]]
-            search["x"] = [k[0] for k in knobs]
             confirm = part[part["role"] == "confirmation"]
-            if len(confirm) and any(k[1] for k in knobs):
-                c1 = _knobs(confirm["setting"].iloc[0])[1]
-                search = search[[k[1] == c1 for k in knobs]]
-                h1 += f"{'; ' if h1 else ''}{lineup} H1 = {c1}"
-            search = search.sort_values("x")
+            search, refined = (_at_h1(part[part["role"] == role], confirm) for role in ("search", "refinement"))
+            if len(confirm) and any(_knobs(v)[1] for v in part["setting"]):
+                h1 += f"{'; ' if h1 else ''}{lineup} H1 = {_knobs(confirm['setting'].iloc[0])[1]}"
             _series(ax, search["x"], search["advantage"], search["advantage_low"], search["advantage_high"], 100,
                     MARKERS[j % len(MARKERS)], f"{lineup}: search (95% CI)")
+            if len(refined):
+                ax.errorbar(refined["x"] - 0.3, 100 * refined["advantage"],
+                            yerr=_errors(refined["advantage"], refined["advantage_low"], refined["advantage_high"]),
+                            fmt=MARKERS[j % len(MARKERS)], markerfacecolor="white", markersize=5, capsize=2,
+                            color=f"C{j}", label=f"{lineup}: refinement (fresh seed)")
             if len(confirm):
                 x = [_knobs(v)[0] + 0.35 for v in confirm["setting"]]  # beside its search point
                 ax.errorbar(x, 100 * confirm["advantage"], yerr=_errors(confirm["advantage"], confirm["advantage_low"],
@@ -241,33 +241,51 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
     return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
 
 
+def _at_h1(rows: pd.DataFrame, confirm: pd.DataFrame) -> pd.DataFrame:
+    """Search or refinement rows with x (team 0's knob), sorted; with two knobs, those at the confirmed
+    setting's H1 only."""
+    rows = rows.copy()
+    knobs = [_knobs(v) for v in rows["setting"]]
+    rows["x"] = [k[0] for k in knobs]
+    if len(confirm):
+        c1 = _knobs(confirm["setting"].iloc[0])[1]
+        rows = rows[np.array([k[1] == c1 for k in knobs], bool)]
+    return rows.sort_values("x")
+
+
 def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure:
-    """Three-team tables: every team's share of the decided games against each knob, the confirmation
-    beside the chosen setting, with the fair share. A family with two knobs (handicap H0,H1) gets two
+    """Three-team tables: every team's share of the decided games against each knob (a refinement's settings
+    hollow, beside them), the confirmation beside the chosen setting, with the fair share. A family with two knobs (handicap H0,H1) gets two
     panels: against H0 with H1 at its chosen value, and against H1 with H0 at its chosen value."""
-    rows = summary[(summary["teams"] == 3) & summary["role"].isin(["search", "confirmation"])]
-    panels = []  # (title, search rows, knob index, confirmation rows, chosen x)
+    rows = summary[(summary["teams"] == 3) & summary["role"].isin(["search", "refinement", "confirmation"])].copy()
+    knobs = [_knobs(v) for v in rows["setting"]]
+    rows["h0"], rows["h1"] = [k[0] for k in knobs], [k[1] for k in knobs]
+    panels = []  # (title, search rows, refinement rows, knob index, confirmation rows, chosen x)
     for players, family, lineup in dict.fromkeys(zip(rows["players"], rows["family"], rows["policies"])):
         part = rows[(rows["players"] == players) & (rows["family"] == family) & (rows["policies"] == lineup)]
-        search = part[part["role"] == "search"].copy()
-        knobs = [_knobs(v) for v in search["setting"]]
-        search["h0"] = [k[0] for k in knobs]
-        search["h1"] = [k[1] for k in knobs]
+        search, refined = part[part["role"] == "search"], part[part["role"] == "refinement"]
         confirm = part[part["role"] == "confirmation"]
         c0, c1 = _knobs(confirm["setting"].iloc[0]) if len(confirm) else (0, 0)
         name = "H0" if family == "handicap" else "K"
         panels.append((f"{players}p/3t, {lineup}, {family}: against {name}" + (f" (H1 = {c1})" if c1 else ""),
-                       search[search["h1"] == c1].sort_values("h0"), "h0", confirm, c0))
+                       search[search["h1"] == c1].sort_values("h0"), refined[refined["h1"] == c1].sort_values("h0"),
+                       "h0", confirm, c0))
         if (search["h1"] > 0).any():
             panels.append((f"{players}p/3t, {lineup}, {family}: against H1 (H0 = {c0})",
-                           search[search["h0"] == c0].sort_values("h1"), "h1", confirm, c1))
+                           search[search["h0"] == c0].sort_values("h1"), refined[refined["h0"] == c0].sort_values("h1"),
+                           "h1", confirm, c1))
     ncols = min(4, len(panels))
     nrows = -(-len(panels) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows + 0.8), squeeze=False)
-    for ax, (title, line, knob, confirm, chosen) in zip(axes.flat, panels):
+    for ax, (title, line, refined, knob, confirm, chosen) in zip(axes.flat, panels):
         for t in range(3):
             _series(ax, line[knob] + (t - 1) * 0.15, line[f"share_{t}"], line[f"share_{t}_low"],
                     line[f"share_{t}_high"], 100, MARKERS[t], f"team {t}, search (95% CI)")
+            if len(refined):
+                ax.errorbar(refined[knob] - 0.45 + (t - 1) * 0.15, 100 * refined[f"share_{t}"],
+                            yerr=_errors(refined[f"share_{t}"], refined[f"share_{t}_low"], refined[f"share_{t}_high"]),
+                            fmt=MARKERS[t], markerfacecolor="white", markersize=5, capsize=2, color=f"C{t}",
+                            label=f"team {t}, refinement (fresh seed)")
             if len(confirm):
                 ax.errorbar([chosen + 0.45 + (t - 1) * 0.15], 100 * confirm[f"share_{t}"],
                             yerr=_errors(confirm[f"share_{t}"], confirm[f"share_{t}_low"], confirm[f"share_{t}_high"]),

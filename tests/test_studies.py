@@ -601,6 +601,85 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     assert config.seed == 2027 and config.games == first * (EXTEND["fast"] if looks == 2 else 1)
 
 
+class BySeed:
+    """Made-up results: on each seed, two teams' shares fall linearly with the knob and cross even at that
+    seed's `crossings` value (exactly: counts equal to their expectation); every configuration has the
+    games it asks for."""
+
+    def __init__(self, crossings: dict[int, float], slope: float = 0.01, seed: int = 2026):
+        self.crossings, self.slope, self.seed = crossings, slope, seed
+        self.asked: list[tuple[str, int, int]] = []
+
+    def aggregate(self, config):
+        from simkit.aggregate import Aggregate
+
+        seed = config.seed_of(self.seed)
+        self.asked.append((dict(config.facts)["setting"], seed, config.games))
+        share0 = 0.5 + self.slope * (self.crossings[seed] - int(dict(config.facts)["setting"]))
+        agg = Aggregate.empty(2, 10)
+        agg.outcomes[0, 1, 0, 0], agg.outcomes[0, 2, 0, 0] = round(config.games * share0), \
+            round(config.games * (1 - share0))
+        return agg
+
+
+def test_a_strong_answer_not_confirmed_fair_is_refined_and_confirmed_on_fresh_seeds():
+    """A strong line-up's search (5,000 games per setting) ends a step off the crossing of its deals (18.4 on
+    the search's seed, 17.2 on any other): its confirmation is not fair, so the settings around the answer
+    are played again on seed + 3, REFINE_GAMES each, the fitted line chooses 17, and 17 is confirmed on
+    seed + 4; the first confirmation keeps its row as 'first confirmation'. The plan asks for all of it."""
+    from simkit.studies.compensation import REFINE_GAMES, plan, searches
+
+    study = make_study("compensation", ["lookahead"], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
+    results = BySeed({2026: 18.4, **{seed: 17.2 for seed in (2027, 2029, 2030)}})
+    (guide, _), (search, confirm) = searches(study, results)
+    assert guide.guide and search.first == (18,) and search.chosen == (17,)
+    assert sorted(search.refined) == [(16,), (17,), (18,), (19,), (20,)]
+    assert {p.config.seed for p in search.refined.values()} == {2029}
+    assert {p.config.games for p in search.refined.values()} == {REFINE_GAMES["strong"]}
+    assert confirm.seed == 2030 and dict(confirm.facts)["setting"] == "17"
+    assert dict(search.first_confirmation.facts)["role"] == "first confirmation"
+    assert search.first_confirmation.seed == 2027
+    assert "so the 5 settings around 18 were played again, 20,000 games each on seed 2029: 17 is nearest " \
+           "fair on the line fitted through them" in search.outcome
+    roles = [dict(c.facts)["role"] for c in plan(study, results)]
+    assert roles.count("refinement") == 5 and roles.count("first confirmation") == 1
+
+
+def test_only_a_strong_answer_not_confirmed_fair_is_refined():
+    """A greedy search (100,000 games per setting) is not refined, nor a strong one confirmed fair."""
+    from simkit.studies.compensation import searches
+
+    fair_everywhere = BySeed({seed: 17.0 for seed in (2026, 2027, 2029, 2030)})
+    for lineup in ("greedy", "lookahead"):
+        study = make_study("compensation", [lineup], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
+        search, confirm = searches(study, fair_everywhere)[-1]
+        assert not search.refined and search.first is None and confirm.seed == 2027
+    greedy = make_study("compensation", ["greedy"], 100_000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
+    search, confirm = searches(greedy, BySeed({2026: 18.4, 2027: 17.2}))[-1]
+    assert not search.refined and confirm.seed == 2027
+
+
+def test_a_refinement_chooses_on_the_fitted_plane_not_a_lucky_setting():
+    """Three teams: the refinement's nine settings follow a plane whose shares are nearest equal at (6,4);
+    at (8,6) the games happened to come out even. The fitted plane still chooses (6,4); the settings'
+    own values alone would choose (8,6)."""
+    from simkit.aggregate import Aggregate
+    from simkit.studies.compensation import Point, fitted_nearest_fair
+
+    def point(h0, h1, games=20_000):
+        s0 = 1 / 3 + 0.003 * (6.3 - h0)
+        s1 = 1 / 3 + 0.002 * (4.2 - h1) - 0.0005 * (6.3 - h0)
+        shares = (1 / 3, 1 / 3, 1 / 3) if (h0, h1) == (8, 6) else (s0, s1, 1 - s0 - s1)
+        agg = Aggregate.empty(3, 10)
+        for t, share in enumerate(shares):
+            agg.outcomes[0, t + 1, 0, 0] = round(games * share)
+        return Point((h0, h1), None, agg)
+
+    points = {(h0, h1): point(h0, h1) for h0 in (6, 7, 8) for h1 in (4, 5, 6)}
+    assert fitted_nearest_fair(points, 3) == (6, 4)
+    assert fitted_nearest_fair({(8, 6): points[8, 6]}, 3) == (8, 6)  # one setting: no fit
+
+
 def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
     study = make_study("compensation", ["greedy"], 6000, 4, {"players": 12, "teams": 2}, families=["handicap"])
     stopped = run_study(study, tmp_path, events=StopAfter(15_000))

@@ -11,6 +11,14 @@ its fair share. The answer is the setting nearest fair of every setting
 visited (``Search.nearest_fair``), confirmed on a fresh seed with enough
 games for the target precision.
 
+A strong line-up's search plays few games per setting, so its answer can
+lie a step off. When its confirmation is not fair, the search is refined
+(``Search.refine``): the settings around the answer are played again with
+REFINE_GAMES games each on a fresh seed, a line (one knob) or a plane (two
+knobs) is fitted through them, and the setting the fit puts nearest fair is
+confirmed on another fresh seed. The first confirmation stays in the
+summary, as ``first confirmation``.
+
 The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
 team 0 short until its K-th turn) and ``handicap`` (H: team 0's seats short
 for H turns in all, spread over its seats; H0,H1 with three teams).
@@ -27,10 +35,11 @@ more games per setting extend it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -58,6 +67,10 @@ CHECK_GAMES = 10_000  # a check of a confirmed setting by another line-up: a 95%
 CHECK_SEED_OFFSET = 2  # the check plays seed + 2: games neither the search nor the confirmation saw
 CHECK_BAND = 0.015  # a check holds when team 0's advantage is within ±1.5 pp
 CHECK_GAP = 0.025  # and, with three teams, the largest gap at most 2.5 pp
+REFINE_GAMES = {"fast": 0, "strong": 20_000}  # a refinement's games per setting (0: the search is not refined)
+REFINE_SEED_OFFSET = 3  # a refinement plays seed + 3, and its confirmation seed + 4
+REFINE_REACH = {1: 2, 2: 1}  # settings either side of the answer a refinement plays: one knob, two knobs
+FIRST_CONFIRMATION = "first confirmation"  # the role of a refined search's first, unfair confirmation
 
 
 def strength(lineup) -> str:
@@ -111,6 +124,9 @@ class Search:
         self.crossing = math.nan  # the fitted crossing of the last one-knob search (team 0's knob)
         self.need: Config | None = None  # the next setting to play, while the search is unfinished
         self.guide = False  # a greedy search that only shows a slower line-up where to begin
+        self.refined: dict[tuple[int, ...], Point] = {}  # the refinement's settings (seed + REFINE_SEED_OFFSET)
+        self.first: tuple[int, ...] | None = None  # a refined search's first answer
+        self.first_confirmation: Config | None = None  # and its confirmation, not fair
 
     def config(self, knobs: tuple[int, ...], seed: int | None = None, games: int | None = None,
                role: str = "search") -> Config:
@@ -188,6 +204,36 @@ class Search:
                              f"fair (the steps ended at {setting_text(steps)})")
         return best
 
+    def played(self) -> list[Config]:
+        """Every configuration the search played, in order: its settings, and when refined its first
+        confirmation and the refinement's settings (the confirmation of the answer is apart)."""
+        first = [self.first_confirmation] if self.first_confirmation is not None else []
+        return [p.config for p in self.points.values()] + first + [p.config for p in self.refined.values()]
+
+    def refine(self, seed: int, confirm: Config) -> None:
+        """The answer's confirmation `confirm` was not fair: play the settings around the answer again
+        (REFINE_REACH either side of each knob) with REFINE_GAMES games each on seed + REFINE_SEED_OFFSET,
+        and make the answer the setting among them that `fitted_nearest_fair` chooses. Raises Need at the
+        first setting not yet played."""
+        games = REFINE_GAMES[strength(self.lineup)]
+        self.first, self.first_confirmation = self.chosen, with_role(confirm, FIRST_CONFIRMATION)
+        reach = REFINE_REACH[len(self.first)]
+        spans = [range(max(0, k - reach), min(self.high, k + reach) + 1) for k in self.first]
+        for knobs in itertools.product(*spans):
+            config = self.config(knobs, seed + REFINE_SEED_OFFSET, games, "refinement")
+            agg = self.results.aggregate(config)
+            if agg is None:
+                raise Need(config)
+            self.refined[knobs] = Point(knobs, config, agg)
+        self.chosen = fitted_nearest_fair(self.refined, self.rules.teams)
+        wins = self.results.aggregate(confirm).wins()
+        gap = f", largest gap {pp(stats.max_gap(wins).value, digits=2)}" if self.rules.teams == 3 else ""
+        self.outcome += (f"; its confirmation was not fair (advantage {pp(stats.advantage(wins).value, digits=2)}"
+                         f"{gap}), so the {len(self.refined)} settings around {setting_text(self.first)} were "
+                         f"played again, {count(games)} games each on seed {seed + REFINE_SEED_OFFSET}: "
+                         f"{setting_text(self.chosen)} is nearest fair on the {'plane' if self.two_knobs else 'line'}"
+                         " fitted through them")
+
     def along(self, axis: int, start: tuple[int, ...], criterion: Callable, near: int = 0) -> tuple[int, ...]:
         """Search one knob (axis) from `start` for the crossing of zero of `criterion` (decreasing in the
         knob), beginning at `near` (an earlier pass's answer); the setting chosen.
@@ -263,6 +309,41 @@ def from_fair(advantage_low: float, advantage_high: float, gap_high: float, kind
     smallest m with team 0's advantage interval within ±m times the fair band and the largest gap's upper
     bound within m times its target (`Search.unfairness`); m <= 1 is fair by the targets."""
     return max(max(abs(advantage_low), abs(advantage_high)) / FAIR_BAND[kind], gap_high / GAP_TARGET[kind])
+
+
+def fitted_nearest_fair(points: dict[tuple[int, ...], Point], teams: int) -> tuple[int, ...]:
+    """The setting among `points` (a refinement: the settings around an answer, on the same deals) whose
+    teams' shares, smoothed by a weighted least-squares fit, are nearest equal: the smallest largest gap
+    between two teams' fitted shares. The fit is linear in the knobs, one fit per contrast: team 0's
+    advantage and, with three teams, team 1's share minus team 2's. On a tie, the smaller knobs. Too few
+    settings for the fit: the setting whose own shares are nearest equal."""
+    knobs = sorted(points)
+    x = np.array(knobs, np.float64)
+    design = np.column_stack([np.ones(len(x))] + [x[:, j] for j in range(x.shape[1]) if np.ptp(x[:, j]) > 0])
+    contrasts = [stats.advantage] + ([lambda w: stats.share_gap(w, 1, 2)] if teams == 3 else [])
+    fitted = []
+    for contrast in contrasts:
+        est = [contrast(points[k].agg.wins()) for k in knobs]
+        y = np.array([e.value for e in est])
+        w = np.array([2 * stats.Z / (e.high - e.low) if e.high > e.low else 0.0 for e in est])
+        if len(x) <= design.shape[1] or not np.all(np.isfinite(y)) or not np.all(w > 0):
+            fitted.append(y)  # no fit: the settings' own values
+            continue
+        coef, *_ = np.linalg.lstsq(design * w[:, None], y * w, rcond=None)
+        fitted.append(design @ coef)
+    edge = fitted[0]
+    if teams == 2:
+        gap = 2 * np.abs(edge)
+    else:
+        s0, s1 = 1 / 3 + edge, (2 / 3 - edge + fitted[1]) / 2
+        s2 = 1 - s0 - s1
+        gap = np.maximum.reduce([np.abs(s0 - s1), np.abs(s0 - s2), np.abs(s1 - s2)])
+    return min(zip(gap, knobs))[1]
+
+
+def with_role(config: Config, role: str) -> Config:
+    """The configuration with another role in its summary row (the role is not its identity)."""
+    return replace(config, facts=tuple((k, role if k == "role" else v) for k, v in config.facts))
 
 
 def _bisect(pred: Callable[[int], bool], a: int, b: int) -> int:
@@ -374,13 +455,17 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
                 search = Search(family, rules, lineup, games, results, near=known)
                 try:
                     search.run()
+                    confirm = confirmation(search, study.seed)
+                    if refinable(search, confirm):
+                        search.refine(study.seed, confirm)
+                        confirm = confirmation(search, study.seed)
                 except Need as need:
                     search.need = need.config
                     out.append((search, None))
                     continue
                 if known is None:
                     known = search.chosen
-                out.append((search, confirmation(search, study.seed)))
+                out.append((search, confirm))
     return out
 
 
@@ -399,6 +484,16 @@ def begun(found: list[tuple[Search, Config | None]], results: Results,
         return done is not None and (done.folder(results.seed), done.label) in asked
 
     return [(s, c) for s, c in found if any(any(k) for k in s.points) or own_confirmation(s, c)]
+
+
+def refinable(search: Search, confirm: Config) -> bool:
+    """Whether the search goes on to a refinement (`Search.refine`): its line-up's searches are refined,
+    its answer's confirmation is complete on disk (with its second look, if it takes one) and not fair."""
+    kind = strength(search.lineup)
+    if search.guide or not REFINE_GAMES[kind]:
+        return False
+    done = search.results.aggregate(confirm)
+    return done is not None and not fair(done.wins(), kind, search.rules.teams)
 
 
 def on_record(results: Results) -> list[Config]:
@@ -423,8 +518,8 @@ def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: i
     still to play, by its first look. A setting shared by two families (their setting 0) is two rows."""
     out: dict[tuple, Config] = {}
     for search, confirm in found:
-        for point in search.points.values():
-            out.setdefault((point.config.folder(seed), point.config.facts), point.config)
+        for config in search.played():
+            out.setdefault((config.folder(seed), config.facts), config)
         done = confirmed(search, confirm, results)
         if done is not None:
             out.setdefault((done.folder(seed), done.facts), done)
@@ -443,18 +538,20 @@ def confirmation(search: Search, seed: int) -> Config:
     """The chosen setting on a fresh seed, with games for the target half-width on team 0's share
     (and, with three teams, on every share for the largest gap's bound).
 
-    A second look: when the first confirmation is inconclusive (`inconclusive`), it goes on to EXTEND
+    A refined search's answer is confirmed on seed + REFINE_SEED_OFFSET + 1, games neither the search nor the
+    refinement saw. A second look: when the first confirmation is inconclusive (`inconclusive`), it goes on to EXTEND
     times its games on the same seed, and the whole is the confirmation. Whether it did is read from the
     disk (more games than the first look's), so a resumed study makes the same decision.
     """
     kind = strength(search.lineup)
     games = first_look(search)
-    first = search.config(search.chosen, seed + CONFIRMATION_SEED_OFFSET, games, "confirmation")
+    seed += REFINE_SEED_OFFSET + 1 if search.refined else CONFIRMATION_SEED_OFFSET
+    first = search.config(search.chosen, seed, games, "confirmation")
     done = search.results.aggregate(first)
     if done is None:
         return first
     if done.games > games or inconclusive(done.wins(), kind, search.rules.teams):
-        return search.config(search.chosen, seed + CONFIRMATION_SEED_OFFSET, games * EXTEND[kind], "confirmation")
+        return search.config(search.chosen, seed, games * EXTEND[kind], "confirmation")
     return first
 
 
@@ -462,7 +559,7 @@ def first_look(search: Search) -> int:
     """The first confirmation's games: the target half-width on team 0's share at the chosen setting's
     completion (and, with three teams, on every share for the largest gap's bound)."""
     kind = strength(search.lineup)
-    agg = search.points[search.chosen].agg
+    agg = (search.refined or search.points)[search.chosen].agg
     completion = max(agg.decided / agg.games, 0.5)
     decided = stats.games_for_half_width(TARGET[kind])
     if search.rules.teams == 3:  # Goodman's simultaneous intervals of three shares near 1/3
@@ -497,7 +594,7 @@ def plan(study: Study, results: Results) -> list[Config]:
         Lineup.parse(spec, Rules.make(2))  # a bad --check is refused before anything is played
     configs = []
     for search, confirm in searches(study, results):
-        configs += [p.config for p in search.points.values()]
+        configs += search.played()
         if search.need is not None:
             configs.append(search.need)
         elif confirm is not None:
@@ -636,6 +733,13 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       f"Fair \"no: {NOT_FAIR}\": the family does not reach fair at that table in this search; "
                       "the setting shown is the closest to fair of those it visited, and its confirmation says "
                       "how far from fair it leaves the table.",
+                      f"A refined search (a line-up playing {count(SEARCH_GAMES['strong'])} games per setting, "
+                      "whose answer's confirmation was not fair): the settings around its answer (two either side; "
+                      f"three teams, one either side of each knob) were played again, {count(REFINE_GAMES['strong'])} "
+                      f"games each on seed + {REFINE_SEED_OFFSET}; a weighted line (a plane with two knobs) fitted "
+                      "through each team's share chose the setting nearest fair, confirmed on seed + "
+                      f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
+                      "summary.csv, the first answer `first_setting` in verdicts.csv.",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
                       f"takes a second look: {EXTEND['fast']} times its games (greedy), {EXTEND['strong']} times "
                       "(lookahead), on the same seed; `looks` in verdicts.csv says whether it did.",
@@ -654,14 +758,15 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
         "family": search.family, "setting": setting_text(search.chosen), "steps": setting_text(search.steps),
         "outcome": search.outcome,
         "below": setting_text(low) if low else "", "above": setting_text(up) if up else "",
-        "crossing": search.crossing, "settings_played": len(search.points),
+        "crossing": search.crossing, "settings_played": len(search.points) + len(search.refined),
+        "first_setting": setting_text(search.first) if search.first else "",
         "games": int(row.games), "seed": int(row.seed), "advantage": row.advantage,
         "advantage_low": row.advantage_low, "advantage_high": row.advantage_high,
         **{f"share_{t}{s}": row[f"share_{t}{s}"] for t in range(3) for s in ("", "_low", "_high")},
         "max_gap": row.max_gap, "max_gap_low": row.max_gap_low, "max_gap_high": row.max_gap_high,
         "fair": fair(results.aggregate(confirm).wins(), kind, search.rules.teams),
         "looks": 1 if confirm.games == first_look(search) else 2, "run_args": row.run_args,
-        "wall_seconds": wall_seconds([*(p.config for p in search.points.values()), confirm], results),
+        "wall_seconds": wall_seconds([*search.played(), confirm], results),
         **standard_game(search),
     }
 
@@ -688,7 +793,7 @@ def wall_time_section(found: list, results: Results) -> str:
     tables: dict[tuple[int, int, str], list[Config]] = {}
     for search, confirm in found:
         key = (search.rules.players, search.rules.teams, search.lineup.spec)
-        tables.setdefault(key, []).extend(p.config for p in search.points.values())
+        tables.setdefault(key, []).extend(search.played())
         if confirm is not None:
             tables[key].append(confirm)
     lines = ["## Wall time per table\n",
@@ -737,6 +842,10 @@ def search_section(found: list) -> str:
         played = sorted(search.points.values(), key=lambda p: p.knobs)
         cells = ", ".join(f"{setting_text(p.knobs)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
                           for p in played)
+        if search.refined:
+            cells += "; refined: " + ", ".join(
+                f"{setting_text(k)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
+                for k, p in sorted(search.refined.items()))
         state = search.outcome if confirm is not None else \
             "unfinished (the confirmation is still to play)" if search.need is None else "unfinished"
         lines.append(f"- {search.rules.players}p / {search.rules.teams}t, {search.lineup.spec}, {search.family}: "
