@@ -633,16 +633,30 @@ def test_a_strong_answer_not_confirmed_fair_is_refined_and_confirmed_on_fresh_se
     results = BySeed({2026: 18.4, **{seed: 17.2 for seed in (2027, 2029, 2030)}})
     (guide, _), (search, confirm) = searches(study, results)
     assert guide.guide and search.first == (18,) and search.chosen == (17,)
+    assert search.crossing == pytest.approx(17.2, abs=0.05)  # the refinement's fitted line
     assert sorted(search.refined) == [(16,), (17,), (18,), (19,), (20,)]
     assert {p.config.seed for p in search.refined.values()} == {2029}
     assert {p.config.games for p in search.refined.values()} == {REFINE_GAMES["strong"]}
     assert confirm.seed == 2030 and dict(confirm.facts)["setting"] == "17"
     assert dict(search.first_confirmation.facts)["role"] == "first confirmation"
     assert search.first_confirmation.seed == 2027
-    assert "so the 5 settings around 18 were played again, 20,000 games each on seed 2029: 17 is nearest " \
-           "fair on the line fitted through them" in search.outcome
+    assert "so the settings around 18 were played again, 20,000 games each on seed 2029: 17 is nearest " \
+           "fair on the line fitted through the last of them" in search.outcome
     roles = [dict(c.facts)["role"] for c in plan(study, results)]
     assert roles.count("refinement") == 5 and roles.count("first confirmation") == 1
+
+
+def test_a_refinement_follows_its_fit_beyond_the_settings_it_played():
+    """The refinement's deals cross even at 14.6, far below the first answer 18: the line through 16..20
+    puts the setting nearest fair at 15, beyond them, so a second round plays 13..17 around it; its line
+    chooses 15, among the settings it played."""
+    from simkit.studies.compensation import REFINE_ROUNDS, searches
+
+    study = make_study("compensation", ["lookahead"], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
+    search, confirm = searches(study, BySeed({2026: 18.4, 2027: 14.6, 2029: 14.6, 2030: 14.6}))[-1]
+    assert search.first == (18,) and search.chosen == (15,) and confirm.seed == 2030
+    assert sorted(search.refined) == [(k,) for k in range(13, 21)] and REFINE_ROUNDS >= 2
+    assert "were played again and on around 15 (2 rounds, 8 settings)" in search.outcome
 
 
 def test_only_a_strong_answer_not_confirmed_fair_is_refined():
@@ -676,8 +690,10 @@ def test_a_refinement_chooses_on_the_fitted_plane_not_a_lucky_setting():
         return Point((h0, h1), None, agg)
 
     points = {(h0, h1): point(h0, h1) for h0 in (6, 7, 8) for h1 in (4, 5, 6)}
-    assert fitted_nearest_fair(points, 3) == (6, 4)
-    assert fitted_nearest_fair({(8, 6): points[8, 6]}, 3) == (8, 6)  # one setting: no fit
+    best, crossing = fitted_nearest_fair(points, 3)
+    assert best == (6, 4) and 5.5 < crossing < 7.5  # team 0's fitted advantage crosses zero near 6.3
+    alone, no_fit = fitted_nearest_fair({(8, 6): points[8, 6]}, 3)
+    assert alone == (8, 6) and math.isnan(no_fit)  # one setting: no fit, no crossing
 
 
 def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):

@@ -70,6 +70,8 @@ CHECK_GAP = 0.025  # and, with three teams, the largest gap at most 2.5 pp
 REFINE_GAMES = {"fast": 0, "strong": 20_000}  # a refinement's games per setting (0: the search is not refined)
 REFINE_SEED_OFFSET = 3  # a refinement plays seed + 3, and its confirmation seed + 4
 REFINE_REACH = {1: 2, 2: 1}  # settings either side of the answer a refinement plays: one knob, two knobs
+REFINE_MOVE = 2  # how many steps beyond the settings played the fit may take a refinement's next round
+REFINE_ROUNDS = 3  # a refinement's rounds at most
 FIRST_CONFIRMATION = "first confirmation"  # the role of a refined search's first, unfair confirmation
 
 
@@ -121,7 +123,7 @@ class Search:
         self.steps: tuple[int, ...] | None = None  # where the search's steps ended
         self.chosen: tuple[int, ...] | None = None  # the answer: the visited setting nearest fair
         self.bracket: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
-        self.crossing = math.nan  # the fitted crossing of the last one-knob search (team 0's knob)
+        self.crossing = math.nan  # the fitted crossing of team 0's knob: the last one-knob search's, or the refinement's
         self.need: Config | None = None  # the next setting to play, while the search is unfinished
         self.guide = False  # a greedy search that only shows a slower line-up where to begin
         self.refined: dict[tuple[int, ...], Point] = {}  # the refinement's settings (seed + REFINE_SEED_OFFSET)
@@ -213,26 +215,42 @@ class Search:
     def refine(self, seed: int, confirm: Config) -> None:
         """The answer's confirmation `confirm` was not fair: play the settings around the answer again
         (REFINE_REACH either side of each knob) with REFINE_GAMES games each on seed + REFINE_SEED_OFFSET,
-        and make the answer the setting among them that `fitted_nearest_fair` chooses. Raises Need at the
-        first setting not yet played."""
+        fit them (`fitted_nearest_fair`), and when the fit puts the setting nearest fair beyond them (at
+        most REFINE_MOVE steps further), play the settings around that one, up to REFINE_ROUNDS rounds.
+        The answer is the setting the last round's fit chooses among the settings it played. Raises Need
+        at the first setting not yet played."""
         games = REFINE_GAMES[strength(self.lineup)]
         self.first, self.first_confirmation = self.chosen, with_role(confirm, FIRST_CONFIRMATION)
         reach = REFINE_REACH[len(self.first)]
-        spans = [range(max(0, k - reach), min(self.high, k + reach) + 1) for k in self.first]
-        for knobs in itertools.product(*spans):
-            config = self.config(knobs, seed + REFINE_SEED_OFFSET, games, "refinement")
-            agg = self.results.aggregate(config)
-            if agg is None:
-                raise Need(config)
-            self.refined[knobs] = Point(knobs, config, agg)
-        self.chosen = fitted_nearest_fair(self.refined, self.rules.teams)
+        centre, rounds = self.first, 0
+        while True:
+            rounds += 1
+            local = {}
+            for knobs in self.around(centre, reach):
+                config = self.config(knobs, seed + REFINE_SEED_OFFSET, games, "refinement")
+                agg = self.results.aggregate(config)
+                if agg is None:
+                    raise Need(config)
+                local[knobs] = self.refined[knobs] = Point(knobs, config, agg)
+            ahead, _ = fitted_nearest_fair(local, self.rules.teams, self.around(centre, reach + REFINE_MOVE))
+            if ahead in local or rounds == REFINE_ROUNDS:
+                break
+            centre = ahead
+        self.chosen, self.crossing = fitted_nearest_fair(local, self.rules.teams)
         wins = self.results.aggregate(confirm).wins()
         gap = f", largest gap {pp(stats.max_gap(wins).value, digits=2)}" if self.rules.teams == 3 else ""
+        moved = f" and on around {setting_text(centre)} ({rounds} rounds, {len(self.refined)} settings)" \
+            if rounds > 1 else ""
         self.outcome += (f"; its confirmation was not fair (advantage {pp(stats.advantage(wins).value, digits=2)}"
-                         f"{gap}), so the {len(self.refined)} settings around {setting_text(self.first)} were "
-                         f"played again, {count(games)} games each on seed {seed + REFINE_SEED_OFFSET}: "
+                         f"{gap}), so the settings around {setting_text(self.first)} were played again{moved}, "
+                         f"{count(games)} games each on seed {seed + REFINE_SEED_OFFSET}: "
                          f"{setting_text(self.chosen)} is nearest fair on the {'plane' if self.two_knobs else 'line'}"
-                         " fitted through them")
+                         " fitted through the last of them")
+
+    def around(self, centre: tuple[int, ...], reach: int) -> list[tuple[int, ...]]:
+        """The settings within `reach` steps of `centre` on each knob, from 0 to the largest setting."""
+        spans = [range(max(0, k - reach), min(self.high, k + reach) + 1) for k in centre]
+        return list(itertools.product(*spans))
 
     def along(self, axis: int, start: tuple[int, ...], criterion: Callable, near: int = 0) -> tuple[int, ...]:
         """Search one knob (axis) from `start` for the crossing of zero of `criterion` (decreasing in the
@@ -311,26 +329,32 @@ def from_fair(advantage_low: float, advantage_high: float, gap_high: float, kind
     return max(max(abs(advantage_low), abs(advantage_high)) / FAIR_BAND[kind], gap_high / GAP_TARGET[kind])
 
 
-def fitted_nearest_fair(points: dict[tuple[int, ...], Point], teams: int) -> tuple[int, ...]:
-    """The setting among `points` (a refinement: the settings around an answer, on the same deals) whose
-    teams' shares, smoothed by a weighted least-squares fit, are nearest equal: the smallest largest gap
-    between two teams' fitted shares. The fit is linear in the knobs, one fit per contrast: team 0's
-    advantage and, with three teams, team 1's share minus team 2's. On a tie, the smaller knobs. Too few
-    settings for the fit: the setting whose own shares are nearest equal."""
+def fitted_nearest_fair(points: dict[tuple[int, ...], Point], teams: int,
+                        candidates: list[tuple[int, ...]] | None = None) -> tuple[tuple[int, ...], float]:
+    """The setting among `candidates` (default: the settings of `points`, a refinement's settings around
+    an answer, on the same deals) whose teams' shares, as a weighted least-squares fit through `points`
+    predicts them, are nearest equal: the smallest largest gap between two teams' fitted shares; and
+    where the fitted advantage crosses zero along team 0's knob (the other knob at the chosen setting's;
+    NaN without a falling fit). The fit is linear in the knobs, one per contrast: team 0's advantage and,
+    with three teams, team 1's share minus team 2's. On a tie, the smaller knobs. Too few settings for
+    the fit: the setting of `points` whose own shares are nearest equal."""
     knobs = sorted(points)
     x = np.array(knobs, np.float64)
-    design = np.column_stack([np.ones(len(x))] + [x[:, j] for j in range(x.shape[1]) if np.ptp(x[:, j]) > 0])
+    varies = [j for j in range(x.shape[1]) if np.ptp(x[:, j]) > 0]
+    design = np.column_stack([np.ones(len(x))] + [x[:, j] for j in varies])
     contrasts = [stats.advantage] + ([lambda w: stats.share_gap(w, 1, 2)] if teams == 3 else [])
-    fitted = []
-    for contrast in contrasts:
-        est = [contrast(points[k].agg.wins()) for k in knobs]
-        y = np.array([e.value for e in est])
-        w = np.array([2 * stats.Z / (e.high - e.low) if e.high > e.low else 0.0 for e in est])
-        if len(x) <= design.shape[1] or not np.all(np.isfinite(y)) or not np.all(w > 0):
-            fitted.append(y)  # no fit: the settings' own values
-            continue
-        coef, *_ = np.linalg.lstsq(design * w[:, None], y * w, rcond=None)
-        fitted.append(design @ coef)
+    est = [[contrast(points[k].agg.wins()) for k in knobs] for contrast in contrasts]
+    y = [np.array([e.value for e in row]) for row in est]
+    w = [np.array([2 * stats.Z / (e.high - e.low) if e.high > e.low else 0.0 for e in row]) for row in est]
+    fits = len(x) > design.shape[1] and all(np.all(np.isfinite(v)) for v in y) and all(np.all(v > 0) for v in w)
+    if not fits:  # the settings' own values
+        wanted, fitted, edge_coef = knobs, y, None
+    else:
+        wanted = sorted(candidates) if candidates is not None else knobs
+        at = np.array(wanted, np.float64)
+        predict = np.column_stack([np.ones(len(at))] + [at[:, j] for j in varies])
+        coefs = [np.linalg.lstsq(design * wi[:, None], yi * wi, rcond=None)[0] for yi, wi in zip(y, w)]
+        fitted, edge_coef = [predict @ c for c in coefs], coefs[0]
     edge = fitted[0]
     if teams == 2:
         gap = 2 * np.abs(edge)
@@ -338,7 +362,12 @@ def fitted_nearest_fair(points: dict[tuple[int, ...], Point], teams: int) -> tup
         s0, s1 = 1 / 3 + edge, (2 / 3 - edge + fitted[1]) / 2
         s2 = 1 - s0 - s1
         gap = np.maximum.reduce([np.abs(s0 - s1), np.abs(s0 - s2), np.abs(s1 - s2)])
-    return min(zip(gap, knobs))[1]
+    best = min(zip(gap, wanted))[1]
+    crossing = math.nan
+    if edge_coef is not None and 0 in varies and edge_coef[1] < 0:
+        rest = sum(c * best[j] for c, j in zip(edge_coef[2:], varies[1:]))
+        crossing = float(-(edge_coef[0] + rest) / edge_coef[1])
+    return best, crossing
 
 
 def with_role(config: Config, role: str) -> Config:
