@@ -15,8 +15,9 @@ A strong line-up's search plays few games per setting, so its answer can
 lie a step off. When its confirmation is not fair, the search is refined
 (``Search.refine``): the settings around the answer are played again with
 REFINE_GAMES games each on a fresh seed, a line (one knob) or a plane (two
-knobs) is fitted through them, and the setting the fit puts nearest fair is
-confirmed on another fresh seed. The first confirmation stays in the
+knobs) is fitted through them (and through the settings around the one it
+points to, when that lies beyond them), and the setting the fit puts
+nearest fair is confirmed on another fresh seed. The first confirmation stays in the
 summary, as ``first confirmation``.
 
 The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
@@ -766,7 +767,9 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       "whose answer's confirmation was not fair): the settings around its answer (two either side; "
                       f"three teams, one either side of each knob) were played again, {count(REFINE_GAMES['strong'])} "
                       f"games each on seed + {REFINE_SEED_OFFSET}; a weighted line (a plane with two knobs) fitted "
-                      "through each team's share chose the setting nearest fair, confirmed on seed + "
+                      "through each team's share chose the setting nearest fair (when the fit put it beyond "
+                      "the settings played, those around it were played too, up to "
+                      f"{REFINE_ROUNDS} rounds), confirmed on seed + "
                       f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
                       "summary.csv, the first answer `first_setting` in verdicts.csv.",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
