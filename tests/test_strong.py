@@ -245,7 +245,8 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
     every 2 and all four candidates searched when they hold a removal at every shape: one player per team
     and every three-team table, gap=16 and the lookahead's own weights for the other teams' replies (the
     leaves seen by the searching seat with three teams); two teams with partners, every candidate
-    searched, the default greedy's replies and the leaves seen by the searching seat."""
+    searched, the default greedy's replies and the leaves seen by the searching seat; at 12p/3t, a table
+    of its own, 4 plies on 20 deals raced every 4."""
     from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
 
     alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0, "removals": 4.0,
@@ -255,8 +256,9 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
     from simkit.kernels.values.weights import rich_weights
 
     three = {**alone, "view": 1.0}
+    wide = {**three, "horizon": 4.0, "rollouts": 20.0, "batch": 4.0}  # 12p/3t: a table of its own
     for players, teams, settings in ((2, 2, alone), (4, 2, partners), (12, 2, partners), (3, 3, three),
-                                     (6, 3, three), (12, 3, three)):
+                                     (6, 3, three), (9, 3, three), (12, 3, wide)):
         rules = Rules.make(players, teams)
         policy = Lineup.parse("swift", rules).seats()[0]
         params = policy.resolved()["params"]

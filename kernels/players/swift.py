@@ -9,7 +9,7 @@ with one player per team and at every three-team table, candidates within 16 of 
 searched and the other teams' replies are played by the lookahead's own greedy weights; with partners
 at two teams, every candidate is searched and the default greedy's replies are played. The leaves are
 scored as the searching seat sees the deal, except with one player per team at two teams (there the
-same games either way).
+same games either way). At 12p/3t swift searches longer and wider (OWN_SETTINGS).
 """
 
 import math
@@ -46,9 +46,18 @@ SETTINGS: dict[str, dict[str, float]] = {
 }
 
 
+# The settings of a table of its own, over its shape's: at 12p/3t a longer, wider search (4 plies, 20
+# deals, a look at the race every 4) takes swift from 29.9% to 32.8% of an even 33.3% against the
+# lookahead (benchmarks/matches.md, "swift at 12p/3t").
+OWN_SETTINGS: dict[tuple[int, int], dict[str, float]] = {
+    (12, 3): {"horizon": 4.0, "rollouts": 20.0, "batch": 4.0},
+}
+
+
 def table_defaults(players: int, teams: int) -> dict[str, float]:
     """Swift's value weights and settings at a table of `players` in `teams`."""
-    return {**rich_weights(players, teams), **SETTINGS[table_shape(players, teams)]}
+    return {**rich_weights(players, teams), **SETTINGS[table_shape(players, teams)],
+            **OWN_SETTINGS.get((players, teams), {})}
 
 
 # The race over three candidates on up to 10 deals of 2 plies, a look at the race every 2 deals; a
