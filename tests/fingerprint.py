@@ -123,11 +123,15 @@ ADDED = {
         [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
     # swift at every table (2026-12-05): the value of hand and board for three teams (the others summed),
     # the three-player settings at every three-team table, and a set of value weights of its own at each
-    # table of 8 or more players.
-    "swift at three teams, and at 8 or more players with a set of its own": [
+    # table of 8 or more players; 12p/3t spelled out with the settings it had then (recorded as "swift at
+    # three teams, and at 8 or more players with a set of its own", 05f0def0..., before 12p/3t had
+    # settings of its own: the spelled-out values were its defaults, so the parameter rows are the same).
+    "swift at three teams, and at 8 or more players with a set of its own, 12p/3t spelled out": [
         ("swift", 3, 3, 4, {}, False), ("swift", 6, 3, 2, {}, False), ("swift", 9, 3, 1, {}, False),
-        ("swift", 12, 3, 1, {}, False), ("swift", 8, 2, 1, {}, False), ("swift", 10, 2, 1, {}, False),
-        ("swift", 12, 2, 1, {}, False)],
+        ("swift:horizon=2:rollouts=10:batch=2", 12, 3, 1, {}, False), ("swift", 8, 2, 1, {}, False),
+        ("swift", 10, 2, 1, {}, False), ("swift", 12, 2, 1, {}, False)],
+    # swift at 12p/3t with settings of its own (2026-12-05): 4 plies, 20 deals raced every 4.
+    "swift at 12p/3t, 4 plies on 20 deals": [("swift", 12, 3, 1, {}, False)],
     # ismcts-rich as added: ismcts's search, its playouts' ends scored by kernels/values/rich.py's
     # value of the table shape.
     "ismcts-rich as added": [
