@@ -530,6 +530,25 @@ def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
     assert dict(need.value.config.facts)["setting"] == "7,5"
 
 
+def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
+    """The standard game's games came out even (its interval holds zero) while every other setting falls
+    through even at 8.3: unguided, the search stops at 0; begun at another line-up's answer (9), it goes
+    on and finds 8."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import NO_EDGE_AT_0, Search
+
+    rules = Rules.make(2)
+    line = {(k, 0): (0.5 + 0.004 * (8.3 - k), 0.5 - 0.004 * (8.3 - k)) for k in range(1, 63)}
+    line[0, 0] = (0.5, 0.5)
+    alone = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(line))
+    alone.run()
+    assert alone.chosen == (0,) and alone.outcome == NO_EDGE_AT_0
+    guided = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(line), near=(9,))
+    guided.run()
+    assert guided.chosen == (8,) and guided.outcome.startswith("bracketed")
+
+
 def test_the_answer_is_the_visited_setting_nearest_fair():
     """The steps bracket the crossing and fit a line through the bracket, which ends at 20 (+0.08 pp); the
     bisection visited 19, at 0.00 pp: the answer is 19 (where the steps ended was the answer before)."""

@@ -257,7 +257,10 @@ class Search:
         """Search one knob (axis) from `start` for the crossing of zero of `criterion` (decreasing in the
         knob), beginning at `near` (an earlier pass's answer); the setting chosen.
 
-        Probing by doubling steps finds a setting above zero and one not above; bisection then finds the
+        A search guided by another line-up's answer (`near` > 0) begins there, and does not stop at a
+        standard game whose interval holds zero: with a strong line-up's few games per setting that is
+        more often chance than a fair game. Probing by doubling steps finds a setting above zero and one
+        not above; bisection then finds the
         last setting above zero and the first below it; the settings between them (at most
         MAX_CANDIDATES) are played too, and the choice is the setting nearest the crossing of a weighted
         line through them (as komi is fitted), or the one nearest zero when no line fits.
@@ -271,15 +274,20 @@ class Search:
             e = criterion(at(x))
             return 1 if e.low > 0 else -1 if e.high < 0 else 0
 
-        if sign(0) <= 0:
+        def stop_at_0() -> tuple[int, ...]:
             self.outcome = NO_EDGE_AT_0 if sign(0) == 0 else "team 0 already behind"
             self.bracket = (None, at(0))
             return at(0)
+
+        if near == 0 and sign(0) <= 0:  # unguided, the standard game decides; guided, the guide's setting
+            return stop_at_0()
         # a setting above zero (last_pos) and the nearest one found that is not (first_nonpos)
         if near > 0 and sign(near) <= 0:
             first_nonpos, x, step = near, near, 1
             while x > 0 and sign(x) <= 0:
                 first_nonpos, x, step = x, max(0, x - step), step * 2
+            if sign(x) <= 0:  # down to the standard game, and no edge there either
+                return stop_at_0()
             last_pos = x
         else:
             last_pos, x, step = near, near + 1, 1
