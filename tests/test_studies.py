@@ -675,7 +675,7 @@ def test_a_refinement_follows_its_fit_beyond_the_settings_it_played():
     search, confirm = searches(study, BySeed({2026: 18.4, 2027: 14.6, 2029: 14.6, 2030: 14.6}))[-1]
     assert search.first == (18,) and search.chosen == (15,) and confirm.seed == 2030
     assert sorted(search.refined) == [(k,) for k in range(13, 21)] and REFINE_ROUNDS >= 2
-    assert "were played again and on around 15 (2 rounds, 8 settings)" in search.outcome
+    assert "so the settings around 18, then around 15 (2 rounds, 8 settings), were played again" in search.outcome
 
 
 def test_only_a_strong_answer_not_confirmed_fair_is_refined():

@@ -17,8 +17,8 @@ lie a step off. When its confirmation is not fair, the search is refined
 REFINE_GAMES games each on a fresh seed, a line (one knob) or a plane (two
 knobs) is fitted through them (and through the settings around the one it
 points to, when that lies beyond them), and the setting the fit puts
-nearest fair is confirmed on another fresh seed. The first confirmation stays in the
-summary, as ``first confirmation``.
+nearest fair is confirmed on another fresh seed. The first confirmation
+stays in the summary, as ``first confirmation``.
 
 The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
 team 0 short until its K-th turn) and ``handicap`` (H: team 0's seats short
@@ -124,7 +124,7 @@ class Search:
         self.steps: tuple[int, ...] | None = None  # where the search's steps ended
         self.chosen: tuple[int, ...] | None = None  # the answer: the visited setting nearest fair
         self.bracket: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
-        self.crossing = math.nan  # the fitted crossing of team 0's knob: the last one-knob search's, or the refinement's
+        self.crossing = math.nan  # where team 0's knob crosses even: its last one-knob search's or refinement's fit
         self.need: Config | None = None  # the next setting to play, while the search is unfinished
         self.guide = False  # a greedy search that only shows a slower line-up where to begin
         self.refined: dict[tuple[int, ...], Point] = {}  # the refinement's settings (seed + REFINE_SEED_OFFSET)
@@ -240,10 +240,10 @@ class Search:
         self.chosen, self.crossing = fitted_nearest_fair(local, self.rules.teams)
         wins = self.results.aggregate(confirm).wins()
         gap = f", largest gap {pp(stats.max_gap(wins).value, digits=2)}" if self.rules.teams == 3 else ""
-        moved = f" and on around {setting_text(centre)} ({rounds} rounds, {len(self.refined)} settings)" \
+        moved = f", then around {setting_text(centre)} ({rounds} rounds, {len(self.refined)} settings)," \
             if rounds > 1 else ""
         self.outcome += (f"; its confirmation was not fair (advantage {pp(stats.advantage(wins).value, digits=2)}"
-                         f"{gap}), so the settings around {setting_text(self.first)} were played again{moved}, "
+                         f"{gap}), so the settings around {setting_text(self.first)}{moved} were played again, "
                          f"{count(games)} games each on seed {seed + REFINE_SEED_OFFSET}: "
                          f"{setting_text(self.chosen)} is nearest fair on the {'plane' if self.two_knobs else 'line'}"
                          " fitted through the last of them")
@@ -260,9 +260,8 @@ class Search:
         A search guided by another line-up's answer (`near` > 0) begins there, and does not stop at a
         standard game whose interval holds zero: with a strong line-up's few games per setting that is
         more often chance than a fair game. Probing by doubling steps finds a setting above zero and one
-        not above; bisection then finds the
-        last setting above zero and the first below it; the settings between them (at most
-        MAX_CANDIDATES) are played too, and the choice is the setting nearest the crossing of a weighted
+        not above; bisection then finds the last setting above zero and the first below it; the settings
+        between them (at most MAX_CANDIDATES) are played too, and the choice is the setting nearest the crossing of a weighted
         line through them (as komi is fitted), or the one nearest zero when no line fits.
         """
         def at(x: int) -> tuple[int, ...]:
