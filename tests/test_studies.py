@@ -547,6 +547,7 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
     guided = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(line), near=(9,))
     guided.run()
     assert guided.chosen == (8,) and guided.outcome.startswith("bracketed")
+    assert (0,) in guided.points  # the standard game is played all the same: the edge without a rule
 
 
 def test_the_answer_is_the_visited_setting_nearest_fair():

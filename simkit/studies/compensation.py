@@ -278,7 +278,7 @@ class Search:
             self.bracket = (None, at(0))
             return at(0)
 
-        if near == 0 and sign(0) <= 0:  # unguided, the standard game decides; guided, the guide's setting
+        if sign(0) <= 0 and near == 0:  # the standard game, always played; unguided, it decides
             return stop_at_0()
         # a setting above zero (last_pos) and the nearest one found that is not (first_nonpos)
         if near > 0 and sign(near) <= 0:
