@@ -531,8 +531,8 @@ def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
 
 
 def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
-    """The standard game's games came out even (its interval holds zero) while every other setting falls
-    through even at 8.3: unguided, the search stops at 0; begun at another line-up's answer (9), it goes
+    """The standard game's games came out nearly even (its interval holds zero) while every other setting
+    falls through even at 8.3: unguided, the search stops at 0; begun at another line-up's answer (9), it goes
     on and finds 8."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
@@ -540,7 +540,7 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
 
     rules = Rules.make(2)
     line = {(k, 0): (0.5 + 0.004 * (8.3 - k), 0.5 - 0.004 * (8.3 - k)) for k in range(1, 63)}
-    line[0, 0] = (0.5, 0.5)
+    line[0, 0] = (0.5014, 0.4986)  # +0.14 pp, its interval [-0.02, +0.30] holding zero
     alone = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(line))
     alone.run()
     assert alone.chosen == (0,) and alone.outcome == NO_EDGE_AT_0
