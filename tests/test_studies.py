@@ -783,6 +783,7 @@ def test_a_compensation_answer_is_checked_by_another_line_up_with_its_wall_time(
     assert len(checks) == 1 and checks["checked_by"].iloc[0] == "greedy" and checks["found_by"].iloc[0] == "random"
     assert checks["games"].iloc[0] == CHECK_GAMES and checks["seed"].iloc[0] == 6  # the study's seed + 2
     assert checks["holds"].iloc[0] == (abs(checks["advantage"].iloc[0]) <= 0.015)
+    assert checks["answer"].iloc[0]  # the setting checked is the search's answer
     assert checks["wall_seconds"].iloc[0] > 0
     verdicts = pd.read_csv(tmp_path / "verdicts.csv")
     assert verdicts["wall_seconds"].iloc[0] > 0 and verdicts["standard_games"].iloc[0] == 200

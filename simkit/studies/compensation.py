@@ -667,8 +667,10 @@ def checks_of(configs: list[Config], results: Results) -> list[Config]:
     return list(found.values())
 
 
-def checks_table(checks: list[Config], results: Results) -> pd.DataFrame:
-    """checks.csv: one row per check, with whether it holds."""
+def checks_table(checks: list[Config], results: Results, answers: set[tuple]) -> pd.DataFrame:
+    """checks.csv: one row per check, with whether it holds and whether the setting it checked is still
+    its search's answer (`answers`: (players, teams, line-up, family, setting) of every answer; a check of an
+    earlier answer, before a refinement, stays on record)."""
     rows = []
     for c in checks:
         agg = results.aggregate(c)
@@ -680,6 +682,8 @@ def checks_table(checks: list[Config], results: Results) -> pd.DataFrame:
                      "games": agg.games, "seed": c.seed, "advantage": adv.value,
                      "advantage_low": adv.low, "advantage_high": adv.high, "max_gap": gap.value,
                      "max_gap_low": gap.low, "max_gap_high": gap.high, "holds": holds(wins, c.rules.teams),
+                     "answer": (c.rules.players, c.rules.teams, facts["found_by"], facts["family"],
+                                facts["setting"]) in answers,
                      "wall_seconds": wall_seconds([c], results), "run_args": run_args(c)})
     return pd.DataFrame(rows)
 
@@ -692,13 +696,15 @@ def checks_section(frame: pd.DataFrame) -> str:
              f"Each answer below was played again by another line-up on a fresh seed ({count(CHECK_GAMES)} games, "
              f"the study's seed + {CHECK_SEED_OFFSET}). It holds when team 0's advantage is within "
              f"±{100 * CHECK_BAND:g} pp and, with three teams, the largest gap at most {100 * CHECK_GAP:g} pp "
-             "(point estimates, with their 95% intervals).\n",
-             "| table | found by | family | setting | checked by | advantage [95% CI] | largest gap [95% CI] "
-             "| games | wall time | holds |", "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |"]
+             "(point estimates, with their 95% intervals). A check of an earlier answer (before a refinement "
+             "chose another) stays on record.\n",
+             "| table | found by | family | setting | the answer | checked by | advantage [95% CI] | largest gap [95% CI] "
+             "| games | wall time | holds |", "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |"]
     for r in frame.itertuples():
         say = "yes" if r.holds else f"no: {pp(r.advantage, digits=2)} from even" if abs(r.advantage) > CHECK_BAND \
             else f"no: largest gap {pp(r.max_gap, digits=2)}"
-        lines.append(f"| {r.players}p / {r.teams}t | {r.found_by} | {r.family} | {r.setting} | {r.checked_by} | "
+        lines.append(f"| {r.players}p / {r.teams}t | {r.found_by} | {r.family} | {r.setting} | "
+                     f"{'yes' if r.answer else 'an earlier one'} | {r.checked_by} | "
                      f"{pp(r.advantage, r.advantage_low, r.advantage_high, 2)} | "
                      f"{pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2)} | {count(r.games)} | "
                      f"{'not recorded' if math.isnan(r.wall_seconds) else _duration(r.wall_seconds)} | {say} |")
@@ -737,7 +743,9 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     found = [(s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
              for s, c in everything if not s.guide]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
-    checks = checks_table(checked, results)
+    answers = {(s.rules.players, s.rules.teams, s.lineup.spec, s.family, setting_text(s.chosen))
+               for s, c in found if c is not None}
+    checks = checks_table(checked, results, answers)
     return Tables(summary, {"verdicts": verdicts, **({"checks": checks} if len(checks) else {})},
                   key=key_table(verdicts),
                   sections=[search_section(found), *filter(None, [checks_section(checks)]),
