@@ -50,8 +50,10 @@ def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False) -
                 if label not in handles:
                     handles[label] = h
                     labels.append(label)
-        fig.legend([handles[k] for k in labels], labels, loc="lower center", ncol=len(labels), fontsize=8)
-        fig.tight_layout(rect=(0, 0.07, 1, 1))
+        ncol = max(1, min(len(labels), int(fig.get_figwidth() / 2.5)))  # about 2.5 inches an entry
+        fig.legend([handles[k] for k in labels], labels, loc="lower center", ncol=ncol, fontsize=8)
+        height, rows = fig.get_figheight(), -(-len(labels) // ncol)  # inches: the legend and the title
+        fig.tight_layout(rect=(0, (0.2 + 0.22 * rows) / height, 1, 1 - (0.35 / height if fig.get_suptitle() else 0)))
     else:
         fig.tight_layout()
     return fig
@@ -232,7 +234,7 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
         ax.axhspan(-0.5, 0.5, color="0.85", alpha=0.6, label="±0.5 pp (greedy's target)")
         ax.axhline(0, **FAIR)
         ax.set_title(f"{players} players, {teams_} teams", fontsize=9)
-        ax.set_xlabel(f"{family} setting" + (f" (team 0's H; {h1})" if h1 else ""), fontsize=8)
+        ax.set_xlabel(f"{family} setting" + (f"\n(team 0's H; {h1})" if h1 else ""), fontsize=8)
         ax.set_ylabel("team 0's advantage, decided games (pp)", fontsize=8)
         ax.tick_params(labelsize=8)
     for ax in list(axes.flat)[len(tables):]:
