@@ -52,9 +52,9 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 4 --teams 2 --family late_card --check lookahead
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 6 --teams 2 --family late_card --check lookahead
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 6 --teams 3 --family handicap --check lookahead
-	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 4 --teams 2 --family handicap
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 4 --teams 2 --family handicap --check lookahead
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 6 --teams 2 --family handicap --check lookahead
-	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 8 --teams 2 --family handicap
+	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 8 --teams 2 --family handicap --check lookahead
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 10 --teams 2 --family handicap --check lookahead
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 12 --teams 2 --family handicap --check lookahead
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 3 --teams 3 --family handicap
