@@ -187,6 +187,26 @@ def new_state(log_rows: int = 0) -> State:
 # --- indices -----------------------------------------------------------------
 
 @inline_kernel
+def copy_board(st, sim):
+    """Copy the board of State `st` into the spare State `sim`: each team's chips, sequences, chips on
+    the board and line counts, the occupied and locked cells, the dead cards. Hands, pile, discards and
+    counters are the caller's (each copies what its seat may see)."""
+    for t in range(MAX_TEAMS):
+        sim.chips[t, 0] = st.chips[t, 0]
+        sim.chips[t, 1] = st.chips[t, 1]
+        sim.nseq[t] = st.nseq[t]
+        sim.on_board[t] = st.on_board[t]
+        for j in range(st.nseq[t]):
+            sim.seqs[t, j] = st.seqs[t, j]
+        for k in range(st.in_line.shape[1]):
+            sim.in_line[t, k] = st.in_line[t, k]
+    for w in range(2):
+        sim.occupied[w] = st.occupied[w]
+        sim.locked[w] = st.locked[w]
+    sim.dead[0] = st.dead[0]
+
+
+@inline_kernel
 def unsigned(i):
     """The index i (>= 0) as an unsigned integer. Numba fixes up a negative signed index
     (a shift, a mask and an add on every access, and a shape to keep at hand); an unsigned

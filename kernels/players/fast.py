@@ -24,7 +24,7 @@ from typing import NamedTuple
 from ..core.decide import state_of
 from ..core.jit import inline_kernel, kernel
 from ..core.moves import play_card
-from ..core.state import CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, DISCARD_N, MAX_TEAMS
+from ..core.state import CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, DISCARD_N, copy_board
 from ..core.tables import N_CODES
 from ..values.evaluation import N_VALUE_WEIGHTS
 from ..values.leaves import FittedLeaf, seen_chance, value_size
@@ -43,19 +43,7 @@ FAST = 4
 @kernel
 def copy_view(st, sim, seat):
     """Copy into `sim` the board, the discards, the seat's hand and the other hands' sizes (no cards)."""
-    for t in range(MAX_TEAMS):
-        sim.chips[t, 0] = st.chips[t, 0]
-        sim.chips[t, 1] = st.chips[t, 1]
-        sim.nseq[t] = st.nseq[t]
-        sim.on_board[t] = st.on_board[t]
-        for j in range(st.nseq[t]):
-            sim.seqs[t, j] = st.seqs[t, j]
-        for k in range(st.in_line.shape[1]):
-            sim.in_line[t, k] = st.in_line[t, k]
-    for w in range(2):
-        sim.occupied[w] = st.occupied[w]
-        sim.locked[w] = st.locked[w]
-    sim.dead[0] = st.dead[0]
+    copy_board(st, sim)
     for i in range(st.ctr[DISCARD_N]):
         sim.discard[i] = st.discard[i]
     for i in range(st.ctr.shape[0]):

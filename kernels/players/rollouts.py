@@ -67,8 +67,8 @@ from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
 from ..core.moves import add_to_hand
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
 from ..core.state import (
-    CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS,
-    TURNS, lowest_bit,
+    CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, PASS_RUN, PILE_N, PILE_POS,
+    TURNS, copy_board, lowest_bit,
 )
 from ..core.tables import N_CODES, ONE_EYED
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
@@ -110,20 +110,7 @@ def determinise(st, sim, seat, draws):
     into place (a uniformly random prefix, Fisher-Yates from the front), the rest is left
     in order, never to be drawn.
     """
-    for t in range(MAX_TEAMS):
-        sim.chips[t, 0] = st.chips[t, 0]
-        sim.chips[t, 1] = st.chips[t, 1]
-        sim.nseq[t] = st.nseq[t]
-        sim.on_board[t] = st.on_board[t]
-        for j in range(st.nseq[t]):
-            sim.seqs[t, j] = st.seqs[t, j]
-    for w in range(2):
-        sim.occupied[w] = st.occupied[w]
-        sim.locked[w] = st.locked[w]
-    sim.dead[0] = st.dead[0]
-    for t in range(MAX_TEAMS):
-        for k in range(st.in_line.shape[1]):
-            sim.in_line[t, k] = st.in_line[t, k]
+    copy_board(st, sim)
     # Unseen cards: two of each code, less the seat's hand and the discards.
     count = sim.scratch
     for code in range(N_CODES):

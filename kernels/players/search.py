@@ -74,7 +74,7 @@ from ..core.moves import swap_dead
 from ..core.rng import next_u64, seed_stream, shuffle_front
 from ..core.state import (
     CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
-    cache_lines_apart, may_swap_dead, new_state,
+    cache_lines_apart, copy_board, may_swap_dead, new_state,
 )
 from ..core.tables import N_CODES
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
@@ -155,19 +155,7 @@ def reveal(st, sim):
 
     Unlike determinise this reads what the seat may not see (RULES.md, Information).
     """
-    for t in range(MAX_TEAMS):
-        sim.chips[t, 0] = st.chips[t, 0]
-        sim.chips[t, 1] = st.chips[t, 1]
-        sim.nseq[t] = st.nseq[t]
-        sim.on_board[t] = st.on_board[t]
-        for j in range(st.nseq[t]):
-            sim.seqs[t, j] = st.seqs[t, j]
-        for k in range(st.in_line.shape[1]):
-            sim.in_line[t, k] = st.in_line[t, k]
-    for w in range(2):
-        sim.occupied[w] = st.occupied[w]
-        sim.locked[w] = st.locked[w]
-    sim.dead[0] = st.dead[0]
+    copy_board(st, sim)
     for s in range(st.hand_n.shape[0]):
         sim.held[s] = st.held[s]
         sim.hand_n[s] = st.hand_n[s]
