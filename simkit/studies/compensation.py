@@ -142,12 +142,15 @@ class Search:
     def value(self, knobs: tuple[int, ...]) -> Point:
         """The setting's results, or Need when it has not been played."""
         if knobs not in self.points:
-            config = self.config(knobs)
-            agg = self.results.aggregate(config)
-            if agg is None:
-                raise Need(config)
-            self.points[knobs] = Point(knobs, config, agg)
+            self.points[knobs] = self.point(knobs, self.config(knobs))
         return self.points[knobs]
+
+    def point(self, knobs: tuple[int, ...], config: Config) -> Point:
+        """The results of `config` (the setting `knobs`), or Need when it has not been played."""
+        agg = self.results.aggregate(config)
+        if agg is None:
+            raise Need(config)
+        return Point(knobs, config, agg)
 
     # criteria: decreasing in their knob
     def edge(self, knobs) -> stats.Estimate:
@@ -229,10 +232,7 @@ class Search:
             local = {}
             for knobs in self.around(centre, reach):
                 config = self.config(knobs, seed + REFINE_SEED_OFFSET, games, "refinement")
-                agg = self.results.aggregate(config)
-                if agg is None:
-                    raise Need(config)
-                local[knobs] = self.refined[knobs] = Point(knobs, config, agg)
+                local[knobs] = self.refined[knobs] = self.point(knobs, config)
             ahead, _ = fitted_nearest_fair(local, self.rules.teams, self.around(centre, reach + REFINE_MOVE))
             if ahead in local or rounds == REFINE_ROUNDS:
                 break
@@ -884,20 +884,18 @@ def key_table(v: pd.DataFrame) -> pd.DataFrame:
 
 def search_section(found: list) -> str:
     """Every search's path: the settings played, their advantage, and how the search ended."""
+    def cells(points: dict) -> str:
+        return ", ".join(f"{setting_text(k)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
+                         for k, p in sorted(points.items()))
+
     lines = ["## The searches\n"]
     for search, confirm in found:
-        played = sorted(search.points.values(), key=lambda p: p.knobs)
-        cells = ", ".join(f"{setting_text(p.knobs)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
-                          for p in played)
-        if search.refined:
-            cells += "; refined: " + ", ".join(
-                f"{setting_text(k)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
-                for k, p in sorted(search.refined.items()))
+        cells_text = cells(search.points) + (f"; refined: {cells(search.refined)}" if search.refined else "")
         state = search.outcome if confirm is not None else \
             "unfinished (the confirmation is still to play)" if search.need is None else "unfinished"
         lines.append(f"- {search.rules.players}p / {search.rules.teams}t, {search.lineup.spec}, {search.family}: "
                      f"{state}; chose {setting_text(search.chosen) if search.chosen else '—'}"
-                     f" (fitted crossing {search.crossing:.2f}); advantage by setting: {cells}.")
+                     f" (fitted crossing {search.crossing:.2f}); advantage by setting: {cells_text}.")
     return "\n".join(lines) + "\n"
 
 
