@@ -599,10 +599,10 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
                                            (0.5100, 1)])  # plainly unfair: more games would not help
 def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     """A first confirmation whose point estimate is fair but whose interval crosses the band's
-    edge goes on to EXTEND times its games on the same seed; a settled one stops."""
+    edge goes on to its next look's games on the same seed; a settled one stops."""
     from simkit.policies import Lineup
     from simkit.rules import Rules
-    from simkit.studies.compensation import EXTEND, Search, confirmation, first_look
+    from simkit.studies.compensation import LOOKS, Search, confirmation, first_look
 
     rules = Rules.make(2)
 
@@ -618,7 +618,41 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     first = first_look(search)
     assert first >= 150_000  # 0.25 pp on team 0's share
     config = confirmation(search, 2026)
-    assert config.seed == 2027 and config.games == first * (EXTEND["fast"] if looks == 2 else 1)
+    assert config.seed == 2027 and config.games == first * LOOKS["fast"][looks - 1]
+
+
+@pytest.mark.parametrize("share0, on_disk, asked", [(0.5080, 1, 2),  # +0.8 pp: inconclusive at each look
+                                                    (0.5080, 2, 4),
+                                                    (0.5080, 4, 4),  # the last look ends it
+                                                    (0.5080, 3, 4),  # an interrupted look resumes
+                                                    (0.5040, 1, 2),
+                                                    (0.5040, 2, 2)])  # +0.4 pp: settled at the second
+def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, asked):
+    """Under a strong line-up a confirmation goes on from its first look to 2, then 4 times its games
+    while each look is inconclusive, deciding from the games on disk (in multiples of the first look's)."""
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.studies.compensation import Search, confirmation, first_look, looks_taken
+
+    rules = Rules.make(2)
+
+    class OnDisk(Shares):
+        def aggregate(self, config):
+            if dict(config.facts)["role"] == "confirmation":
+                if config.games > self.confirmed:
+                    return None  # not played that far
+                self.games = self.confirmed
+            return super().aggregate(config)
+
+    results = OnDisk({(24, 0): (share0, 1 - share0)}, games=5_000)
+    search = Search("late_card", rules, Lineup.parse("lookahead", rules), 5_000, results)
+    search.chosen = (24,)
+    search.value((24,))
+    first = first_look(search)
+    results.confirmed = on_disk * first
+    config = confirmation(search, 2026)
+    assert config.seed == 2027 and config.games == asked * first
+    assert looks_taken(search, config) == {1: 1, 2: 2, 4: 3}[asked]
 
 
 class BySeed:

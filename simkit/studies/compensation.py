@@ -63,7 +63,7 @@ GAP_TARGET = {"fast": 0.010, "strong": 0.020}  # three teams: the largest gap's 
 NO_EDGE_AT_0 = "no edge at 0: its interval holds zero"  # the search's word; fair is the confirmation's verdict
 NOT_FAIR = "the closest setting found"  # the verdict of a family that did not reach fair at a table
 MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
-EXTEND = {"fast": 4, "strong": 2}  # an inconclusive confirmation's second look: times its first games
+LOOKS = {"fast": (1, 4), "strong": (1, 2, 4)}  # a confirmation's looks, in multiples of its first games
 CHECK_GAMES = 10_000  # a check of a confirmed setting by another line-up: a 95% half-width of about 1 pp
 CHECK_SEED_OFFSET = 2  # the check plays seed + 2: games neither the search nor the confirmation saw
 CHECK_BAND = 0.015  # a check holds when team 0's advantage is within ±1.5 pp
@@ -525,7 +525,7 @@ def begun(found: list[tuple[Search, Config | None]], results: Results,
 
 def refinable(search: Search, confirm: Config) -> bool:
     """Whether the search goes on to a refinement (`Search.refine`): its line-up's searches are refined,
-    its answer's confirmation is complete on disk (with its second look, if it takes one) and not fair."""
+    its answer's confirmation is complete on disk (with the further looks it takes) and not fair."""
     kind = strength(search.lineup)
     if search.guide or not REFINE_GAMES[kind]:
         return False
@@ -543,15 +543,15 @@ def on_record(results: Results) -> list[Config]:
 
 
 def confirmed(search: Search, confirm: Config | None, results: Results) -> Config | None:
-    """The search's confirmation as far as it is on disk: the whole, or while its second look is still
-    to play, its first look; None before its first look is complete."""
+    """The search's confirmation as far as it is on disk: the whole, or while a further look is still
+    to play, its first look (with the games on disk); None before its first look is complete."""
     if confirm is not None and results.aggregate(confirm) is None:
         confirm = search.config(search.chosen, confirm.seed, first_look(search), "confirmation")
     return confirm if confirm is not None and results.aggregate(confirm) is not None else None
 
 
 def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: int) -> list[Config]:
-    """The searches' settings and confirmations that are on disk; a confirmation whose second look is
+    """The searches' settings and confirmations that are on disk; a confirmation whose further look is
     still to play, by its first look. A setting shared by two families (their setting 0) is two rows."""
     out: dict[tuple, Config] = {}
     for search, confirm in found:
@@ -576,20 +576,32 @@ def confirmation(search: Search, seed: int) -> Config:
     (and, with three teams, on every share for the largest gap's bound).
 
     A refined search's answer is confirmed on seed + REFINE_SEED_OFFSET + 1, games neither the search nor the
-    refinement saw. A second look: when the first confirmation is inconclusive (`inconclusive`), it goes on to EXTEND
-    times its games on the same seed, and the whole is the confirmation. Whether it did is read from the
-    disk (more games than the first look's), so a resumed study makes the same decision.
+    refinement saw. Further looks: while a look is inconclusive (`inconclusive`), the confirmation goes on to
+    the next of LOOKS times its first games on the same seed, and the whole is the confirmation. How far it
+    went is read from the disk (the games on disk), so a resumed study makes the same decisions.
     """
     kind = strength(search.lineup)
-    games = first_look(search)
+    first = first_look(search)
     seed += REFINE_SEED_OFFSET + 1 if search.refined else CONFIRMATION_SEED_OFFSET
-    first = search.config(search.chosen, seed, games, "confirmation")
-    done = search.results.aggregate(first)
+    looks = [first * times for times in LOOKS[kind]]
+    done = search.results.aggregate(search.config(search.chosen, seed, first, "confirmation"))
     if done is None:
-        return first
-    if done.games > games or inconclusive(done.wins(), kind, search.rules.teams):
-        return search.config(search.chosen, seed, games * EXTEND[kind], "confirmation")
-    return first
+        return search.config(search.chosen, seed, first, "confirmation")
+    at = next((i for i, games in enumerate(looks) if games >= done.games), len(looks) - 1)
+    if done.games == looks[at] and at + 1 < len(looks) and inconclusive(done.wins(), kind, search.rules.teams):
+        at += 1  # this look settled nothing: the next one
+    return search.config(search.chosen, seed, looks[at], "confirmation")
+
+
+def looks_text(kind: str) -> str:
+    """The further looks of LOOKS[kind] in words: '4 times', '2, then 4 times'."""
+    return ", then ".join(str(times) for times in LOOKS[kind][1:]) + " times"
+
+
+def looks_taken(search: Search, confirm: Config) -> int:
+    """How many of LOOKS the confirmation `confirm` took."""
+    first = first_look(search)
+    return [first * times for times in LOOKS[strength(search.lineup)]].index(confirm.games) + 1
 
 
 def first_look(search: Search) -> int:
@@ -614,9 +626,10 @@ def fair(wins: np.ndarray, kind: str, teams: int) -> bool:
 
 
 def inconclusive(wins: np.ndarray, kind: str, teams: int) -> bool:
-    """Not fair by the targets, but the point estimates are: more games may settle it. (With the second
-    look a setting whose advantage lies just at the band's edge is called fair with a probability of at
-    most about 5%, where one look gives 2.5%.)"""
+    """Not fair by the targets, but the point estimates are: more games may settle it. (Under a strong
+    line-up's three looks a two-team setting whose advantage lies at the band's edge is called fair with a
+    probability of 5.4%, 4.1% with two looks, 2.5% with one; a three-team setting whose largest gap is at
+    its target, 0.3%: Goodman's bound is conservative. docs/research.md has the simulation.)"""
     near = abs(stats.advantage(wins).value) < FAIR_BAND[kind] and \
         (teams == 2 or stats.max_gap(wins).value < GAP_TARGET[kind])
     return near and not fair(wins, kind, teams)
@@ -788,8 +801,9 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
                       "summary.csv, the first answer `first_setting` in verdicts.csv.",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
-                      f"takes a second look: {EXTEND['fast']} times its games (greedy), {EXTEND['strong']} times "
-                      "(lookahead), on the same seed; `looks` in verdicts.csv says whether it did.",
+                      f"takes a further look on the same seed, and another while it stays so: {looks_text('fast')} its "
+                      f"first games (greedy), {looks_text('strong')} (lookahead); `looks` in verdicts.csv says how "
+                      "many it took.",
                   ])
 
 
@@ -812,7 +826,7 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
         **{f"share_{t}{s}": row[f"share_{t}{s}"] for t in range(3) for s in ("", "_low", "_high")},
         "max_gap": row.max_gap, "max_gap_low": row.max_gap_low, "max_gap_high": row.max_gap_high,
         "fair": fair(results.aggregate(confirm).wins(), kind, search.rules.teams),
-        "looks": 1 if confirm.games == first_look(search) else 2, "run_args": row.run_args,
+        "looks": looks_taken(search, confirm), "run_args": row.run_args,
         "wall_seconds": wall_seconds([*search.played(), confirm], results),
         **standard_game(search),
     }
