@@ -38,6 +38,7 @@ N_FEATURES = 12
 N_VALUE_WEIGHTS = 1 + N_FEATURES  # w_move, then one weight per feature
 (F_SEQUENCES, F_FOURS, F_HELD_FOURS, F_THREES, F_TWOS, F_TWO_EYED, F_ONE_EYED, F_HELD_THREES,
  F_COMPLETABLE, F_SEQUENCE_AND_FOUR, F_FOUR_CELLS, F_ONES) = range(N_FEATURES)
+EMPTY, MIXED = -1, -2  # line_owner's owner of a line without chips, and of one with two teams' chips
 
 
 @kernel
@@ -64,56 +65,94 @@ def features(tb, cfg, st, out):
         out[t * N_FEATURES + F_ONE_EYED] += copies(st, seat, h & tb.kind_codes[ONE_EYED])
     for t in range(teams):
         out[t * N_FEATURES + F_SEQUENCES] = st.nseq[t]
-    lo0, hi0, lo1, hi1, lo2, hi2 = zero, zero, zero, zero, zero, zero  # cells completing a four
+    fours = (zero, zero, zero, zero, zero, zero)  # (lo, hi) of the cells completing each team's fours
     for k in range(tb.line_lo.shape[0]):
-        a = np.int64(st.in_line[0, k])
-        b = np.int64(st.in_line[1, k])
-        c = np.int64(st.in_line[2, k])
-        total = a + b + c
-        corners = tb.line_corners[k]
-        if total == 0:  # an empty line belongs to every team
-            if corners == 1:
-                for t in range(teams):
-                    out[t * N_FEATURES + F_ONES] += 1.0
+        owner, covered = line_owner(tb, st, k)
+        if count_short_line(out, teams, owner, covered):
             continue
-        if a == total:
-            owner, held = 0, held0
-        elif b == total:
-            owner, held = 1, held1
-        elif c == total:
-            owner, held = 2, held2
-        else:
-            continue  # chips of two teams: no use to either
         f = owner * N_FEATURES
-        covered = total + corners
+        held = held0 if owner == 0 else (held1 if owner == 1 else held2)
+        lo, hi = empty_cells(tb, st, k)
+        in_hand = cards_held(tb, held, lo, hi)
+        if covered == 3:
+            out[f + F_THREES] += 1.0
+            if in_hand > 0:
+                out[f + F_HELD_THREES] += 1.0
+        else:
+            out[f + F_FOURS] += 1.0
+            fours = with_four(fours, owner, lo, hi)
+            if in_hand > 0:
+                out[f + F_HELD_FOURS] += 1.0
+                out[f + F_COMPLETABLE] += 1.0
+            elif out[f + F_TWO_EYED] > 0:  # a two-eyed Jack completes it
+                out[f + F_COMPLETABLE] += 1.0
+    close_features(out, teams, fours)
+
+
+@inline_kernel
+def line_owner(tb, st, k):
+    """Line k's owner and covered cells: (team, chips + corners) when only that team has chips on it;
+    (EMPTY, corners) when no one has; (MIXED, 0) when two teams have."""
+    a = np.int64(st.in_line[0, k])
+    b = np.int64(st.in_line[1, k])
+    c = np.int64(st.in_line[2, k])
+    total = a + b + c
+    corners = tb.line_corners[k]
+    if total == 0:
+        return EMPTY, corners
+    if a == total:
+        return 0, total + corners
+    if b == total:
+        return 1, total + corners
+    if c == total:
+        return 2, total + corners
+    return MIXED, 0
+
+
+@inline_kernel
+def count_short_line(out, teams, owner, covered):
+    """Count a line that is no open three or four (an open one or two, an empty line with a corner: every
+    team's open one); True when it is such a line (or of no use to anyone)."""
+    if owner == MIXED:
+        return True
+    if owner == EMPTY:
         if covered == 1:
-            out[f + F_ONES] += 1.0
-        elif covered == 2:
-            out[f + F_TWOS] += 1.0
-        elif covered == 3 or covered == 4:
-            lo = tb.line_lo[k] & ~st.occupied[0] & ~tb.corners[0]
-            hi = tb.line_hi[k] & ~st.occupied[1] & ~tb.corners[1]
-            in_hand = cards_held(tb, held, lo, hi)
-            if covered == 3:
-                out[f + F_THREES] += 1.0
-                if in_hand > 0:
-                    out[f + F_HELD_THREES] += 1.0
-            else:
-                out[f + F_FOURS] += 1.0
-                if owner == 0:
-                    lo0, hi0 = lo0 | lo, hi0 | hi
-                elif owner == 1:
-                    lo1, hi1 = lo1 | lo, hi1 | hi
-                else:
-                    lo2, hi2 = lo2 | lo, hi2 | hi
-                if in_hand > 0:
-                    out[f + F_HELD_FOURS] += 1.0
-                    out[f + F_COMPLETABLE] += 1.0
-                elif out[f + F_TWO_EYED] > 0:  # a two-eyed Jack completes it
-                    out[f + F_COMPLETABLE] += 1.0
+            for t in range(teams):
+                out[t * N_FEATURES + F_ONES] += 1.0
+        return True
+    if covered == 1:
+        out[owner * N_FEATURES + F_ONES] += 1.0
+        return True
+    if covered == 2:
+        out[owner * N_FEATURES + F_TWOS] += 1.0
+        return True
+    return covered != 3 and covered != 4
+
+
+@inline_kernel
+def empty_cells(tb, st, k):
+    """Line k's empty cells, as (lo, hi) bit words."""
+    return tb.line_lo[k] & ~st.occupied[0] & ~tb.corners[0], tb.line_hi[k] & ~st.occupied[1] & ~tb.corners[1]
+
+
+@inline_kernel
+def with_four(fours, owner, lo, hi):
+    """The cells completing each team's fours (lo0, hi0, lo1, hi1, lo2, hi2), with the owner's (lo, hi) added."""
+    lo0, hi0, lo1, hi1, lo2, hi2 = fours
+    if owner == 0:
+        return lo0 | lo, hi0 | hi, lo1, hi1, lo2, hi2
+    if owner == 1:
+        return lo0, hi0, lo1 | lo, hi1 | hi, lo2, hi2
+    return lo0, hi0, lo1, hi1, lo2 | lo, hi2 | hi
+
+
+@inline_kernel
+def close_features(out, teams, fours):
+    """The features read off the others: a sequence with a four to complete, and the cells completing a four."""
     for t in range(teams):
         f = t * N_FEATURES
         out[f + F_SEQUENCE_AND_FOUR] = out[f + F_SEQUENCES] * min(out[f + F_COMPLETABLE], 1.0)
+    lo0, hi0, lo1, hi1, lo2, hi2 = fours
     out[F_FOUR_CELLS] = popcount(lo0) + popcount(hi0)
     out[N_FEATURES + F_FOUR_CELLS] = popcount(lo1) + popcount(hi1)
     if teams == 3:
@@ -149,13 +188,17 @@ def win_chance(tb, cfg, st, mover, team, weights):
     """Estimated chance (0..1) that `team` wins; `mover` is the seat to move next.
 
     weights: (N_VALUE_WEIGHTS,) float64. Uses st.fscores[:3 * N_FEATURES] as work
-    space (the scores of greedy's listed actions, free between turns). Computed as
-    1 / sum_u exp(z_u - z_team), which cannot overflow for the team ahead.
+    space (the scores of greedy's listed actions, free between turns).
     """
     feats = st.fscores
     features(tb, cfg, st, feats)
-    teams = cfg[CFG_TEAMS]
-    mover_team = mover % teams
+    return chance(feats, cfg[CFG_TEAMS], team, mover % cfg[CFG_TEAMS], weights)
+
+
+@inline_kernel
+def chance(feats, teams, team, mover_team, weights):
+    """The team's chance to win from every team's features: exp(z_team) / sum_u exp(z_u), computed as
+    1 / sum_u exp(z_u - z_team), which cannot overflow for the team ahead."""
     own = team_score(feats, team, mover_team, weights)
     total = 1.0
     for u in range(teams):

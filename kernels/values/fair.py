@@ -17,11 +17,11 @@ the fast player's value, and the first features of ``kernels.values.rich``.
 import numpy as np
 
 from ..core.jit import inline_kernel, kernel
-from ..core.state import CFG_PLAYERS, CFG_TEAMS, DISCARD_N, lowest_bit, popcount
+from ..core.state import CFG_PLAYERS, CFG_TEAMS, DISCARD_N, lowest_bit
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import (
-    F_COMPLETABLE, F_FOUR_CELLS, F_FOURS, F_HELD_FOURS, F_HELD_THREES, F_ONE_EYED, F_ONES, F_SEQUENCE_AND_FOUR,
-    F_SEQUENCES, F_THREES, F_TWO_EYED, F_TWOS, N_FEATURES, team_score,
+    F_COMPLETABLE, F_FOURS, F_HELD_FOURS, F_HELD_THREES, F_ONE_EYED, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES,
+    chance, close_features, count_short_line, empty_cells, line_owner, with_four,
 )
 
 COPIES = 64  # st.fscores[COPIES:COPIES + N_CODES]: the unseen copies of each code (the features before it)
@@ -93,79 +93,46 @@ def fair_features(tb, cfg, st, seat, out, copies):
         if t == own_team:
             out[f + F_TWO_EYED] += own_two
             out[f + F_ONE_EYED] += own_one
-    lo0, hi0, lo1, hi1, lo2, hi2 = zero, zero, zero, zero, zero, zero  # cells completing a four
+    fours = (zero, zero, zero, zero, zero, zero)  # (lo, hi) of the cells completing each team's fours
     for k in range(tb.line_lo.shape[0]):
-        a = np.int64(st.in_line[0, k])
-        b = np.int64(st.in_line[1, k])
-        c = np.int64(st.in_line[2, k])
-        total = a + b + c
-        corners = tb.line_corners[k]
-        if total == 0:
-            if corners == 1:
-                for t in range(teams):
-                    out[t * N_FEATURES + F_ONES] += 1.0
-            continue
-        if a == total:
-            owner = 0
-        elif b == total:
-            owner = 1
-        elif c == total:
-            owner = 2
-        else:
+        owner, covered = line_owner(tb, st, k)
+        if count_short_line(out, teams, owner, covered):
             continue
         f = owner * N_FEATURES
-        covered = total + corners
-        if covered == 1:
-            out[f + F_ONES] += 1.0
-        elif covered == 2:
-            out[f + F_TWOS] += 1.0
-        elif covered == 3 or covered == 4:
-            hidden = hidden0 if owner == 0 else (hidden1 if owner == 1 else hidden2)
-            mine = owner == own_team
-            lo = tb.line_lo[k] & ~st.occupied[0] & ~tb.corners[0]
-            hi = tb.line_hi[k] & ~st.occupied[1] & ~tb.corners[1]
-            # The empty cells' cards: known in the seat's hand, else unseen copies.
-            known = False
-            c_cards = 0.0
-            first_card = -1
-            for word in range(2):
-                bits = lo if word == 0 else hi
-                while bits != zero:
-                    cell = word * 64 + lowest_bit(bits)
-                    bits &= bits - np.uint64(1)
-                    card = tb.card_of_cell[cell]
-                    if mine and (held >> np.uint64(card)) & np.uint64(1):
-                        known = True
-                    if card != first_card:  # two empty cells of one card count its copies once
-                        c_cards += copies[card]
-                        first_card = card
-            if covered == 3:
-                out[f + F_THREES] += 1.0
-                out[f + F_HELD_THREES] += 1.0 if known else holds_one(unseen, hidden, c_cards)
+        hidden = hidden0 if owner == 0 else (hidden1 if owner == 1 else hidden2)
+        mine = owner == own_team
+        lo, hi = empty_cells(tb, st, k)
+        # The empty cells' cards: known in the seat's hand, else unseen copies.
+        known = False
+        c_cards = 0.0
+        first_card = -1
+        for word in range(2):
+            bits = lo if word == 0 else hi
+            while bits != zero:
+                cell = word * 64 + lowest_bit(bits)
+                bits &= bits - np.uint64(1)
+                card = tb.card_of_cell[cell]
+                if mine and (held >> np.uint64(card)) & np.uint64(1):
+                    known = True
+                if card != first_card:  # two empty cells of one card count its copies once
+                    c_cards += copies[card]
+                    first_card = card
+        if covered == 3:
+            out[f + F_THREES] += 1.0
+            out[f + F_HELD_THREES] += 1.0 if known else holds_one(unseen, hidden, c_cards)
+        else:
+            out[f + F_FOURS] += 1.0
+            fours = with_four(fours, owner, lo, hi)
+            if known:
+                out[f + F_HELD_FOURS] += 1.0
+                out[f + F_COMPLETABLE] += 1.0
+            elif mine and own_two > 0.0:
+                out[f + F_HELD_FOURS] += holds_one(unseen, hidden, c_cards)
+                out[f + F_COMPLETABLE] += 1.0
             else:
-                out[f + F_FOURS] += 1.0
-                if owner == 0:
-                    lo0, hi0 = lo0 | lo, hi0 | hi
-                elif owner == 1:
-                    lo1, hi1 = lo1 | lo, hi1 | hi
-                else:
-                    lo2, hi2 = lo2 | lo, hi2 | hi
-                if known:
-                    out[f + F_HELD_FOURS] += 1.0
-                    out[f + F_COMPLETABLE] += 1.0
-                elif mine and own_two > 0.0:
-                    out[f + F_HELD_FOURS] += holds_one(unseen, hidden, c_cards)
-                    out[f + F_COMPLETABLE] += 1.0
-                else:
-                    out[f + F_HELD_FOURS] += holds_one(unseen, hidden, c_cards)
-                    out[f + F_COMPLETABLE] += holds_one(unseen, hidden, c_cards + unseen_two)
-    for t in range(teams):
-        f = t * N_FEATURES
-        out[f + F_SEQUENCE_AND_FOUR] = out[f + F_SEQUENCES] * min(out[f + F_COMPLETABLE], 1.0)
-    out[F_FOUR_CELLS] = popcount(lo0) + popcount(hi0)
-    out[N_FEATURES + F_FOUR_CELLS] = popcount(lo1) + popcount(hi1)
-    if teams == 3:
-        out[2 * N_FEATURES + F_FOUR_CELLS] = popcount(lo2) + popcount(hi2)
+                out[f + F_HELD_FOURS] += holds_one(unseen, hidden, c_cards)
+                out[f + F_COMPLETABLE] += holds_one(unseen, hidden, c_cards + unseen_two)
+    close_features(out, teams, fours)
 
 
 @kernel
@@ -173,11 +140,4 @@ def fair_chance(tb, cfg, st, seat, mover, weights, feats, copies):
     """The estimated chance (0..1) that `seat`'s team wins, from what `seat` sees; `mover` moves next."""
     fair_features(tb, cfg, st, seat, feats, copies)
     teams = cfg[CFG_TEAMS]
-    team = seat % teams
-    mover_team = mover % teams
-    own = team_score(feats, team, mover_team, weights)
-    total = 1.0
-    for u in range(teams):
-        if u != team:
-            total += np.exp(team_score(feats, u, mover_team, weights) - own)
-    return 1.0 / total
+    return chance(feats, teams, seat % teams, mover % teams, weights)
