@@ -237,10 +237,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     # sums of squares in st.fscratch[8 + 2i], [9 + 2i]; st.scratch[MAX_SHORTLIST + i]
     # is 1 while i is in the race. (st.scratch past the shortlist is free now.)
     acc, racing = st.fscratch, st.scratch[MAX_SHORTLIST:MAX_SHORTLIST + short]
-    for i in range(short):
-        acc[8 + 2 * i] = 0.0
-        acc[9 + 2 * i] = 0.0
-        racing[i] = 1
+    race_start(acc, racing, short)
     left = short - 1
     race = params[P_RACE]
     batch = int(params[gap_at(leaf) + 1])  # swift's `batch`; 0 (the lookahead's rows): BATCH
@@ -253,25 +250,60 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
             first = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[0], params, base, r)
             for i in range(1, short):
                 if racing[i] == 1:
-                    d = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first
-                    acc[8 + 2 * i] += d
-                    acc[9 + 2 * i] += d * d
+                    race_add(acc, i, rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[i], params, base, r)
+                             - first)
             r += 1
         if race > 0.0:
-            for i in range(1, short):
-                if racing[i] == 1:
-                    mean, se = paired_mean(acc, i, r)
-                    if mean + race * se <= 0.0:
-                        racing[i] = 0
-                        left -= 1
-    # Leave greedy's choice only for a challenger clearly better on the same deals.
-    chosen, chosen_gain = 0, 0.0
-    for i in range(1, short):
-        if racing[i] == 1:
-            mean, se = paired_mean(acc, i, r)
-            if mean > params[P_MARGIN] * se and mean > chosen_gain:
-                chosen, chosen_gain = i, mean
+            left -= race_drop(acc, racing, short, r, race)
+    chosen = race_winner(acc, racing, short, r, params[P_MARGIN])
     return actions[chosen] // 128, actions[chosen] % 128
+
+
+# The race's bookkeeping (the lookahead's and swift's, and the tree search's with race > 0): candidate 0
+# is greedy's choice; challenger i's differences from it on the same deals are summed in acc[8 + 2i] and
+# their squares in acc[9 + 2i]; racing[i] is 1 while i is in the race.
+
+@inline_kernel
+def race_start(acc, racing, n):
+    """Every one of the n candidates in the race, with no differences yet."""
+    for i in range(n):
+        acc[8 + 2 * i] = 0.0
+        acc[9 + 2 * i] = 0.0
+        racing[i] = 1
+
+
+@inline_kernel
+def race_add(acc, i, d):
+    """Challenger i's difference d from the first candidate on one more deal."""
+    acc[8 + 2 * i] += d
+    acc[9 + 2 * i] += d * d
+
+
+@inline_kernel
+def race_drop(acc, racing, n, deals, race):
+    """Drop every challenger whose mean difference over `deals` deals is `race` standard errors or more
+    below zero; how many were dropped."""
+    dropped = 0
+    for i in range(1, n):
+        if racing[i] == 1:
+            mean, se = paired_mean(acc, i, deals)
+            if mean + race * se <= 0.0:
+                racing[i] = 0
+                dropped += 1
+    return dropped
+
+
+@inline_kernel
+def race_winner(acc, racing, n, deals, margin):
+    """The candidate chosen: the challenger still racing with the largest mean gain over `deals` deals,
+    when that gain exceeds `margin` standard errors; else 0, the first (greedy's choice)."""
+    chosen, chosen_gain = 0, 0.0
+    for i in range(1, n):
+        if racing[i] == 1:
+            mean, se = paired_mean(acc, i, deals)
+            if mean > margin * se and mean > chosen_gain:
+                chosen, chosen_gain = i, mean
+    return chosen
 
 
 @inline_kernel

@@ -84,7 +84,7 @@ from ..values.weights import RICH_WEIGHTS, VALUE_WEIGHTS, rich_weights, value_we
 from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
 from .lookahead import OPPONENT_DEFAULTS, OWN_WEIGHTS
 from .player import SEARCHING, TWO_TEAM_TABLES, Player
-from .rollouts import BATCH, MAX_SHORTLIST, determinise, paired_mean, shortlist
+from .rollouts import BATCH, MAX_SHORTLIST, determinise, race_add, race_drop, race_start, race_winner, shortlist
 
 P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
 CHEAT_HANDS = 2.0  # cheat=2: the hands seen, not the deck's order (cheat=1: both)
@@ -470,14 +470,12 @@ def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iteration
     errors or more below zero is dropped. The first choice is left only for the challenger
     with the largest mean gain, and only when that gain exceeds `margin` standard errors.
     """
-    acc = st.fscratch  # sums and sums of squares of challenger j's differences: [8 + 2j], [9 + 2j]
+    acc = st.fscratch  # the race's sums (rollouts.race_start)
     racing = st.scratch[MAX_WIDTH:2 * MAX_WIDTH]
     children = st.scratch[2 * MAX_WIDTH:3 * MAX_WIDTH]
+    race_start(acc, racing, k)
     for j in range(k):
         children[j] = add_child(work, 0, moves[j], team)
-        racing[j] = 1
-        acc[8 + 2 * j] = 0.0
-        acc[9 + 2 * j] = 0.0
     left = k - 1
     race, margin = params[P_RACE], params[P_MARGIN]
     walks, deals = 0, 0
@@ -486,24 +484,12 @@ def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iteration
         walks += 1
         for j in range(1, k):
             if racing[j] == 1:
-                d = iterate(leaf, tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first
-                acc[8 + 2 * j] += d
-                acc[9 + 2 * j] += d * d
+                race_add(acc, j, iterate(leaf, tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first)
                 walks += 1
         deals += 1
         if deals % BATCH == 0:
-            for j in range(1, k):
-                if racing[j] == 1:
-                    mean, se = paired_mean(acc, j, deals)
-                    if mean + race * se <= 0.0:
-                        racing[j] = 0
-                        left -= 1
-    chosen, gain = 0, 0.0
-    for j in range(1, k):
-        if racing[j] == 1:
-            mean, se = paired_mean(acc, j, deals)
-            if mean > margin * se and mean > gain:
-                chosen, gain = j, mean
+            left -= race_drop(acc, racing, k, deals, race)
+    chosen = race_winner(acc, racing, k, deals, margin)
     return moves[chosen] // 128, moves[chosen] % 128
 
 
