@@ -580,17 +580,22 @@ def confirmation(search: Search, seed: int) -> Config:
     the next of LOOKS times its first games on the same seed, and the whole is the confirmation. How far it
     went is read from the disk (the games on disk), so a resumed study makes the same decisions.
     """
-    kind = strength(search.lineup)
-    first = first_look(search)
     seed += REFINE_SEED_OFFSET + 1 if search.refined else CONFIRMATION_SEED_OFFSET
-    looks = [first * times for times in LOOKS[kind]]
-    done = search.results.aggregate(search.config(search.chosen, seed, first, "confirmation"))
-    if done is None:
-        return search.config(search.chosen, seed, first, "confirmation")
-    at = next((i for i, games in enumerate(looks) if games >= done.games), len(looks) - 1)
-    if done.games == looks[at] and at + 1 < len(looks) and inconclusive(done.wins(), kind, search.rules.teams):
-        at += 1  # this look settled nothing: the next one
+    looks = look_games(search)
+    done = search.results.aggregate(search.config(search.chosen, seed, looks[0], "confirmation"))
+    at = 0
+    if done is not None:
+        at = next((i for i, games in enumerate(looks) if games >= done.games), len(looks) - 1)
+        if done.games == looks[at] and at + 1 < len(looks) and \
+                inconclusive(done.wins(), strength(search.lineup), search.rules.teams):
+            at += 1  # this look settled nothing: the next one
     return search.config(search.chosen, seed, looks[at], "confirmation")
+
+
+def look_games(search: Search) -> list[int]:
+    """The games of each of the confirmation's LOOKS: multiples of its first look's."""
+    first = first_look(search)
+    return [first * times for times in LOOKS[strength(search.lineup)]]
 
 
 def looks_text(kind: str) -> str:
@@ -600,8 +605,7 @@ def looks_text(kind: str) -> str:
 
 def looks_taken(search: Search, confirm: Config) -> int:
     """How many of LOOKS the confirmation `confirm` took."""
-    first = first_look(search)
-    return [first * times for times in LOOKS[strength(search.lineup)]].index(confirm.games) + 1
+    return look_games(search).index(confirm.games) + 1
 
 
 def first_look(search: Search) -> int:
