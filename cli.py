@@ -674,6 +674,59 @@ def play(
 
 
 @app.command()
+def confirm(
+    folder: Annotated[Path, typer.Argument(
+        help="The confirmation's folder: its protocol.toml, and the games, verdicts and plots it plays.",
+        show_default=False)],
+    plan: Annotated[bool, typer.Option(
+        "--plan", help="Write the folder's protocol.toml from the rules card's studies (--results) and stop: "
+        "commit it, then run the same command without --plan.")] = False,
+    results: Annotated[Path, typer.Option(
+        "--results", help="The published studies: the card's rules, and the seeds already played.")] = Path("results"),
+    seed: Annotated[int, typer.Option(
+        "--seed", help="With --plan: the verdicts' seed (the estimates play seed + 1); one no study used.")]
+    = 20261206,
+    threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Decide the rules card's verdicts under a protocol declared before its games: its games and seeds fixed
+    by a power calculation, one look, family-wise error 5% (simkit.studies.confirmation)."""
+    from simkit.play import set_threads
+    from simkit.studies import confirmation as cf
+    from simkit.studies import run_study
+
+    path = folder / cf.PROTOCOL_FILE
+    with user_errors():
+        if plan:
+            protocol = cf.plan(results, seed)
+            cf.write_protocol(path, protocol)
+            if not quiet:
+                out_console.print(f"wrote {path}: {len(protocol['verdict'])} verdicts "
+                                  f"({protocol['hypotheses']} hypotheses), {len(protocol['estimate'])} estimates; "
+                                  f"commit it, then run `simkit confirm {folder}`", highlight=False)
+            return
+        protocol = cf.read_protocol(path)
+        cf.check_committed(path)
+        cf.check_seeds(protocol, results, folder)
+        set_threads(threads)
+        the_study = cf.study_of(protocol)
+        with _stop_signals() as heard:
+            try:
+                command = ["simkit", "confirm", str(folder)]
+                if quiet or not sys.stderr.isatty():
+                    outcome = run_study(the_study, folder, _Quiet(notice=not quiet), None, command)
+                else:
+                    with _progress() as bar:
+                        outcome = run_study(the_study, folder, _Bar(bar, None, "confirmation"), None, command)
+            except KeyboardInterrupt:
+                outcome = None
+        if outcome is None or outcome.interrupted:
+            _say_stopped(heard, f"run the same command again to resume the confirmation in {folder}")
+        if not quiet:
+            _print_study(the_study, outcome, folder)
+
+
+@app.command()
 def card(
     results: Annotated[Path, typer.Option(
         "--results", help="The published studies the card is made from: their compensation*/verdicts.csv and "

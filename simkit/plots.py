@@ -142,6 +142,31 @@ def shifts(frame: pd.DataFrame) -> Figure:
     return _finish(fig, (ax,), "x", legend_below=True)
 
 
+def confirmation(verdicts: pd.DataFrame) -> Figure:
+    """The confirmatory verdicts: team 0's advantage under each table's rule with its family-adjusted
+    interval (simkit.studies.confirmation), against the margin of its strength."""
+    frame = verdicts.reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(9, 0.4 * len(frame) + 2.0))
+    y = np.arange(len(frame))[::-1]
+    width = f"{100 * (1 - 2 * float(frame['level'].iloc[0])):.2f}%" if len(frame) else ""
+    for j, (strength, rows) in enumerate(frame.groupby("strength", sort=False)):
+        colour = f"C{j}"
+        margin = 100 * float(rows["margin"].iloc[0])
+        ax.errorbar(100 * rows["advantage"], y[rows.index],
+                    xerr=_errors(rows["advantage"], rows["advantage_low"], rows["advantage_high"]),
+                    fmt=MARKERS[j % len(MARKERS)], capsize=3, color=colour,
+                    label=f"{strength} play ({rows['lineup'].iloc[0]}), {width} interval")
+        for side in (-margin, margin):
+            ax.axvline(side, color=colour, linestyle=":", linewidth=1.2,
+                       label=f"{strength} margin ±{margin:g} pp" if side > 0 else None)
+    ax.axvline(0, **FAIR, label="no edge")
+    ax.set_yticks(y, [f"{r.players}p/{r.teams}t {r.strength}: {r.rule}" + ("" if r.fair else " (not fair)")
+                      for r in frame.itertuples()], fontsize=8)
+    ax.set_xlabel("team 0's advantage, decided games (percentage points)")
+    ax.set_title("The rules card, confirmed: each rule's edge with its family-wise interval")
+    return _finish(fig, (ax,), "x", legend_below=True)
+
+
 def teams(summary: pd.DataFrame) -> Figure:
     """Per variant: team 0's relative advantage (comparable between two and three teams), and stalemates."""
     labels = list(dict.fromkeys(summary["label"]))

@@ -458,6 +458,36 @@ def holm(p_values) -> np.ndarray:
     return adjusted
 
 
+def equivalence(value: float, se: float, margin: float, alpha: float) -> tuple[float, float, float]:
+    """Two one-sided tests that a true value lies within ±margin, each at level alpha (normal).
+
+    Returns (p, low, high): the larger of the two one-sided p-values, and the 1 - 2 alpha interval
+    (value ∓ z se); equivalence is shown at level alpha exactly when low > -margin and high < margin."""
+    if not se > 0:
+        return _NAN, _NAN, _NAN
+    z = float(sp.norm.isf(alpha))
+    p = float(max(sp.norm.sf((value + margin) / se), sp.norm.sf((margin - value) / se)))
+    return p, value - z * se, value + z * se
+
+
+def share_se(wins: np.ndarray, team: int = 0) -> float:
+    """The standard error of a team's share of the decided games (binomial): sqrt(s (1 - s) / decided)."""
+    decided = int(np.sum(wins))
+    if decided == 0:
+        return _NAN
+    s = wins[team] / decided
+    return math.sqrt(s * (1 - s) / decided)
+
+
+def gap_se(wins: np.ndarray, i: int, j: int) -> float:
+    """The standard error of team i's share minus team j's (share_gap's multinomial variance)."""
+    decided = int(np.sum(wins))
+    if decided == 0:
+        return _NAN
+    si, sj = wins[i] / decided, wins[j] / decided
+    return math.sqrt(max(si + sj - (si - sj) ** 2, 0.0) / decided)
+
+
 def games_for_half_width(half_width: float, share: float = 0.5) -> int:
     """Decided games that give a share near `share` (1/2: the worst case) a 95% half-width of half_width."""
     return math.ceil(Z * Z * share * (1 - share) / half_width**2)

@@ -213,6 +213,7 @@ class StudyKind:
     games: Callable[[Lineup], int] = default_games
     unit: str = "configuration"  # what --games counts: games per configuration (per pair for skill)
     tables_text: Callable[[], str] = lambda: ""  # the tables it plays, in words made from the constants it plays
+    inputs: tuple[str, ...] = ()  # files the kind reads from its study directory (the confirmation's protocol)
 
     def accepts(self) -> str:
         """What the study takes, in words made from the fields that decide it (refuse_varied, make_study,
@@ -480,7 +481,7 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
     """
     path = out / STUDY_FILE
     if not path.exists():
-        foreign = [p.name for p in out.iterdir() if p.name not in (".simkit.lock",)]
+        foreign = [p.name for p in out.iterdir() if p.name not in (".simkit.lock", *study.kind.inputs)]
         if foreign and not overwrite:
             raise StudyError(f"{out} is not empty and holds no simkit study ({', '.join(sorted(foreign)[:3])}, ...); "
                              "choose a new or empty directory, or --overwrite")
