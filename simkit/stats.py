@@ -458,16 +458,21 @@ def holm(p_values) -> np.ndarray:
     return adjusted
 
 
-def equivalence(value: float, se: float, margin: float, alpha: float) -> tuple[float, float, float]:
+def equivalence(value, se, margin: float, alpha: float):
     """Two one-sided tests that a true value lies within ±margin, each at level alpha (normal).
 
     Returns (p, low, high): the larger of the two one-sided p-values, and the 1 - 2 alpha interval
-    (value ∓ z se); equivalence is shown at level alpha exactly when low > -margin and high < margin."""
-    if not se > 0:
-        return _NAN, _NAN, _NAN
+    (value ∓ z se); equivalence is shown at level alpha exactly when low > -margin and high < margin.
+    value and se: numbers, or arrays of one shape (then so are p, low and high)."""
+    value, se = np.asarray(value, np.float64), np.asarray(se, np.float64)
     z = float(sp.norm.isf(alpha))
-    p = float(max(sp.norm.sf((value + margin) / se), sp.norm.sf((margin - value) / se)))
-    return p, value - z * se, value + z * se
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.maximum(sp.norm.sf((value + margin) / se), sp.norm.sf((margin - value) / se))
+    p = np.where(se > 0, p, np.nan)
+    low, high = np.where(se > 0, value - z * se, np.nan), np.where(se > 0, value + z * se, np.nan)
+    if p.ndim == 0:
+        return float(p), float(low), float(high)
+    return p, low, high
 
 
 def share_se(wins: np.ndarray, team: int = 0) -> float:

@@ -82,22 +82,36 @@ def alpha(hypotheses: int, family_error: float = FAMILY_ERROR) -> float:
     return family_error / hypotheses
 
 
-def test_advantage(wins: np.ndarray, margin: float, level: float) -> tuple[float, float, float, float]:
-    """(advantage, p, low, high): team 0's share minus 1/teams, tested within ±margin at `level`."""
-    decided = int(np.sum(wins))
-    value = wins[0] / decided - 1 / len(wins) if decided else math.nan
-    p, low, high = stats.equivalence(value, stats.share_se(wins), margin, level)
-    return value, p, low, high
+def test_advantage(wins, margin: float, level: float):
+    """(advantage, p, low, high): team 0's share of the decided games minus 1/teams, tested within ±margin
+    at `level`. wins: (teams,) games won, or (..., teams) for many sets of games at once."""
+    wins = np.asarray(wins, np.float64)
+    decided = wins.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = wins[..., 0] / decided
+        se = np.sqrt(share * (1 - share) / decided)
+    value = share - 1 / wins.shape[-1]
+    p, low, high = stats.equivalence(value, se, margin, level)
+    return (float(value), p, low, high) if np.ndim(value) == 0 else (value, p, low, high)
 
 
-def test_gaps(wins: np.ndarray, margin: float, level: float) -> tuple[float, float, float]:
-    """(largest gap, p, the largest |bound| of the pairs' intervals): every pairwise gap within ±margin."""
-    worst_p, reach, largest = 0.0, 0.0, 0.0
-    decided = int(np.sum(wins))
+def test_gaps(wins, margin: float, level: float):
+    """(largest gap, p, reach): every pairwise gap between two teams' shares tested within ±margin at
+    `level`, an intersection-union test: p is the largest of the pairs' p-values, reach the largest
+    |bound| of their intervals (the test passes when reach < margin). wins: (3,) or (..., 3)."""
+    wins = np.asarray(wins, np.float64)
+    decided = wins.sum(axis=-1)
+    s = wins / decided[..., None]
+    worst_p = reach = largest = np.zeros(decided.shape)
     for i, j in ((0, 1), (0, 2), (1, 2)):
-        d = (wins[i] - wins[j]) / decided
-        p, low, high = stats.equivalence(d, stats.gap_se(wins, i, j), margin, level)
-        worst_p, reach, largest = max(worst_p, p), max(reach, abs(low), abs(high)), max(largest, abs(d))
+        d = s[..., i] - s[..., j]
+        se = np.sqrt(np.maximum(s[..., i] + s[..., j] - d**2, 0.0) / decided)
+        p, low, high = stats.equivalence(d, se, margin, level)
+        worst_p = np.maximum(worst_p, p)
+        reach = np.maximum(reach, np.maximum(np.abs(low), np.abs(high)))
+        largest = np.maximum(largest, np.abs(d))
+    if np.ndim(decided) == 0:
+        return float(largest), float(worst_p), float(reach)
     return largest, worst_p, reach
 
 
@@ -113,17 +127,10 @@ def power_advantage(share: float, fair: float, margin: float, level: float, deci
 
 def power_gaps(shares: tuple[float, ...], margin: float, level: float, decided: int, seed: int) -> float:
     """The chance that the gap test passes when the teams' true shares are `shares` (multinomial draws)."""
-    from scipy.stats import norm
-
     rng = np.random.default_rng(seed)
     p = np.asarray(shares, np.float64) / np.sum(shares)
-    s = rng.multinomial(decided, p, size=POWER_DRAWS) / decided  # (draws, 3) shares
-    reach = np.zeros(POWER_DRAWS)
-    for i, j in ((0, 1), (0, 2), (1, 2)):  # test_gaps, on every draw at once
-        d = s[:, i] - s[:, j]
-        se = np.sqrt(np.maximum(s[:, i] + s[:, j] - d**2, 0.0) / decided)
-        reach = np.maximum(reach, np.abs(d) + norm.isf(level) * se)
-    return float(np.mean(reach < margin))
+    draws = rng.multinomial(decided, p, size=POWER_DRAWS)
+    return float(np.mean(test_gaps(draws, margin, level)[2] < margin))
 
 
 def games_for_power(power_at, most: int) -> tuple[int, float]:
