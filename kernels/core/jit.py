@@ -132,6 +132,40 @@ def _load_numba_without_blas_probe() -> None:
 
 _load_numba_without_blas_probe()
 
+
+def _translate_inlined_once() -> None:
+    """Translate each ``inline="always"`` function to numba IR once per process, not once per call site.
+
+    numba's InlineInlinables pass runs the callee's untyped pipeline (bytecode to IR, and the callee's
+    own inlining, recursively) at every call site, then copies the result before splicing it in. The
+    result depends on the function alone, so it is kept and copied instead: the same IR is spliced,
+    only its variables' names differ. Cold compile of a random run 48 -> 32 s (numba's pass events,
+    docs/research.md, 2026-12-06). tests/test_compile.py fails if numba moves the method.
+    """
+    from numba.core.inline_closurecall import InlineWorker
+
+    translate = InlineWorker.run_untyped_passes
+    if getattr(translate, "_simkit_once", False):
+        return
+    translated: dict = {}
+
+    def run_untyped_passes(self, func, enable_ssa=False):
+        # Kept: the IR that InlineWorker.inline_function splices, which inline_ir copies before it
+        # mutates anything. Not kept: the SSA form an inlined overload's typing mutates in place, and
+        # IR shaped by typed locals.
+        if enable_ssa or self.locals:
+            return translate(self, func, enable_ssa)
+        if func not in translated:
+            translated[func] = translate(self, func, enable_ssa)
+        self.flags.enable_ssa = enable_ssa  # as the translation does to the caller's flags
+        return translated[func]
+
+    run_untyped_passes._simkit_once = True
+    InlineWorker.run_untyped_passes = run_untyped_passes
+
+
+_translate_inlined_once()
+
 # How every kernel function is compiled (see the module docstring); overloads
 # (kernels.players.dispatch and the values' leaf overloads) take these too, and are cached with their callers.
 COMPILE_OPTIONS = {"_nrt": False, "error_model": "numpy"}
