@@ -75,8 +75,9 @@ $(DOCS_INSTALLED): $(INSTALLED) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[docs]'
 	touch $(DOCS_INSTALLED)
 
-docs: $(DOCS_INSTALLED)  ## the documentation site into site/ (git-ignored); warnings are errors
+docs: $(DOCS_INSTALLED)  ## the documentation site into site/ (git-ignored); warnings are errors, then its links are checked
 	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict --site-dir site
+	$(PY) docs/check_links.py site
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks (results in benchmarks/results.md)
 	$(PY) benchmarks/bench.py
