@@ -1,4 +1,4 @@
-"""Check a built site's links as a browser opening it from a file would follow them.
+"""Check a built site as a browser opening it from a file shows it: its links, and its code blocks.
 
     python docs/check_links.py site        # after `mkdocs build` (make docs runs it)
 
@@ -11,12 +11,17 @@ A link from the site's root (``/...``) is refused: from a file it names the disk
 exception is 404.html, a page only a web server shows (for any missing address, at any depth), whose
 links MkDocs writes from the root: they are checked against the site's root.
 
-Exit status 1, with one line per broken link, if any link is broken; else one line saying how many
-links, images and other sources were checked.
+A second check reads every paragraph: one that holds a line indented as code (4 spaces or more after
+a line break) is a code block that Markdown ran into the text around it (its first line not indented,
+no blank line before it, or too little indentation inside a list).
+
+Exit status 1, with one line per broken link or run-on code block, if any; else one line saying how
+many links, images, other sources and paragraphs were checked.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -32,11 +37,13 @@ class Checked:
     links: int = 0  # href="..." (a, link, ...)
     images: int = 0  # <img src="...">
     sources: int = 0  # any other src="..." (script, source, iframe, ...)
+    paragraphs: int = 0  # <p> read for code run into the text
     broken: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{self.pages} pages: {self.links} relative links, {self.images} images and "
-                f"{self.sources} other sources checked, {len(self.broken)} broken")
+        return (f"{self.pages} pages: {self.links} relative links, {self.images} images, "
+                f"{self.sources} other sources and {self.paragraphs} paragraphs checked, "
+                f"{len(self.broken)} broken")
 
 
 class _References(HTMLParser):
@@ -53,6 +60,9 @@ class _References(HTMLParser):
 
     handle_startendtag = handle_starttag
 
+
+PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+CODE_LINE = re.compile(r"\n {4,}(\S.*)")
 
 # A web server's page, shown for a missing address: its links start at the site's root.
 SERVER_PAGES = ("404.html",)
@@ -79,8 +89,9 @@ def check_site(site: Path) -> Checked:
     checked = Checked()
     for page in sorted(site.rglob("*.html")):
         checked.pages += 1
+        text = page.read_text(encoding="utf-8")
         parser = _References()
-        parser.feed(page.read_text(encoding="utf-8"))
+        parser.feed(text)
         for tag, attr, url in parser.found:
             target = _target(site, page, url)
             if target is None:
@@ -100,6 +111,12 @@ def check_site(site: Path) -> Checked:
                 checked.broken.append(f"{where}: no such file")
             elif not target.resolve().is_relative_to(site.resolve()):
                 checked.broken.append(f"{where}: outside the site")
+        for paragraph in PARAGRAPH.finditer(text):
+            checked.paragraphs += 1
+            code = CODE_LINE.search(paragraph.group(1))
+            if code:
+                checked.broken.append(f"{page.relative_to(site)}: a code block run into a paragraph, at "
+                                      f"\"{code.group(1)[:60]}\"")
     return checked
 
 

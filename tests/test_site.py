@@ -1,5 +1,6 @@
 """The documentation site works opened from a file: every link and image of every built page names a
-file of the site (docs/check_links.py, which `make docs` runs on site/ too).
+file of the site, and no code block is run into a paragraph (docs/check_links.py, which `make docs`
+runs on site/ too).
 
 From file:///.../site/index.html a link to a folder shows the browser's "Index of" listing, not the
 folder's index.html, so mkdocs.yml sets ``use_directory_urls: false`` and the check refuses any
@@ -34,12 +35,13 @@ def _checker():
 check_links = _checker()
 
 
-def test_the_check_refuses_folders_missing_files_and_root_links(tmp_path):
+def test_the_check_refuses_folders_missing_files_root_links_and_run_on_code(tmp_path):
     """The check itself: a folder, a missing file and a link from the root are broken; external links,
-    anchors, fragments and query strings are not followed or are dropped."""
+    anchors, fragments and query strings are not followed or are dropped; a paragraph holding a line
+    indented as code is a code block Markdown ran into the text."""
     (tmp_path / "guide").mkdir()
     (tmp_path / "img.png").write_bytes(b"")
-    (tmp_path / "guide" / "a.html").write_text("<p>a</p>")
+    (tmp_path / "guide" / "a.html").write_text("<p>run these:\n  wrapped</p>\n<p>simkit run\n    simkit report DIR</p>")
     (tmp_path / "index.html").write_text(
         '<a href="guide/a.html#part">ok</a> <a href="guide/a.html?x=1">ok</a> <img src="img.png">'
         '<a href="#top">anchor</a> <a href="https://example.org/x/">web</a> <a href="mailto:a@b.c">mail</a>'
@@ -47,10 +49,11 @@ def test_the_check_refuses_folders_missing_files_and_root_links(tmp_path):
         '<script src="nowhere.js"></script>'
     )
     checked = check_links.check_site(tmp_path)
-    assert (checked.pages, checked.links, checked.images, checked.sources) == (2, 4, 2, 1)
+    assert (checked.pages, checked.links, checked.images, checked.sources, checked.paragraphs) == (2, 4, 2, 1, 2)
     assert [line.split(": ", 2)[1] for line in checked.broken] == [
+        "a code block run into a paragraph, at \"simkit report DIR\"",
         '<a href="guide/">', '<a href="guide/b.html">', '<img src="/img.png">', '<script src="nowhere.js">']
-    assert "a folder" in checked.broken[0] and "no such file" in checked.broken[1]
+    assert "a folder" in checked.broken[1] and "no such file" in checked.broken[2]
 
 
 def test_the_built_site_links_only_to_files(tmp_path):
