@@ -2,7 +2,9 @@
 
 - reference/cli.md: the command reference, from the Typer app itself (Typer's own `utils docs`).
 - results/: the published findings, study summaries, plots and the rules card (markdown, PNG, PDF), copied
-  from the repository's results/.
+  from the repository's results/. A link of theirs to a page of docs/ (``[...](../docs/research.md)`` in
+  results/FINDINGS.md, right on GitHub) is rewritten to that page's place in the site (``../research.md``),
+  where docs/ is the root.
 """
 
 import subprocess
@@ -29,6 +31,10 @@ for name in tracked:
     path = ROOT / name
     if path.suffix in (".md", ".png", ".pdf"):
         target = Path(name)
-        mode = "w" if path.suffix == ".md" else "wb"
-        with mkdocs_gen_files.open(target, mode) as out:
-            out.write(path.read_text() if mode == "w" else path.read_bytes())
+        if path.suffix == ".md":
+            up = "../" * (len(target.parts) - 1)  # from the file's folder back to the repository's root
+            with mkdocs_gen_files.open(target, "w") as out:
+                out.write(path.read_text().replace(f"]({up}docs/", f"]({up}"))
+        else:
+            with mkdocs_gen_files.open(target, "wb") as out:
+                out.write(path.read_bytes())
