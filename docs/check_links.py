@@ -6,7 +6,8 @@ Every HTML file of the site is read (the standard library's html.parser) and eac
 (``href`` of any element) and source (``src``: images, scripts) must name an existing FILE of the
 site: a link to a folder opens as the browser's "Index of" listing from file://, not as the
 folder's index.html. Links with a scheme or a host (``https:``, ``mailto:``, ``data:``, ``//host``)
-are not checked, nor pure ``#anchors``; a fragment or query string is dropped before the check.
+are not checked, nor pure ``#anchors``; a fragment or query string is dropped before the check, except
+that a script must be the site's own (one from the network is missing from a file read offline).
 A link from the site's root (``/...``) is refused: from a file it names the disk's root. The one
 exception is 404.html, a page only a web server shows (for any missing address, at any depth), whose
 links MkDocs writes from the root: they are checked against the site's root.
@@ -95,6 +96,9 @@ def check_site(site: Path) -> Checked:
         for tag, attr, url in parser.found:
             target = _target(site, page, url)
             if target is None:
+                if tag == "script" and attr == "src" and urlsplit(url.strip()).netloc:
+                    checked.broken.append(f"{page.relative_to(site)}: <script src=\"{url}\">: a script from "
+                                          "the network, missing when the site is read offline")
                 continue
             if attr == "href":
                 checked.links += 1
