@@ -107,7 +107,7 @@ def test_the_card_fits_one_a4_page():
 
 
 def test_simkit_card_writes_the_markdown_png_and_pdf(tmp_path):
-    from cli import app
+    from simkit.cli import app
 
     result = CliRunner().invoke(app, ["card", "--results", str(RESULTS), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output

@@ -140,7 +140,7 @@ def test_a_scheduler_nobody_listens_on_is_refused_at_once(tmp_path):
 
 
 def test_without_dask_the_scheduler_option_says_how_to_install_it(tmp_path, monkeypatch):
-    from cli import app
+    from simkit.cli import app
 
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now fails
     result = CliRunner().invoke(app, ["run", "--games", "10", "--scheduler", "local:2", "--out", str(tmp_path / "o")])
@@ -374,7 +374,7 @@ def test_stray_temporaries_of_killed_writers_are_removed_when_the_run_ends(tmp_p
 # --- the command line ----------------------------------------------------------------
 
 def test_simkit_run_on_a_local_cluster_end_to_end(tmp_path, local_runs):
-    from cli import app
+    from simkit.cli import app
 
     out = tmp_path / "ds"
     result = CliRunner().invoke(app, ["run", "--games", "200000", "--chunk-size", "25000", "--seed", "11",

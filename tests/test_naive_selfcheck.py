@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-import naive
-import referee
+from tests import naive, referee
 
 CONFIGS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
 make_rules = naive.default_rules

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import simkit
-from cli import app
+from simkit.cli import app
 from simkit import dataset as ds
 from simkit.options import OPTIONS, RulesError, markdown_table
 from simkit.policies import Lineup

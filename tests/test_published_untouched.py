@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
+from simkit.cli import app
 from simkit import defaults
 from simkit.studies import KINDS
 

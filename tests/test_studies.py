@@ -230,7 +230,7 @@ def test_a_clone_without_the_datasets_says_which_configurations_it_leaves_out(do
     """A fresh clone holds a study's summaries but not its datasets (.gitignore): re-running one of its
     commands rebuilds the summary from what is on disk, and says which configurations it left out,
     with their line-ups, instead of dropping them silently."""
-    from cli import app
+    from simkit.cli import app
 
     gone = [name for name in folders(done) if not name.startswith("p2")]
     assert len(gone) == 2
@@ -864,7 +864,7 @@ def test_the_docs_metric_table_is_the_registry():
     (["study", "compensation", "--check", "clever"], "unknown policy 'clever'"),
 ])
 def test_bad_study_input_gets_one_error_line(tmp_path, args, message):
-    from cli import app
+    from simkit.cli import app
 
     result = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "s")])
     assert result.exit_code == 1, result.output
@@ -874,7 +874,7 @@ def test_bad_study_input_gets_one_error_line(tmp_path, args, message):
 
 
 def test_the_study_command_prints_its_key_table(tmp_path):
-    from cli import app
+    from simkit.cli import app
 
     result = CliRunner().invoke(app, ["study", "teams", "--games", "60", "--out", str(tmp_path), "--policy",
                                       "random"])
@@ -928,7 +928,7 @@ def test_the_study_help_says_what_each_study_takes():
     names are played, a table outside them is refused."""
     from typer.testing import CliRunner
 
-    from cli import app
+    from simkit.cli import app
     from simkit.options import OPTIONS
     from simkit.studies.base import Results
 

@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # tests/ itself, for naive.py
+sys.path.insert(0, str(HERE.parents[1]))  # the repository, for the tests package
 
-import naive  # noqa: E402
+from tests import naive  # noqa: E402  (after the path above)
 
 rules = naive.default_rules
 
