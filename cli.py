@@ -23,6 +23,7 @@ from rich.console import Console
 import simkit
 from simkit import defaults
 from simkit.options import OPTIONS
+from simkit.study_options import STUDY_OPTIONS
 
 class _OneLineErrors(typer.core.TyperGroup):
     """The app's group: a usage error (an unknown option, a missing value, a value of the wrong type) ends
@@ -136,6 +137,29 @@ Scheduler = Annotated[str | None, typer.Option(
     "single-threaded workers on this machine (needs pip install 'simkit[distributed]').")]
 
 
+def _options_as_one_keyword(command, keyword: str, added: dict, keep=lambda value: True):
+    """`command` with its parameter `keyword` replaced, where it stands, by the command-line options `added`
+    (name -> (typer.Option, type)); the command takes their values as that one keyword, a dict name -> value
+    of the values `keep` accepts."""
+    signature = inspect.signature(command, eval_str=True)
+    params = []
+    for p in signature.parameters.values():
+        if p.name != keyword:
+            params.append(p)
+            continue
+        params += [inspect.Parameter(name, p.kind, default=info, annotation=typ) for name, (info, typ) in added.items()]
+
+    @functools.wraps(command)
+    def with_options(**kwargs):
+        given = {name: kwargs.pop(name) for name in added}
+        return command(**kwargs, **{keyword: {k: v for k, v in given.items() if keep(v)}})
+
+    del with_options.__wrapped__  # typer reads __signature__, not the wrapped function's
+    with_options.__signature__ = signature.replace(parameters=params)
+    with_options.__annotations__ = {p.name: p.annotation for p in params}
+    return with_options
+
+
 def with_rule_options(command):
     """Give `command` every rule option of simkit.options.OPTIONS as a command-line option.
 
@@ -144,9 +168,7 @@ def with_rule_options(command):
     table's defaults apply). Declared once in OPTIONS: adding an option there
     adds it to run, study and play.
     """
-    signature = inspect.signature(command, eval_str=True)
-    own = [p for p in signature.parameters.values() if p.name != "rule_options"]
-    added = []
+    added = {}
     for name, option in OPTIONS.items():
         typ = {"int": int, "bool": bool, "sizes": str, "counts": str}[option.kind]
         decls = [option.flags] + ([option.short] if option.short else [])
@@ -154,17 +176,23 @@ def with_rule_options(command):
                                           else f"{option.default:,}")
         info = typer.Option(None, *decls, help=f"{option.help} Default: {default}.", metavar=option.metavar,
                             show_default=False, rich_help_panel="Rule options")
-        added.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=info, annotation=Optional[typ]))
+        added[name] = (info, Optional[typ])
+    return _options_as_one_keyword(command, "rule_options", added, keep=lambda value: value is not None)
 
-    @functools.wraps(command)
-    def with_options(**kwargs):
-        given = {k: kwargs.pop(k) for k in OPTIONS}
-        return command(**kwargs, rule_options={k: v for k, v in given.items() if v is not None})
 
-    del with_options.__wrapped__  # typer reads __signature__, not the wrapped function's
-    with_options.__signature__ = signature.replace(parameters=[*own, *added])
-    with_options.__annotations__ = {p.name: p.annotation for p in [*own, *added]}
-    return with_options
+def with_study_options(command):
+    """Give `command` every study kind's own option (simkit.study_options.STUDY_OPTIONS) as a command-line
+    option, with its help, where its parameter ``study_options`` stands.
+
+    `command` takes them as that one keyword: name -> what the command line
+    gave (a text, a list of texts for a repeated flag, or None), for the
+    option to read (StudyOption.read). Declared once in STUDY_OPTIONS: adding
+    an option there adds it to `simkit study`.
+    """
+    added = {name: (typer.Option(None, option.flag, help=option.command_help),
+                    Optional[list[str]] if option.repeat else Optional[str])
+             for name, option in STUDY_OPTIONS.items()}
+    return _options_as_one_keyword(command, "study_options", added)
 
 
 def _config(rule_options: dict, policy: str, swap_seats: bool = False):
@@ -388,82 +416,49 @@ def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = N
     )
 
 
-def _sizes(text: str) -> list[int]:
-    """'3..9' or '3,5,7' -> hand sizes."""
-    from simkit.studies import StudyError
-
-    try:
-        if ".." in text:
-            lo, hi = (int(v) for v in text.split(".."))
-            return list(range(lo, hi + 1))
-        return [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise StudyError(f"--sizes {text!r} must be a range such as 3..9 or a list such as 3,5,7") from None
-
-
-def _study_help() -> str:
+def _study_kinds_help() -> str:
+    """Each study kind, with the tables and options it takes (simkit.studies.KINDS)."""
     from simkit.studies import KINDS
 
-    kinds = "\n\n".join(f"{k.name}: {k.help}. {k.accepts()}" for k in KINDS.values())
-    return f"""Run a study: a set of runs that answers one question, summarised with intervals and plots.
-
-NAME is one of (each with the tables and options it takes):
-
-{kinds}
-
-Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
-configuration below DIR (default: runs/NAME, plus the options that differ from
-their default: runs/hand-size-p4; runs/ is the workspace, ignored by git, and the
-published results/ is written only when --out names it). Re-running plays only
-what is missing; more --games extends every configuration; another --policy joins
-the study.
-"""
+    return "\n\n".join(f"{k.name}: {k.help}. {k.accepts()}" for k in KINDS.values())
 
 
-def _study_policy_help() -> str:
+def _study_policy_default() -> str:
+    """--policy's default: the kinds' default line-ups (simkit.studies.KINDS)."""
     from simkit.studies import KINDS
     from simkit.studies.base import StudyKind
 
     usual = StudyKind.__dataclass_fields__["default_policies"].default
     others = "; ".join(f"{k.name}: {', '.join(k.default_policies)}" for k in KINDS.values()
                        if k.default_policies != usual)
-    return (f"A line-up, as in `simkit run --policy`; repeat for several. Default: {' and '.join(usual)}"
-            + (f" ({others})." if others else "."))
+    return f"Default: {' and '.join(usual)}" + (f" ({others})." if others else ".")
 
 
 class _StudyCommand(typer.core.TyperCommand):
-    """The study command, whose help texts come from the study registry when they are shown: importing
-    the registry (pandas, scipy) would cost every other command half a second of start-up."""
+    """The study command. The {kinds} of its help (each study kind, with the tables and options it takes)
+    and --policy's default (the kinds' line-ups) are read from the study registry when the help is shown:
+    importing it (pandas, scipy) would slow the start-up of every other command, and of `simkit --help`,
+    which shows the help's first line alone."""
 
-    @property
-    def help(self) -> str:
-        return _study_help()
+    def format_help_text(self, ctx, formatter) -> None:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(inspect.cleandoc(self.help).replace("{kinds}", _study_kinds_help()))
 
-    @help.setter
-    def help(self, value) -> None:  # click sets it at construction; the registry's text is used
-        pass
-
-    def get_params(self, ctx):
-        params = super().get_params(ctx)
-        from simkit.studies import KINDS
-
-        own = {name: (kind.name, text) for kind in KINDS.values() for name, (_, text) in kind.options.items()}
-        for p in params:
-            if p.name == "policy":
-                p.help = _study_policy_help()
-            option = {"sizes": "sizes", "family": "families", "check": "checks"}.get(p.name)
-            if option in own:  # the kind's own option: its help from the kind (simkit.studies.KINDS)
-                kind, text = own[option]
-                p.help = f"The {kind} study only: {text}."
-        return params
+    def format_options(self, ctx, formatter) -> None:
+        for p in self.get_params(ctx):
+            if p.name == "policy" and "Default:" not in p.help:
+                p.help = f"{p.help} {_study_policy_default()}"
+        super().format_options(ctx, formatter)
 
 
 @app.command(cls=_StudyCommand)
+@with_study_options
 @with_rule_options
 def study(
     name: Annotated[str, typer.Argument(help="The study (see above).", show_default=False)],
     policy: Annotated[list[str] | None, typer.Option(
-        "--policy", help="(from the study registry: _study_policy_help)")] = None,
+        "--policy", help="A line-up, as in `simkit run --policy`; repeat for several.")] = None,
     games: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per configuration (skill: per pair; compensation: per setting searched). "
         "Default: 1,000,000 for random and greedy play (a 95% half-width of 0.1 pp), 10,000 with a lookahead; "
@@ -473,12 +468,7 @@ def study(
         "--out", "-o", help="Study directory; default: runs/NAME and the options not at their default (runs/ is "
         "the workspace, ignored by git; the published results/ is written only when --out names it).")] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
-    sizes: Annotated[str | None, typer.Option(
-        "--sizes", help="(from the study registry: the hand-size kind's options)")] = None,
-    family: Annotated[list[str] | None, typer.Option(
-        "--family", help="(from the study registry: the compensation kind's options)")] = None,
-    check: Annotated[list[str] | None, typer.Option(
-        "--check", help="(from the study registry: the compensation kind's options)")] = None,
+    study_options: dict | None = None,
     overwrite: Annotated[bool, typer.Option(
         "--overwrite", help="Replace a study directory that holds another study, or replay the runs of "
         "this one that this simkit would play differently.")] = False,
@@ -486,21 +476,33 @@ def study(
     scheduler: Scheduler = None,
     rule_options: dict | None = None,
 ) -> None:
+    """Run a study: a set of runs that answers one question, summarised with intervals and plots.
+
+    NAME is one of (each with the tables and options it takes):
+
+    {kinds}
+
+    Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
+    configuration below DIR (default: runs/NAME, plus the options that differ from
+    their default: runs/hand-size-p4; runs/ is the workspace, ignored by git, and the
+    published results/ is written only when --out names it). Re-running plays only
+    what is missing; more --games extends every configuration; another --policy joins
+    the study.
+    """
     from simkit.play import set_threads
     from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
-    from simkit.studies.base import option_flag
 
     with user_errors():
         if name not in KINDS:
             raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")
-        own = {"sizes": ("hand-size", _sizes(sizes) if sizes else None),
-               "families": ("compensation", family or None), "checks": ("compensation", check or None)}
-        for option, (kind, value) in own.items():
-            if value is not None and name != kind:
-                raise StudyError(f"{option_flag(option)} applies to the {kind} study, not to {name}")
-        options = {k: v for k, (kind, v) in own.items() if kind == name}
+        given = {k: STUDY_OPTIONS[k].read(v) for k, v in (study_options or {}).items()}
+        given = {k: v for k, v in given.items() if v is not None}
+        for option in given:  # a kind's own option given to another kind is refused
+            if STUDY_OPTIONS[option].study != name:
+                raise StudyError(f"{STUDY_OPTIONS[option].flag} applies to the {STUDY_OPTIONS[option].study} "
+                                 f"study, not to {name}")
         set_threads(threads)
-        the_study = make_study(name, policy, games, seed, rule_options, **options)
+        the_study = make_study(name, policy, games, seed, rule_options, **given)
         out = out or Path(defaults.WORKSPACE) / default_folder(the_study)
         with _stop_signals() as heard:
             try:

@@ -33,7 +33,8 @@ def make_study(name: str, policies=None, games: int | None = None, seed: int | N
     from simkit import defaults
     from simkit.policies import Lineup
     from simkit.rules import Rules
-    from simkit.studies.base import option_flag, refuse_varied
+    from simkit.studies.base import refuse_varied
+    from simkit.study_options import option_flag
 
     if name not in KINDS:
         raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")

@@ -48,16 +48,13 @@ from simkit.options import OPTIONS, is_default
 from simkit.policies import Lineup
 from simkit.rules import LEGAL_TEAMS, Rules
 from simkit.runner import RunEvents, RunSpec, identity_differences, run, run_folder_name
+from simkit.study_options import StudyError, StudyOption, options_of
 
 STUDY_FORMAT = "simkit.study/2"
 STUDY_FILE = "study.json"
 LEGAL_TABLES = [(p, t) for p, ts in LEGAL_TEAMS.items() for t in ts]
 PRECISE_HALF_WIDTH = 0.001  # random and greedy: a 95% half-width of 0.1 pp on team 0's share (~1,000,000 games)
 STRONG_HALF_WIDTH = 0.01  # a lookahead (10-80 games/s per core): 1 pp (~10,000 games)
-
-
-class StudyError(ValueError):
-    """A study that cannot be made or run; the message says what is allowed."""
 
 
 def round_games(n: int) -> int:
@@ -119,11 +116,11 @@ class Study:
 
     def identity(self) -> dict:
         """What a study directory holds only one of: kind, options, seed, versions. Not the line-ups and
-        the tables chosen among the kind's (``StudyKind.restricts``), which may be added, nor their games,
-        which may grow."""
+        the options that choose among the kind's tables and parts (``StudyKind.choosing``), which may be
+        added, nor their games, which may grow."""
         versions = ds.versions()
-        options = {k: v for k, v in self.options.items() if k not in self.kind.restricts}
-        options["rules"] = {k: v for k, v in self.base.items() if k not in self.kind.restricts}
+        options = {k: v for k, v in self.options.items() if k not in self.kind.choosing}
+        options["rules"] = {k: v for k, v in self.base.items() if k not in self.kind.choosing}
         return {"study": self.kind.name, "options": options, "seed": self.seed,
                 "simkit": versions["simkit"], "kernel": ds.GAMES_STAMP}
 
@@ -192,11 +189,12 @@ class StudyKind:
     docstring); tables(study, configs, results) -> Tables; figures(tables)
     -> {file name: matplotlib Figure}. varies: the rule options the kind
     sets itself (refused on its command line, except where `restricts` lets
-    them choose among the kind's tables). restricts also names the kind's own
-    options that choose among its parts (compensation: ``families``): like the
-    tables, they are not the study's identity nor its folder, so a command
-    that asks for some of them joins the study. options: the kind's own options,
-    name -> (default, help). games: the default games of a line-up's
+    them choose among the kind's tables). options: the kind's own options,
+    declared in simkit.study_options.STUDY_OPTIONS (the entries naming the
+    kind); those that choose among its parts (compensation: ``families``)
+    are, with `restricts`, the options ``choosing``: like the tables, they are
+    not the study's identity nor its folder, so a command that asks for some
+    of them joins the study. games: the default games of a line-up's
     configurations.
     """
 
@@ -209,11 +207,21 @@ class StudyKind:
     default_policies: tuple[str, ...] = ("random", "greedy")
     varies: tuple[str, ...] = ()
     restricts: tuple[str, ...] = ()
-    options: dict[str, tuple[Any, str]] = field(default_factory=dict)
     games: Callable[[Lineup], int] = default_games
     unit: str = "configuration"  # what --games counts: games per configuration (per pair for skill)
     tables_text: Callable[[], str] = lambda: ""  # the tables it plays, in words made from the constants it plays
     inputs: tuple[str, ...] = ()  # files the kind reads from its study directory (the confirmation's protocol)
+
+    @property
+    def options(self) -> dict[str, StudyOption]:
+        """The kind's own options by name (simkit.study_options.STUDY_OPTIONS)."""
+        return options_of(self.name)
+
+    @property
+    def choosing(self) -> tuple[str, ...]:
+        """The options that choose among the kind's tables and parts: `restricts` and its own options that
+        choose (StudyOption.chooses); not the study's identity nor its folder."""
+        return (*self.restricts, *(name for name, o in self.options.items() if o.chooses))
 
     def accepts(self) -> str:
         """What the study takes, in words made from the fields that decide it (refuse_varied, make_study,
@@ -228,18 +236,8 @@ class StudyKind:
             rules += f"; {_and(choose)} choose among its tables (one or some of them)"
         parts.append(rules + ".")
         if self.options:
-            parts.append("Its own options: " + "; ".join(f"{option_flag(name)} ({text})"
-                                                         for name, (_, text) in self.options.items()) + ".")
+            parts.append("Its own options: " + "; ".join(f"{o.flag} ({o.help})" for o in self.options.values()) + ".")
         return " ".join(parts)
-
-
-# A kind's own option whose flag is not its name: a repeatable flag names one value (--family late_card).
-FLAGS = {"families": "--family", "checks": "--check"}
-
-
-def option_flag(name: str) -> str:
-    """The command-line flag of a kind's own option ('families' -> '--family')."""
-    return FLAGS.get(name, f"--{name}")
 
 
 def _and(words: list[str]) -> str:
@@ -616,15 +614,15 @@ def default_folder(study: Study) -> str:
     """The study's folder in the workspace (runs/) without --out: its kind, then the options not at their default
     ('hand-size-p4', 'first-player-noreshuffle', 'compensation-greedy-s7')."""
     parts = [study.kind.name]
-    rules = {k: v for k, v in study.base.items() if k not in study.kind.restricts}
+    rules = {k: v for k, v in study.base.items() if k not in study.kind.choosing}
     if rules:
         values = Rules.make(**study.base).values()  # at the table chosen: a per-seat option needs its seats
         parts += [OPTIONS[k].tag(values[k]) for k in OPTIONS if k in rules and not is_default(k, values[k], values)]
-    for name, (default, _) in study.kind.options.items():
-        if name in study.kind.restricts:
+    for name, option in study.kind.options.items():
+        if name in study.kind.choosing:
             continue
-        value = study.options.get(name, default)
-        if value != default and value is not None:
+        value = study.options.get(name, option.default)
+        if value != option.default and value is not None:
             parts.append(f"{name}-{_tag(value)}")
     if study.seed != defaults.SEED:
         parts.append(f"s{study.seed}")

@@ -53,8 +53,8 @@ from simkit.studies.base import (
     LEGAL_TABLES, STUDY_FILE, Config, Results, Study, StudyError, StudyKind, Tables, canonical, config_from_json,
     lineups_for, round_games, summary_frame, table_list,
 )
+from simkit.study_options import CHECK_GAMES, FAMILIES  # declared with --family and --check, whose help says them
 
-FAMILIES = ("late_card", "handicap")
 CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
 SEARCH_GAMES = {"fast": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)
 TARGET = {"fast": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width on team 0's share
@@ -64,7 +64,6 @@ NO_EDGE_AT_0 = "no edge at 0: its interval holds zero"  # the search's word; fai
 NOT_FAIR = "the closest setting found"  # the verdict of a family that did not reach fair at a table
 MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
 LOOKS = {"fast": (1, 4), "strong": (1, 2, 4)}  # a confirmation's looks, in multiples of its first games
-CHECK_GAMES = 10_000  # a check of a confirmed setting by another line-up: a 95% half-width of about 1 pp
 CHECK_SEED_OFFSET = 2  # the check plays seed + 2: games neither the search nor the confirmation saw
 CHECK_BAND = 0.015  # a check holds when team 0's advantage is within ±1.5 pp
 CHECK_GAP = 0.025  # and, with three teams, the largest gap at most 2.5 pp
@@ -565,9 +564,9 @@ def on_disk(found: list[tuple[Search, Config | None]], results: Results, seed: i
 
 def whole(study: Study) -> Study:
     """The study over every table and family: a command that chose some of them (--players, --family,
-    the kind's `restricts`) writes the summary of all the searches on disk, not of its own alone."""
-    options = {k: v for k, v in study.options.items() if k not in study.kind.restricts}
-    options["rules"] = {k: v for k, v in study.base.items() if k not in study.kind.restricts}
+    the kind's `choosing`) writes the summary of all the searches on disk, not of its own alone."""
+    options = {k: v for k, v in study.options.items() if k not in study.kind.choosing}
+    options["rules"] = {k: v for k, v in study.base.items() if k not in study.kind.choosing}
     return Study(study.kind, options, study.lineups, study.seed)
 
 
@@ -933,8 +932,4 @@ KIND = StudyKind(
     "compensation", "Which compensation makes Sequence fair, at every table?",
     "searches each compensation family's knob (late_card, handicap) for zero first-player edge, then confirms",
     plan, tables, figures, default_policies=("greedy",), varies=("players", "teams", "late_card", "handicap"),
-    restricts=("players", "teams", "families", "checks"),
-    options={"families": (None, f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all"),
-             "checks": (None, f"a line-up that plays each confirmed answer again on a fresh seed, "
-                              f"{CHECK_GAMES:,} games; repeat for several")},
-    games=search_games, unit="setting", tables_text=tables_text)
+    restricts=("players", "teams"), games=search_games, unit="setting", tables_text=tables_text)

@@ -11,8 +11,7 @@ from simkit.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
 from simkit.studies.base import (
     Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, one_table_text, summary_frame,
 )
-
-DEFAULT_SIZES = tuple(range(3, 10))
+from simkit.study_options import DEFAULT_SIZES  # its own option, --sizes (simkit.study_options), sweeps them
 
 
 def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:
@@ -156,7 +155,4 @@ def figures(t: Tables) -> dict:
 KIND = StudyKind(
     "hand-size", "What does a card more or less in hand change?",
     "a sweep of the common hand size, the table penalty, a compensation",
-    plan, tables, figures, varies=("hand_size",),
-    options={"sizes": (None, f"the common hand sizes to sweep, a range such as {DEFAULT_SIZES[0]}.."
-                             f"{DEFAULT_SIZES[-1]} (the default) or a list such as 3,5,7")},
-    tables_text=one_table_text)
+    plan, tables, figures, varies=("hand_size",), tables_text=one_table_text)
