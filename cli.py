@@ -562,12 +562,9 @@ def _print_study(the_study, outcome, out: Path) -> None:
     key = tables.terminal if tables.terminal is not None else tables.key
     if key is not None and len(key):
         console.print(_rich_table(key, title))
-    if "ratings" in tables.extra:
-        from simkit.studies.skill import ratings_table
-
+    for heading, more in tables.terminal_more.items():  # skill's ratings
         console.print()
-        console.print(_rich_table(ratings_table(tables.extra["ratings"]),
-                                  "ratings (Bradley-Terry, Elo scale, random = 0)"))
+        console.print(_rich_table(more, heading))
     if outcome.added:
         err_console.print(f"added to the study: {', '.join(outcome.added)}", highlight=False)
     played = f"{outcome.games_played:,} games played" if outcome.games_played else "nothing to play: every game was on disk"

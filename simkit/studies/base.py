@@ -177,6 +177,7 @@ class Tables:
     extra: dict[str, pd.DataFrame] = field(default_factory=dict)
     key: pd.DataFrame | None = None  # the table for people (summary.md)
     terminal: pd.DataFrame | None = None  # the same for the terminal, narrower (default: key)
+    terminal_more: dict[str, pd.DataFrame] = field(default_factory=dict)  # more tables for the terminal, by title
     sections: list[str] = field(default_factory=list)  # further markdown, after the key table
     notes: list[str] = field(default_factory=list)  # bullet points at the end of summary.md
 

@@ -105,7 +105,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                + "\nEach rating's interval is against random, the anchor, whose few wins make it wide; two line-ups "
                "are compared by their pair's score above, not by overlapping intervals.\n\n"
                + best_against_next(pairs, ratings) + "\n")
-    return Tables(summary, {"pairs": pairs, "ratings": ratings}, key=key_table(pairs), sections=[section], notes=[
+    return Tables(summary, {"pairs": pairs, "ratings": ratings}, key=key_table(pairs), sections=[section],
+                  terminal_more={f"ratings (Bradley-Terry, Elo scale, {ANCHOR} = 0)": ratings_table(ratings)}, notes=[
         "A score counts a draw as half a win; its interval is Wilson's on the fractional count. The ratings are a "
         "Bradley-Terry model fitted as a binomial GLM (statsmodels), Wald intervals against the anchor."])
 
