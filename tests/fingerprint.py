@@ -47,15 +47,26 @@ import json
 import sys
 from pathlib import Path
 
+from simkit.options import OPTIONS as RULE_OPTIONS
+
 HERE = Path(__file__).resolve().parent
 FINGERPRINT_FILE = HERE / "golden" / "games_fingerprint.json"
 
 TABLES = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
+TABLE_OPTIONS = ("players", "teams")  # the rule options TABLES varies
+# Each other rule option away from its default, at a table: name -> [(players, teams, value)]. The corpus takes
+# them in simkit.options.OPTIONS order; an option new to OPTIONS plays nothing here until it has an entry (and
+# then the corpus plays other games: a new GAMES_STAMP, or an ADDED group; tests/test_options.py asks for one).
+AWAY = {
+    "hand_size": [(2, 2, (6, 7))], "sequences_to_win": [(2, 2, 1)], "max_turns": [(4, 2, 40)],
+    "chip_limit": [(3, 3, True)], "reshuffle": [(2, 2, False)], "dead_swap": [(2, 2, False)],
+    "late_card": [(2, 2, 5)], "handicap": [(4, 2, 9), (3, 3, (5, 3))],
+}
+TOGETHER = [(3, 3, {"hand_size": (6, 7, 7), "handicap": (0, 4)})]  # options away from their defaults together
 OPTIONS = [  # (players, teams, rule options away from their defaults)
-    (2, 2, {"hand_size": (6, 7)}), (2, 2, {"sequences_to_win": 1}), (4, 2, {"max_turns": 40}),
-    (3, 3, {"chip_limit": True}), (2, 2, {"reshuffle": False}), (2, 2, {"dead_swap": False}),
-    (2, 2, {"late_card": 5}), (4, 2, {"handicap": 9}), (3, 3, {"handicap": (5, 3)}),
-    (3, 3, {"hand_size": (6, 7, 7), "handicap": (0, 4)}),
+    *[(players, teams, {name: value}) for name in RULE_OPTIONS if name not in TABLE_OPTIONS
+      for players, teams, value in AWAY.get(name, [])],
+    *TOGETHER,
 ]
 
 

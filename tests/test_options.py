@@ -173,3 +173,12 @@ def test_a_line_up_parsed_for_another_table_is_refused_before_any_kernel_runs(tm
     with pytest.raises(ValueError, match="cannot play a table of 3 players"):
         simulate(three, Lineup.parse("greedy", two), 1, 0, 5)
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_the_games_stamp_corpus_moves_every_rule_option_from_its_default():
+    """tests/fingerprint.py plays each rule option of OPTIONS away from its default (its tables vary players and
+    teams): an option added to OPTIONS needs its games there (AWAY, with a new GAMES_STAMP, or an ADDED group)."""
+    from tests.fingerprint import TABLE_OPTIONS, every_configuration
+
+    moved = {name for *_, given, _swap in every_configuration() for name in given}
+    assert set(OPTIONS) - set(TABLE_OPTIONS) - moved == set()
