@@ -29,12 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simkit.cards import CORNER, RANKS, SUITS, board_names, card_code, cell_name, tables
-from simkit.rules import TEAM_COLOURS
+from simkit.rules import CHIP_SUPPLY, TEAM_COLOURS  # RULES.md's facts, declared once in simkit.options
 
 FORMAT = "simkit.game/1"
 TWO_EYED = ("JD", "JC")
 ONE_EYED = ("JS", "JH")
-CHIP_SUPPLY = (50, 50, 35)  # RULES.md, "Equipment": blue, green, red (enforced by the chip_limit option)
 TURN_KEYS = ("seat", "dead", "card", "action", "cell", "drawn", "reshuffle", "sequences")
 
 
