@@ -602,7 +602,7 @@ def report(
     if explain and fmt in (Format.csv, Format.json):
         raise typer.BadParameter(
             f"the glossary goes with --format rich or markdown; {fmt.value} stays machine-readable "
-            "(the glossary is in README.md, 'Reading a report')",
+            "(the glossary is in docs/guide/reports.md, 'Glossary')",
             param_hint="'--explain'",
         )
     with user_errors():

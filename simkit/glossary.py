@@ -1,4 +1,4 @@
-"""What every term a report prints means: the one source of the "Reading a report" table.
+"""What every term a report prints means: the one source of the table of docs/guide/reports.md, 'Glossary'.
 
 Data only: ``simkit.render`` draws it (``glossary_markdown``, ``glossary_table``),
 and ``simkit report --explain`` prints it. A test keeps the docs' table equal to
@@ -155,7 +155,7 @@ GLOSSARY: dict[str, str] = {
 }
 """What every term the report prints means, in report order: term (or comma-separated terms) -> meaning.
 
-The one source of the glossary: the docs' "Reading a report" table is
+The one source of the glossary: the table of docs/guide/reports.md, 'Glossary' is
 ``simkit.render.glossary_markdown()``, and ``simkit report --explain`` prints it.
 """
 

@@ -4,9 +4,10 @@ In the spirit of Ludii's game-evaluation metrics (AdvantageP1, Balance,
 Completion, Drawishness, Timeouts, DurationTurns): one registry, ``METRICS``,
 of (name, definition, range, function of a run's aggregate). Every value is
 a ``simkit.stats.Estimate`` (the value, its 95% interval and the games
-behind it), defined in ``simkit.stats``; the study summaries, README's
-metric table and the tests all read this registry, so adding a metric
-touches one place.
+behind it), defined in ``simkit.stats``; the study summaries, the metric
+table of docs/guide/reports.md, 'Metrics' and the tests all read this
+registry, so adding a metric touches one place (see
+docs/dev/extending.md, 'Adding a metric').
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ INTERVALS = (
     "gap's upward bias; the t-interval for `duration`; the delta method (from the fourth moment) for "
     "`duration_sd`."
 )
-"""The interval of every metric in one sentence (README and study summaries)."""
+"""The interval of every metric in one sentence (docs/guide/reports.md, 'Metrics', and every study summary)."""
 
 
 def measure(agg: Aggregate) -> dict[str, Estimate]:
@@ -75,7 +76,7 @@ def measure(agg: Aggregate) -> dict[str, Estimate]:
 
 
 def markdown_table() -> str:
-    """The registry as a markdown table (README's "Metrics")."""
+    """The registry as a markdown table (docs/guide/reports.md, 'Metrics')."""
     from simkit.render import markdown_table as table
 
     return table(["metric", "definition", "range"], [(f"`{m.name}`", m.definition, m.range) for m in METRICS.values()],

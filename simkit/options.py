@@ -15,12 +15,14 @@ nothing else:
 - the report's title line and the ``rules`` object of game records (the
   ``required`` options always, the others when they differ from their
   default);
-- README's option table (``markdown_table``; a test keeps them equal).
+- the table of docs/guide/rule-options.md, 'Rule options' (``markdown_table``;
+  a test keeps them equal).
 
 Adding an option: its entry here (with ``kernel``, how it reaches the kernel's
 configuration), its logic in ``kernels/`` (a ``CFG_*`` slot in
 ``kernels/core/state.py``), the same rule in ``tests/naive.py`` and
-``tests/referee.py``, and tests (README, "Notes for developers").
+``tests/referee.py``, and tests: every file it touches is listed in
+docs/dev/extending.md, 'Adding a rule option'.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ class RuleOption:
 
     @property
     def allowed(self) -> str:
-        """The values allowed, in words (for errors and README)."""
+        """The values allowed, in words (for errors and the docs' table of rule options)."""
         if self.kind == "bool":
             return "true or false"
         if self.kind == "sizes":
@@ -401,7 +403,7 @@ def shown(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def markdown_table() -> str:
-    """The table as README's "Rule options" shows it."""
+    """The table as docs/guide/rule-options.md, 'Rule options' shows it."""
     lines = ["| option | command line | default | allowed | meaning | RULES.md |",
              "| --- | --- | --- | --- | --- | --- |"]
     for o in OPTIONS.values():

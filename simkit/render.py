@@ -446,8 +446,8 @@ def looks_numeric(text: str) -> bool:
 
 
 def glossary_markdown() -> str:
-    """The glossary (simkit.glossary.GLOSSARY) as a markdown pipe table (term, meaning), as in the docs'
-    "Reading a report"."""
+    """The glossary (simkit.glossary.GLOSSARY) as a markdown pipe table (term, meaning), as in
+    docs/guide/reports.md, 'Glossary'."""
     return markdown_table(["term", "meaning"], [(f"`{term}`", meaning) for term, meaning in GLOSSARY.items()],
                           left=["term", "meaning"], pad=False)
 

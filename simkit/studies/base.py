@@ -797,8 +797,8 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
     from simkit.metrics import INTERVALS
 
     notes = [INTERVALS, *tables.notes,
-             "The metrics are defined in README.md, 'Metrics'; summary.csv has every number with its interval "
-             "and the games behind it."]
+             "The metrics are defined in docs/guide/reports.md, 'Metrics'; summary.csv has every number with its "
+             "interval and the games behind it."]
     parts.append("\n".join(f"- {n}" for n in notes) + "\n")
     return "\n".join(parts)
 
