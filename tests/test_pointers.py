@@ -136,4 +136,3 @@ def test_the_published_summaries_close_with_the_notes_the_code_writes():
     assert "docs/guide/reports.md, 'Metrics'" in last
     for path in sorted((ROOT / "results").rglob("summary.md")):
         assert last in path.read_text(encoding="utf-8").splitlines(), path
-
