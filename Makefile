@@ -60,7 +60,7 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 3 --teams 3 --family handicap
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 9 --teams 3 --family handicap
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 12 --teams 3 --family handicap
-	$(VENV)/bin/simkit study compensation --policy lookahead --players 3 --family handicap --hand-size 6,7,7 --out results/compensation-h6,7,7 --quiet
+	$(VENV)/bin/simkit confirm results/confirmation --quiet
 	$(VENV)/bin/simkit card --out results
 	$(VENV)/bin/simkit run --out results/default-2p-random --quiet
 	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md

@@ -15,7 +15,7 @@ from simkit.studies.base import (
 # The ladder, weakest first: every declared player by its rung (kernels.players.player.Player.ladder).
 SKILL_POLICIES = tuple(p.name for p in sorted(POLICIES.values(), key=lambda p: p.ladder))
 PAIR_GAMES = 2_000
-ANCHOR = "random"
+ANCHOR = "greedy"  # the ratings' zero: a rung every strong player plays often, so their intervals are narrow
 
 
 def two_team_text() -> str:
@@ -47,7 +47,7 @@ def plan(study: Study, results: Results) -> list[Config]:
 
 def pairs_and_ratings(configs: list[Config], results: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs, ratings): per pair, A's score (wins + draws / 2) with its interval; a Bradley-Terry rating per
-    line-up (Elo scale, random = 0; simkit.stats.bradley_terry)."""
+    line-up (Elo scale, ANCHOR = 0; simkit.stats.bradley_terry)."""
     rows, fit = [], []
     for c in configs:
         a, b = (p.spec for p in c.lineup.per_team)
@@ -100,10 +100,11 @@ def best_against_next(pairs: pd.DataFrame, ratings: pd.DataFrame) -> str:
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     pairs, ratings = pairs_and_ratings(configs, results)
-    section = ("## Ratings (Bradley-Terry, Elo scale, random = 0)\n\n"
+    anchor = ratings.loc[ratings["rating_low"] == ratings["rating_high"], "policy"].iloc[0]
+    section = (f"## Ratings (Bradley-Terry, Elo scale, {anchor} = 0)\n\n"
                + markdown_table(["policy", "rating [95% CI]"], ratings_table(ratings).itertuples(index=False))
-               + "\nEach rating's interval is against random, the anchor, whose few wins make it wide; two line-ups "
-               "are compared by their pair's score above, not by overlapping intervals.\n\n"
+               + f"\nEach rating's interval is against {anchor}, the anchor; two line-ups are compared by their "
+               "pair's score above, not by overlapping intervals.\n\n"
                + best_against_next(pairs, ratings) + "\n")
     return Tables(summary, {"pairs": pairs, "ratings": ratings}, key=key_table(pairs), sections=[section],
                   terminal_more={f"ratings (Bradley-Terry, Elo scale, {ANCHOR} = 0)": ratings_table(ratings)}, notes=[
