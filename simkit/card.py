@@ -1,6 +1,8 @@
-"""The fair-Sequence rules card: at each legal table, the rule that cancels the first player's edge.
+"""The fair-Sequence rules card: at each legal table, the rule that brings the first player's edge within the margin.
 
-Made from the published studies' files, never typed: the compensation
+Made from the published studies' files, never typed: the confirmation's
+verdicts (results/confirmation, simkit.studies.confirmation), which decide
+each table's rule and the edge it leaves, where it exists; the compensation
 studies' verdicts (every ``compensation*/verdicts.csv`` of a results
 folder, each with its study.json for the rule options it played under)
 and the first-player study's summary (the edge without a rule). For each
@@ -26,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from simkit.kernels.core import state as ks
-from simkit.options import OPTIONS
+from simkit.options import OPTIONS, from_flags
 from simkit.render import pp
 from simkit.rules import LEGAL_TEAMS, Rules
 from simkit.policies import Lineup
@@ -77,6 +79,7 @@ class Rule:
     source: str  # the study folder it comes from
     lineup: str  # the line-up that measured it
     standard: Edge | None = None  # the standard game's edge on the search's deals (None: not recorded)
+    arrives: float | None = None  # the share of games in which its first late card arrives (confirmation)
 
     @property
     def code(self) -> str:
@@ -110,9 +113,12 @@ class Row:
 
 @dataclass(frozen=True)
 class Card:
+    """The card: a row per table, the files it was made from, and the family its verdicts belong to."""
+
     rows: list[Row]
     sources: list[str]  # the files read, relative to the results folder
     versions: list[str]  # the simkit versions that made the studies
+    family: Family | None = None  # the confirmation that decided the verdicts (None: the searches' own)
 
 
 # --- reading the studies ---------------------------------------------------------------
@@ -180,16 +186,65 @@ def choose(rules: list[Rule]) -> Rule | None:
                                      r.distance(), r.source, r.setting))
 
 
+CONFIRMATION = "confirmation"  # the folder of the confirmatory study whose verdicts the card states
+
+
+@dataclass(frozen=True)
+class Family:
+    """The confirmation's family of hypotheses: how many, the level of each one-sided test, the rules passed."""
+
+    hypotheses: int
+    level: float
+    passed: int
+    rules: int
+
+    @property
+    def width(self) -> str:
+        """The intervals' coverage: '99.64%'."""
+        return f"{100 * (1 - 2 * self.level):.2f}%"
+
+
+def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Family] | None:
+    """The confirmation's verdict at each (players, teams, line-up), with its family; None without one."""
+    folder = results / CONFIRMATION
+    if not (folder / "verdicts.csv").exists():
+        return None
+    verdicts = _read_csv(folder / "verdicts.csv", results)
+    bites = _read_csv(folder / "bite.csv", results) if (folder / "bite.csv").exists() else pd.DataFrame()
+    out = {}
+    for v in verdicts.itertuples():
+        options = from_flags(v.rule)
+        rules = Rules.make(int(v.players), int(v.teams), **options)
+        (family, setting), = ((k, OPTIONS[k].column_value(x)) for k, x in options.items())
+        gap = (v.max_gap, 0.0, v.gap_reach) if int(v.teams) == 3 else (float("nan"),) * 3
+        edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
+        bite = bites[(bites.players == v.players) & (bites.teams == v.teams) & (bites.rule == v.rule)
+                     & (bites.lineup == v.lineup)] if len(bites) else bites
+        arrives = float(bite.first_card_arrives.iloc[0]) if len(bite) else None
+        out[(int(v.players), int(v.teams), v.lineup)] = Rule(rules, family, str(setting), bool(v.fair), edge,
+                                                             CONFIRMATION, v.lineup, arrives=arrives)
+    level = float(verdicts.level.iloc[0])
+    hypotheses = len(verdicts) + int((verdicts.teams == 3).sum())  # the advantage, and at three teams the gaps
+    family = Family(hypotheses, level, int(verdicts.fair.sum()), len(verdicts))
+    return out, family
+
+
 def make_card(results: Path) -> Card:
     results = Path(results)
     found, sources, versions = compensation_rules(results)
     standard = standard_edges(results)
     sources.append("first-player/summary.csv")
+    confirmed = confirmed_rules(results)
+    if confirmed is not None:
+        sources.append(f"{CONFIRMATION}/verdicts.csv")
     rows = []
     for players, teams in TABLES:
         chosen = {column: choose([r for r in found if (r.rules.players, r.rules.teams, r.lineup)
                                   == (players, teams, lineup)])
                   for column, lineup in LINEUPS.items()}
+        if confirmed is not None:  # the confirmation decides: its verdict, its figures
+            chosen = {column: confirmed[0].get((players, teams, lineup), chosen[column])
+                      for column, lineup in LINEUPS.items()}
         without = {}
         for column, lineup in LINEUPS.items():
             rule = chosen[column]
@@ -198,7 +253,7 @@ def make_card(results: Path) -> Card:
                 raise CardError(f"first-player/summary.csv in {results} has no {lineup} row for {players} players "
                                 f"in {teams} teams, nor its compensation study the standard game's edge")
         rows.append(Row(players, teams, chosen, without))
-    return Card(rows, sources, sorted(versions))
+    return Card(rows, sources, sorted(versions), confirmed[1] if confirmed is not None else None)
 
 
 # --- the rule in words ---------------------------------------------------------------
@@ -291,27 +346,47 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
         return NOT_MEASURED, "", ""
     words = rule_words(rule.rules)
     if not rule.fair:
-        words = f"Not fair yet; the closest rule found: {words[0].lower()}{words[1:]}"
+        words = f"Not shown fair; the rule tried: {words[0].lower()}{words[1:]}"
+    if rule.arrives is not None and rule.arrives < 0.5:
+        words += (f" In {100 * rule.arrives:.0f}% of games that card comes before the game ends: mostly this "
+                  "means a hand one card short all game.")
     return words, rule.edge.text(), rule.code
 
 
 def intro(card: Card) -> list[str]:
-    """The card's opening paragraphs: the edge, who is who, what fair means (the margins from the study)."""
+    """The card's opening paragraphs: the edge without a rule, how the rules were decided, what fair means."""
     casual, strong = (100 * FAIR_BAND[k] for k in ("fast", "strong"))
     gaps = tuple(100 * GAP_TARGET[k] for k in ("fast", "strong"))
-    edges = [100 * row.without[c].advantage[0] for row in card.rows for c in LINEUPS if row.without[c]]
-    return [
-        f"Moving first is an edge: without a rule, the first team wins {min(edges):.1f} to {max(edges):.1f} "
-        "percentage points (pp) more than its fair share of the decided games. These rules cancel it; each was "
-        "found by simkit's compensation study and confirmed on games the search never saw. The first team is "
-        "the team of the player who moves first, the second team moves next. A player a rule does not name is "
-        "dealt the table's usual hand. Each player counts their own turns from 1.",
-        f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
-        f"{LINEUPS['strong']} player, its fast strong player. The edge: the first team's share of the decided games minus its fair share (1/2 or "
-        f"1/3), in pp, with its 95% interval. Fair: that interval lies within ±{casual:g} pp (casual) or "
-        f"±{strong:g} pp (strong), and with three teams the largest gap between two teams' shares is at most "
-        f"{gaps[0]:g} pp ({gaps[1]:g} pp).",
-    ]
+    edge = {c: [row.without[c] for row in card.rows if row.without[c]] for c in LINEUPS}
+    low = {c: min(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
+    high = {c: max(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
+    without = "; ".join(
+        f"with {LINEUPS[c]} players ({_count_games(edge[c])} a table) {low[c].without()} to {high[c].without()}"
+        for c in LINEUPS if edge[c])
+    first = (f"Moving first is an edge: without a rule, the first team wins more than its fair share of the "
+             f"decided games, in percentage points (pp): {without}. The first team is the team of the player who "
+             "moves first, the second team moves next. A player a rule does not name is dealt the table's usual "
+             "hand. Each player counts their own turns from 1.")
+    what = (f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
+            f"{LINEUPS['strong']} player on every seat. The edge left: the first team's share of the decided "
+            "games minus its fair share (1/2 or 1/3), in pp")
+    fair = (f"within ±{casual:g} pp (casual) or ±{strong:g} pp (strong), and with three teams every gap between "
+            f"two teams' shares within ±{gaps[0]:g} pp (±{gaps[1]:g} pp)")
+    f = card.family
+    if f is None:
+        return [first, what + f", with its 95% interval. Fair: that interval lies {fair}. Each rule was found by "
+                "simkit's compensation study and confirmed on games its search never saw."]
+    return [first, what + f", with its {f.width} interval. Each rule was proposed by simkit's compensation "
+            f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
+            f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
+            f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} (Bonferroni). "
+            f"A rule is fair when its interval lies {fair}: {f.passed} of the {f.rules} rules are."]
+
+
+def _count_games(edges: list[Edge]) -> str:
+    """'1,000,000 games' or '5,000 to 10,000 games': the games behind the standard game's edges."""
+    games = sorted({e.games for e in edges})
+    return f"{games[0]:,} games" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,} games"
 
 
 def _without(row: Row, column: str) -> str:

@@ -411,3 +411,21 @@ def markdown_table() -> str:
         flags = f"`{o.flags}`" + (f", `{o.short}`" if o.short else "")
         lines.append(f"| `{o.name}` | {flags} | {default} | {o.allowed} | {o.help} | {o.section} |")
     return "\n".join(lines) + "\n"
+
+
+def flags_text(values: Mapping[str, Any]) -> str:
+    """Rule options as the command line says them: {'handicap': (26, 17)} -> '--handicap 26,17'."""
+    return " ".join(f"{OPTIONS[k].flag} {OPTIONS[k].column_value(v)}" for k, v in values.items())
+
+
+def from_flags(text: str) -> dict[str, Any]:
+    """flags_text read back: '--handicap 26,17' -> {'handicap': (26, 17)} (options with whole-number values)."""
+    by_flag = {o.flag: name for name, o in OPTIONS.items()}
+    words = text.split()
+    out: dict[str, Any] = {}
+    for flag, value in zip(words[::2], words[1::2]):
+        if flag not in by_flag:
+            raise RulesError(f"{flag!r} is not a rule option; known: {', '.join(by_flag)}")
+        knobs = tuple(int(x) for x in value.split(","))
+        out[by_flag[flag]] = knobs[0] if len(knobs) == 1 else knobs
+    return out

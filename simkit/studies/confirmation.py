@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.options import OPTIONS
+from simkit.options import flags_text, from_flags
 from simkit.policies import Lineup
 from simkit.render import count, pct, pp
 from simkit.rules import Rules
@@ -177,11 +177,6 @@ def short_all_game(rules: Rules) -> tuple[int, ...]:
     return tuple(rules.hand_sizes[t] - (1 if late[t] > 0 else 0) for t in range(rules.teams))
 
 
-def rule_code(options: dict) -> str:
-    """'--late-card 24', '--handicap 26,17'."""
-    return " ".join(f"{OPTIONS[k].flag} {OPTIONS[k].column_value(v)}" for k, v in options.items())
-
-
 def used_seeds(results: Path, besides: Path | None = None) -> set[int]:
     """Every seed a published study in `results` played (study.json: the study's and its configurations')."""
     import json
@@ -225,7 +220,7 @@ def plan(results: Path, seed: int) -> dict:
         games = min(round_games(math.ceil(decided / DECIDED)), most)
         verdicts.append({
             "players": row.players, "teams": row.teams, "strength": strength, "lineup": LINEUP[strength],
-            "rule": rule_code(options), "games": games, "seed": seed,
+            "rule": flags_text(options), "games": games, "seed": seed,
             "margin": MARGIN[strength], **({"gap_margin": GAP_MARGIN[strength]} if row.teams == 3 else {}),
             "planned_at": {"source": f"{rule.source}/verdicts.csv", "games": rule.edge.games,
                            "advantage": round(shares[0] - fair, 6), "shares": [round(s, 6) for s in shares]},
@@ -238,9 +233,9 @@ def plan(results: Path, seed: int) -> dict:
             if lineup == LINEUP[strength]:
                 continue  # the verdict itself
             estimates.append({"players": row.players, "teams": row.teams, "rule_of": strength, "lineup": lineup,
-                              "rule": rule_code(options), "games": ESTIMATE_GAMES[lineup], "seed": seed + 1})
+                              "rule": flags_text(options), "games": ESTIMATE_GAMES[lineup], "seed": seed + 1})
         estimates.append({"players": row.players, "teams": row.teams, "rule_of": strength,
-                          "lineup": LINEUP[strength], "rule": rule_code({"hand_size": short_all_game(rule.rules)}),
+                          "lineup": LINEUP[strength], "rule": flags_text({"hand_size": short_all_game(rule.rules)}),
                           "games": ESTIMATE_GAMES[LINEUP[strength]], "seed": seed + 1})
     return {
         "format": FORMAT,
@@ -294,20 +289,9 @@ def entries(protocol: dict) -> list[Entry]:
     out = []
     for record, verdict in [(v, True) for v in protocol["verdict"]] + [(e, False) for e in protocol["estimate"]]:
         players, teams = int(record["players"]), int(record["teams"])
-        options = parse_rule(record["rule"])
+        options = from_flags(record["rule"])
         out.append(Entry(players, teams, record.get("strength", record.get("rule_of")), options, record["lineup"],
                          int(record["games"]), int(record["seed"]), verdict))
-    return out
-
-
-def parse_rule(text: str) -> dict:
-    """'--handicap 26,17' -> {'handicap': (26, 17)}."""
-    words = text.split()
-    by_flag = {o.flag: name for name, o in OPTIONS.items()}
-    out = {}
-    for flag, value in zip(words[::2], words[1::2]):
-        knobs = tuple(int(x) for x in value.split(","))
-        out[by_flag[flag]] = knobs[0] if len(knobs) == 1 else knobs
     return out
 
 
@@ -351,7 +335,7 @@ def study_of(protocol: dict) -> Study:
 def _config(e: Entry) -> Config:
     rules = e.rules()
     group = "verdict" if e.verdict else "estimate"
-    facts = (("rule_of", e.rule_of), ("rule", rule_code(e.options)))
+    facts = (("rule_of", e.rule_of), ("rule", flags_text(e.options)))
     return Config(rules, Lineup.parse(e.lineup, rules), e.games, group, e.label(), e.seed, facts)
 
 
