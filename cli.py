@@ -2,7 +2,10 @@
 
 Installed as ``simkit.cli`` (``simkit/cli.py`` links here) and as the
 ``simkit`` console script. Bad input ends in a one-line ``error: ...`` and
-exit code 1 (2 for malformed options), never a traceback.
+exit code 1 (2 for malformed options), never a traceback; a report of a
+dataset that lacks games (a run interrupted or still running, a part
+damaged or unreadable) ends with exit code 3 (EXIT_INCOMPLETE), its first
+lines saying what is missing and the command that completes it.
 """
 
 from __future__ import annotations
@@ -89,12 +92,16 @@ out_console = Console(soft_wrap=True, markup=False)
 err_console = Console(stderr=True, soft_wrap=True, markup=False)
 
 DEFAULT_RUN_OUT = Path(defaults.WORKSPACE) / "default-2p-random"
+EXIT_INCOMPLETE = 3
+"""The exit code of a report (or a run's report) of a dataset that lacks games or has damaged parts."""
 
 
 @contextmanager
 def user_errors():
-    """Turn the errors a user can cause into one line on stderr and exit code 1."""
-    from simkit.dataset import DatasetError
+    """Turn the errors a user can cause into one line on stderr and exit code 1; a dataset that lacks games
+    (simkit.dataset.IncompleteDataset) into its lines (what is missing, the commands that complete it) and
+    exit code 3."""
+    from simkit.dataset import DatasetError, IncompleteDataset
     from simkit.policies import PolicyError
     from simkit.rules import RulesError
 
@@ -103,9 +110,19 @@ def user_errors():
     except RulesError as e:
         err_console.print(f"error: {e.for_command_line()}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
+    except IncompleteDataset as e:
+        _say_lines("error", e.lines)
+        raise typer.Exit(EXIT_INCOMPLETE) from None
     except (PolicyError, DatasetError, ValueError, OSError) as e:
         err_console.print(f"error: {e}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
+
+
+def _say_lines(word: str, lines: list[str]) -> None:
+    """`word`: the first line, then the others as they are (a dataset's shortfall, simkit.dataset.shortfall_lines)."""
+    err_console.print(f"{word}: {lines[0]}", highlight=False, markup=False, soft_wrap=True)
+    for line in lines[1:]:
+        err_console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def _version(value: bool) -> None:
@@ -578,11 +595,25 @@ class Format(str, Enum):
     json = "json"
 
 
-def _print_report(directory: Path, fmt: str, explain: bool = False) -> None:
+def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomplete: bool = False) -> None:
+    """The report of `directory` on stdout. A dataset that lacks games is refused (simkit.dataset.IncompleteDataset:
+    exit code 3 through user_errors), or, allow_incomplete, said first on stderr and reported all the same."""
+    import shlex
+    import warnings
+
+    from simkit.dataset import IncompleteDatasetWarning
     from simkit.render import render, render_rich
-    from simkit.report import summarise_dataset
+    from simkit.report import check_whole, summarise_dataset
 
     summaries = summarise_dataset(directory)
+    then = (f"`simkit report --allow-incomplete {shlex.quote(str(directory))}` prints the partial report on "
+            "purpose (exit code 0)" if not allow_incomplete else
+            "the report below is partial: printed on purpose (--allow-incomplete)")
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", IncompleteDatasetWarning)
+        check_whole(directory, summaries, allow_incomplete, then)
+    for w in heard:
+        _say_lines("warning", [*str(w.message).splitlines(), f"  {then}"])
     if fmt == "rich":
         render_rich(summaries, out_console, explain=explain)
     else:
@@ -597,8 +628,18 @@ def report(
     explain: Annotated[bool, typer.Option(
         "--explain", help="After the tables, print what every term in them means (rich and markdown only).",
     )] = False,
+    allow_incomplete: Annotated[bool, typer.Option(
+        "--allow-incomplete", help="Print the report of a dataset that lacks games (a run interrupted or still "
+        "running, a damaged part left out) on purpose, after the lines saying what is missing; exit code 0. "
+        "Without it such a dataset gets only those lines, and exit code 3.")] = False,
 ) -> None:
-    """Summarise a dataset: win rates with 95% intervals, game lengths, first sequences."""
+    """Summarise a dataset: win rates with 95% intervals, game lengths, first sequences.
+
+    Every part is checked as it is read. A dataset that lacks games (a run interrupted or still running, a
+    part damaged or unreadable) is not reported: its first lines say what is missing and the `simkit run`
+    command that completes it, and the exit code is 3 (--allow-incomplete prints the partial report).
+    Exit codes: 0 reported; 1 bad input; 2 a malformed command line; 3 the dataset lacks games.
+    """
     if explain and fmt in (Format.csv, Format.json):
         raise typer.BadParameter(
             f"the glossary goes with --format rich or markdown; {fmt.value} stays machine-readable "
@@ -606,7 +647,7 @@ def report(
             param_hint="'--explain'",
         )
     with user_errors():
-        _print_report(directory, fmt.value, explain)
+        _print_report(directory, fmt.value, explain, allow_incomplete)
 
 
 @app.command()

@@ -20,7 +20,9 @@ An aggregate holds, for one run:
 - ``sums``: the total over the games of each column of ``SUMMED``.
 
 ``runs_of`` walks a dataset (or a folder of them): every run found, its
-aggregate, the part files it could not read and the copies it skipped.
+aggregate, the part files it left out (unreadable, or damaged: not the bytes
+written, ``simkit.dataset.open_part``), the games no part gave and the
+copies it skipped.
 """
 
 from __future__ import annotations
@@ -147,11 +149,14 @@ def _end_codes(end) -> np.ndarray:
 
 # --- a dataset, part by part ------------------------------------------------------
 
-def part_columns(path: Path, teams: int) -> dict[str, np.ndarray]:
-    """The COLUMNS of one part file as numpy arrays (`end` as codes): all that is read of it."""
-    import pyarrow.parquet as pq
+def part_columns(path: Path, teams: int, digest: str | None = None, checked: bytes | None = None
+                 ) -> dict[str, np.ndarray]:
+    """The COLUMNS of one part file as numpy arrays (`end` as codes): all that is read of it, checked against
+    `digest`, the sha256 its chunk log recorded (``simkit.dataset.open_part``; DamagedPart when it fails;
+    `checked`: its bytes, already checked)."""
+    from simkit import dataset as ds
 
-    table = pq.read_table(path, columns=list(COLUMNS))
+    table = ds.read_columns(ds.open_part(path, digest, checked), path, list(COLUMNS))
     out = {name: table.column(name).to_numpy() for name in COLUMNS if name != "end"}
     out["end"] = part_end_codes(table.column("end"))
     return out
@@ -168,6 +173,15 @@ class FoundRun:
     swapped: bool
     aggregate: Aggregate
     unreadable: list[Path] = field(default_factory=list)
+    left_out: list = field(default_factory=list)  # the parts left out, as simkit.dataset.UnreadablePart (why)
+    missing: list[tuple[int, int]] = field(default_factory=list)  # [first, end) of the games no part gave
+    run: object = None  # the first simkit.dataset.Run found of it
+
+    def shortfall(self):
+        """What the run lacks (simkit.dataset.Shortfall), None when nothing."""
+        from simkit import dataset as ds
+
+        return ds.Shortfall.of_ranges(self.run, self.missing, self.left_out) if self.run is not None else None
 
 
 def _config_of(identity: dict) -> tuple[dict, bool, int, int]:
@@ -191,8 +205,10 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
 
     The same run found twice (a copied folder) is counted once, game by game
     (parts of the copies that cover games already counted are skipped, or
-    cut where they overlap); a part that cannot be read is listed in
-    ``unreadable`` and its games are left out.
+    cut where they overlap); a part that cannot be read, or fails its check
+    (its bytes against the digest its chunk log recorded; without one, its
+    pages against their checksums), is listed in ``unreadable`` and ``left_out`` and its
+    games are left out; ``missing`` gives the games no part gave.
     """
     from simkit import dataset as ds
 
@@ -205,49 +221,102 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
     for rid, found in copies.items():
         first = found[0]
         config, swapped, teams, max_turns = _config_of(first.manifest.get("identity", {}))
-        unreadable: list[Path] = []
+        left_out: list = []
         parts = []
         for run in found:
             for path in run.parts:
+                logged = run.chunk_of(path)
+                if logged is not None:  # placed by its log line; its bytes are checked as it is read
+                    parts.append((*logged, str(path), run.digest(path)))
+                    continue
                 try:
                     meta = ds.read_part_metadata(path)
-                except ds.DatasetError:
-                    unreadable.append(path)
+                except ds.DatasetError as e:
+                    left_out.append(e if isinstance(e, ds.UnreadablePart) else ds.UnreadablePart(path, str(e)))
                     continue
                 if meta.get("first_game") is None:  # written before parts said which games they hold
                     import pyarrow.parquet as pq
 
                     games = pq.read_table(path, columns=["game"]).column("game").to_numpy()
                     meta = {"first_game": int(games.min()), "games": len(games)}
-                parts.append((int(meta["first_game"]), int(meta["games"]), str(path)))
+                parts.append((int(meta["first_game"]), int(meta["games"]), str(path), run.digest(path)))
         total = Aggregate.empty(teams, max_turns)
         covered = 0
-        for first_game, games, path in sorted(parts):
-            if first_game + games <= covered:
-                total.duplicates += games
-                continue
-            try:
-                columns = part_columns(Path(path), teams)
-            except Exception:  # noqa: BLE001 - any failure to read is an unreadable part, named in the report
-                unreadable.append(Path(path))
-                continue
-            if first_game < covered:
-                keep = columns["game"] >= covered
-                total.duplicates += int((~keep).sum())
-                columns = {k: v[keep] for k, v in columns.items()}
-            total = total + Aggregate.of_rows(columns, teams, max_turns)
-            covered = max(covered, first_game + games)
-        yield FoundRun(rid, first.directory, first.games, config, swapped, total, unreadable)
+        missing: list[tuple[int, int]] = []
+        parts = sorted(parts)
+        checked = _Checked([(Path(path), digest) for _, _, path, digest in parts])
+        try:
+            for i, (first_game, games, path, digest) in enumerate(parts):
+                if first_game + games <= covered:
+                    total.duplicates += games
+                    continue
+                try:
+                    columns = part_columns(Path(path), teams, digest, checked.bytes_of(i))
+                except ds.UnreadablePart as e:
+                    left_out.append(e)
+                    continue
+                except Exception as e:  # noqa: BLE001 - any failure to read is a part left out, named in the report
+                    left_out.append(ds.UnreadablePart(Path(path), " ".join(str(e).split())))
+                    continue
+                if first_game < covered:
+                    keep = columns["game"] >= covered
+                    total.duplicates += int((~keep).sum())
+                    columns = {k: v[keep] for k, v in columns.items()}
+                elif first_game > covered:
+                    missing.append((covered, first_game))
+                total = total + Aggregate.of_rows(columns, teams, max_turns)
+                covered = max(covered, first_game + games)
+        finally:
+            checked.close()
+        if covered < first.games:
+            missing.append((covered, first.games))
+        yield FoundRun(rid, first.directory, first.games, config, swapped, total, [e.path for e in left_out],
+                       left_out, missing, first)
 
 
-def _winner_parts(directory: Path) -> list[tuple[int, int, Path]]:
-    """(first game, games, path) of every readable part of the run in `directory`, by first game."""
+class _Checked:
+    """The bytes of a run's parts, each checked against its digest (simkit.dataset.part_bytes), the next part's
+    read and hashed in a thread while the caller decodes this one: the check costs (almost) no wall time."""
+
+    def __init__(self, parts: list[tuple[Path, str | None]]):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.parts, self.ahead = parts, {}
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-check")
+
+    def _fetch(self, i: int) -> None:
+        from simkit import dataset as ds
+
+        if i < len(self.parts) and i not in self.ahead:
+            self.ahead[i] = self.pool.submit(ds.part_bytes, *self.parts[i])
+
+    def bytes_of(self, i: int) -> bytes:
+        """Part i's bytes, checked (UnreadablePart, DamagedPart), part i + 1's on their way."""
+        self._fetch(i)
+        self._fetch(i + 1)
+        for j in [j for j in self.ahead if j < i]:  # parts skipped (copies of games already counted)
+            self.ahead.pop(j).cancel()
+        return self.ahead.pop(i).result()
+
+    def close(self) -> None:
+        for future in self.ahead.values():
+            future.cancel()
+        self.pool.shutdown(wait=True)
+
+
+def _winner_parts(directory: Path) -> list[tuple[int, int, Path, str | None]]:
+    """(first game, games, path, recorded digest) of every readable part of the run in `directory`, by first
+    game."""
     from simkit import dataset as ds
+    from simkit import manifest as mf
 
+    digests = mf.digests(directory)
     parts = []
     for path in sorted(Path(directory).glob(ds.PART_GLOB)):
         meta = ds.read_part_metadata(path)
-        parts.append((int(meta["first_game"]), int(meta["games"]), path))
+        first = int(meta["first_game"])
+        parts.append((first, int(meta["games"]), path, digests.get(first) if path.name == ds.part_name(first)
+                       else None))
     return sorted(parts)
 
 
@@ -269,32 +338,33 @@ class Pairs:
 
 def paired(dir_a: Path, dir_b: Path, teams: int) -> Pairs:
     """The games both runs played, paired by index (``simkit.stats.shift`` and ``paired_difference`` read
-    them). Reads three columns, one part of each run at a time."""
-    import pyarrow.parquet as pq
+    them). Reads three columns, one part of each run at a time, each part checked (simkit.dataset.open_part:
+    DamagedPart when it fails)."""
+    from simkit import dataset as ds
 
     pairs = Pairs(np.zeros((teams + 1, teams + 1), np.int64), np.zeros((3, 3), np.int64), np.zeros(5, np.int64), 0)
     b_parts = _winner_parts(dir_b)
     cache: dict[Path, dict] = {}
 
-    def columns(path: Path) -> dict:
-        table = pq.read_table(path, columns=["winner_team", "end", "turns"])
+    def columns(path: Path, digest: str | None) -> dict:
+        table = ds.read_columns(ds.open_part(path, digest), path, ["winner_team", "end", "turns"])
         codes = part_end_codes(table.column("end"))
         return {"winner": table.column("winner_team").to_numpy().astype(np.int64) + 1, "end": codes,
                 "turns": table.column("turns").to_numpy().astype(np.int64)}
 
-    def of_b(path: Path) -> dict:
+    def of_b(path: Path, digest: str | None) -> dict:
         if path not in cache:
             cache.clear()  # one part of B in memory at a time (parts are visited in game order)
-            cache[path] = columns(path)
+            cache[path] = columns(path, digest)
         return cache[path]
 
-    for a_first, a_games, a_path in _winner_parts(dir_a):
-        a = columns(a_path)
-        for b_first, b_games, b_path in b_parts:
+    for a_first, a_games, a_path, a_digest in _winner_parts(dir_a):
+        a = columns(a_path, a_digest)
+        for b_first, b_games, b_path, b_digest in b_parts:
             lo, hi = max(a_first, b_first), min(a_first + a_games, b_first + b_games)
             if lo >= hi:
                 continue
-            b = of_b(b_path)
+            b = of_b(b_path, b_digest)
             x = {k: v[lo - a_first:hi - a_first] for k, v in a.items()}
             y = {k: v[lo - b_first:hi - b_first] for k, v in b.items()}
             size = teams + 1

@@ -93,7 +93,8 @@ def _signature_with_rule_options():
 simulate.__signature__ = _signature_with_rule_options()
 
 
-def read_games(directory: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+def read_games(directory: str | Path, columns: list[str] | None = None,
+               allow_incomplete: bool = False) -> pd.DataFrame:
     """Every game of the dataset (or folder of datasets, such as a study) at `directory`, one row each.
 
     The all-rows door, for notebooks: a row costs about 75 bytes in memory
@@ -102,18 +103,29 @@ def read_games(directory: str | Path, columns: list[str] | None = None) -> pd.Da
     those (``["players", "teams", "policies", "turns"]`` costs about 7 bytes
     a row). Reports never need this: ``summarise(directory)`` reads a
     dataset part by part in constant memory. Each (run, game) appears once.
+
+    Every part is checked as it is read (its bytes against the digest
+    recorded when it was written; without one, its pages against their
+    checksums). A
+    dataset that lacks games (a run interrupted or still running, a part
+    damaged or unreadable) raises ``simkit.dataset.IncompleteDataset``, a
+    ValueError whose message says what is missing and the ``simkit run``
+    command that completes it; ``allow_incomplete=True`` returns the rows
+    there are, with an ``IncompleteDatasetWarning`` saying the same (and
+    ``rows.attrs["shortfalls"]``).
     """
     from simkit.dataset import read_games as read
 
-    return read(Path(directory), columns)
+    return read(Path(directory), columns, allow_incomplete)
 
 
-def summarise(games: pd.DataFrame | str | Path) -> dict[str, pd.DataFrame]:
+def summarise(games: pd.DataFrame | str | Path, allow_incomplete: bool = False) -> dict[str, pd.DataFrame]:
     """The report's tables of `games` as DataFrames, by section.
 
     games: rows from ``simulate`` or ``read_games``, or the path of a dataset
     (or a folder of them), which is then read part by part in constant
-    memory. Each table has one block of rows per run, with the run's
+    memory; a dataset that lacks games raises or warns as ``read_games``
+    does (``allow_incomplete``). Each table has one block of rows per run, with the run's
     configuration columns first: teams, shares (every team's share of the
     decided games, Goodman's simultaneous intervals), gap (the largest gap
     between two teams' shares), seats, outcomes, draw, length (turns, all
@@ -124,9 +136,15 @@ def summarise(games: pd.DataFrame | str | Path) -> dict[str, pd.DataFrame]:
     prints it (``SectionTable``).
     """
     from simkit.render import dict_rows
-    from simkit.report import SECTIONS, summarise as of_rows, summarise_dataset
+    from simkit.report import SECTIONS, check_whole, summarise_dataset
+    from simkit.report import summarise as of_rows
 
-    summaries = of_rows(games) if isinstance(games, pd.DataFrame) else summarise_dataset(Path(games))
+    if isinstance(games, pd.DataFrame):
+        summaries = of_rows(games)
+    else:
+        summaries = summarise_dataset(Path(games))
+        check_whole(Path(games), summaries, allow_incomplete,
+                    "summarise(..., allow_incomplete=True) gives the tables of the games there are")
     tables: dict[str, list[pd.DataFrame]] = {}
     for s in summaries:
         config = {**s.config, "games": s.games}

@@ -1,7 +1,7 @@
 """A run's manifest: a small header, and an append-only log of its finished chunks.
 
     DIR/_manifest.json   the header: format, run_id, identity, games, chunk_size, versions, columns, chunk_log
-    DIR/_chunks.log      one line per finished chunk: {"first_game":100000,"games":100000}
+    DIR/_chunks.log      one line per finished chunk: {"first_game":100000,"games":100000,"sha256":"9f86..."}
     DIR/_times.log       one line per command that played games: {"games":200000,"seconds":4.21}
 
 The games of a run are cut into chunks of chunk_size consecutive games
@@ -9,12 +9,19 @@ The games of a run are cut into chunks of chunk_size consecutive games
 This module owns that format; ``simkit.dataset`` writes the parts and reads
 runs through it, and never the other way round.
 
-A finished chunk costs one appended, fsynced line (about 40 bytes), however
+A finished chunk costs one appended, fsynced line (about 120 bytes), however
 long the run; the header and the log are rewritten whole (durably, see
 ``simkit.atomic.replacing``) only when a run starts, resumes or grows, from
 the part files on disk. A line is appended only once its part is on disk
 for good, so the log never claims a missing part; a torn last line (a power
 loss mid-append) is skipped.
+
+Each line also holds the sha256 of its part's bytes as they were written
+(``digests``): every reader of the part compares it with the file's
+(``simkit.dataset``), so a part damaged since, by a single bit, is never
+read as other numbers. A line without one (a log written before parts had
+their digest) checks nothing, as before; ``sha256sum part-*.parquet``
+checks the same digests by hand.
 
 The times log says what playing the run took on the machine that played it:
 the wall time of each command (or each resume) from its first game to its
@@ -39,6 +46,7 @@ HEADER = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parque
 LOG = "_chunks.log"  # "_": Parquet readers skip it, as they skip the header
 TIMES = "_times.log"  # the wall time of each command that played games
 RESUMING = "re-running the same command resumes where this run stopped"
+DIGEST = "sha256"  # the key of a log line's digest of its part's bytes
 
 
 class ManifestError(ValueError):
@@ -76,43 +84,64 @@ def header(identity: dict, games: int, chunk_size: int, *, run_id: str, versions
     }
 
 
-def _line(first: int, games: int) -> str:
-    return json.dumps({"first_game": first, "games": games}, separators=(",", ":"))
+def _line(first: int, games: int, digest: str | None = None) -> str:
+    entry = {"first_game": first, "games": games, **({DIGEST: digest} if digest else {})}
+    return json.dumps(entry, separators=(",", ":"))
 
 
-def start(directory: Path, head: dict, done: list[tuple[int, int]]) -> None:
-    """Write the log of the chunks `done` (first, games), then the header: the run's bookkeeping from now on."""
+def start(directory: Path, head: dict, done: list[tuple[int, int]], digests: dict[int, str] | None = None) -> None:
+    """Write the log of the chunks `done` (first, games), each with its part's digest where `digests` (first ->
+    sha256) has one, then the header: the run's bookkeeping from now on."""
     directory = Path(directory)
+    digests = digests or {}
     with writing(directory / LOG), replacing(directory / LOG) as tmp:
-        tmp.write_text("".join(_line(f, n) + "\n" for f, n in sorted(done)), encoding="utf-8")
+        tmp.write_text("".join(_line(f, n, digests.get(f)) + "\n" for f, n in sorted(done)), encoding="utf-8")
     with writing(directory / HEADER), replacing(directory / HEADER) as tmp:
         tmp.write_text(json.dumps(head, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def record(directory: Path, first: int, games: int) -> None:
-    """Chunk `first` of `games` games is on disk: one line appended to the log."""
+def record(directory: Path, first: int, games: int, digest: str | None = None) -> None:
+    """Chunk `first` of `games` games is on disk, its part's bytes of sha256 `digest`: one line appended to
+    the log."""
     path = Path(directory) / LOG
     with writing(path):
-        append_line(path, _line(first, games))
+        append_line(path, _line(first, games, digest))
 
 
-def logged(directory: Path) -> set[tuple[int, int]]:
-    """(first, games) of every chunk the log records; lines that do not parse (a torn tail) are skipped."""
+def _entries(directory: Path) -> list[dict]:
+    """The log's lines that parse, in order; lines that do not (a torn tail) are skipped."""
     path = Path(directory) / LOG
     try:
         text = path.read_bytes()
     except FileNotFoundError:
-        return set()
+        return []
     except OSError as e:
         raise ManifestError(f"{path} cannot be read ({e.strerror or e})") from None
-    out = set()
+    out = []
     for line in text.split(b"\n")[:-1]:  # the piece after the last newline is empty or torn
         try:
             entry = json.loads(line)
-            out.add((int(entry["first_game"]), int(entry["games"])))
-        except (ValueError, KeyError, TypeError):
+            out.append({**entry, "first_game": int(entry["first_game"]), "games": int(entry["games"])})
+        except (ValueError, KeyError, TypeError, AttributeError):
             continue
     return out
+
+
+def logged(directory: Path) -> set[tuple[int, int]]:
+    """(first, games) of every chunk the log records; lines that do not parse (a torn tail) are skipped."""
+    return {(e["first_game"], e["games"]) for e in _entries(directory)}
+
+
+def digests(directory: Path) -> dict[int, str]:
+    """first game -> the sha256 (hex) of its part's bytes as written, for every chunk the log gives one
+    (none in a log written before parts had their digest, nor for a 0.4.0 manifest)."""
+    return {first: digest for first, (_, digest) in checked_chunks(directory).items()}
+
+
+def checked_chunks(directory: Path) -> dict[int, tuple[int, str]]:
+    """first game -> (games, the sha256 of its part's bytes as written), for every chunk the log gives a digest."""
+    return {e["first_game"]: (e["games"], e[DIGEST]) for e in _entries(directory)
+            if isinstance(e.get(DIGEST), str) and len(e[DIGEST]) == 64}
 
 
 def record_time(directory: Path, games: int, seconds: float) -> None:

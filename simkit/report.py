@@ -125,6 +125,9 @@ class Summary:
     rounds: dict[str, float] | None = None
     """The game length in rounds (turns per player: every seat's turn once is a round): the keys of
     `length` but std, each divided by the players (+CI for the mean); None when the players are unknown."""
+    shortfall: Any = None
+    """What the run lacks on disk (simkit.dataset.Shortfall: parts left out as damaged or unreadable, games
+    missing, the command that completes it); None when nothing (or for rows in memory)."""
 
     def add_note(self, text: str, section: str | None = None) -> None:
         """Attach a note to the summary: under `section` (a `SECTIONS` key) or, if None, at the end."""
@@ -144,6 +147,12 @@ class Summary:
     def complete(self) -> bool:
         """False when the run's manifest asks for more games than the summary holds."""
         return self.expected_games is None or self.games >= self.expected_games
+
+    @property
+    def whole(self) -> bool:
+        """Complete, and no part of the run was left out (damaged or unreadable, even where a copy of the run
+        gave its games)."""
+        return self.complete and self.shortfall is None
 
     @property
     def title(self) -> str:
@@ -468,9 +477,12 @@ def summarise_dataset(root: Path) -> list[Summary]:
     Only the columns a report needs are read, one part at a time, so memory
     does not grow with the number of games. A run found twice (a copied
     folder) is counted once; a run with fewer games on disk than it was asked
-    for, or with parts that cannot be read (named in a note), is marked
-    incomplete.
+    for, or with parts that cannot be read or fail their check (named in a
+    note), is marked incomplete, and its `shortfall` says what it lacks
+    (``shortfalls``, ``check_whole``: what the command line and the API
+    refuse to summarise silently).
     """
+    from simkit import dataset as ds
     from simkit.aggregate import runs_of
 
     out = []
@@ -478,18 +490,40 @@ def summarise_dataset(root: Path) -> list[Summary]:
         summary = summary_of(found.aggregate, found.config, found.swapped)
         summary.run_id = found.run_id
         summary.expected_games = found.games_asked
-        for path in found.unreadable:
-            summary.add_note(f"unreadable part {path}: its games are left out, so the run is incomplete; "
-                             f"re-running the run's command replays its chunk")
+        summary.shortfall = found.shortfall()
+        command = None
+        if summary.shortfall is not None or not summary.complete:
+            command = ds.run_command(found.run.manifest, found.directory)[0] if found.run is not None else None
+        again = f"`{command}` plays it again" if command else "re-running the run's command plays it again"
+        for e in found.left_out:
+            what = "damaged" if isinstance(e, ds.DamagedPart) else "unreadable"
+            gave = "its games are left out, so the run is incomplete" if not summary.complete else \
+                "its games were counted from another copy of the run"
+            summary.add_note(f"{what} part {e.path} ({e.why}): {gave}; {again}")
         if not summary.complete:
             summary.add_note(
-                f"incomplete: {summary.games:,} of {found.games_asked:,} games; the run was interrupted or is "
-                f"still running (simkit run with the same options resumes it: {found.directory})")
+                f"incomplete: {summary.games:,} of {found.games_asked:,} games; the run was interrupted, is "
+                f"still running or has parts left out ({command or 'simkit run with the same options'} "
+                f"completes it)")
         if found.aggregate.duplicates:
             summary.add_note(f"{found.aggregate.duplicates:,} rows were copies of games already counted (the same "
                              "run found twice, e.g. a copied folder) and were counted once")
         out.append(summary)
     return sorted(out, key=config_order)
+
+
+def shortfalls(summaries: list[Summary]) -> list:
+    """What the runs of `summaries` lack on disk (simkit.dataset.Shortfall), the whole ones left out."""
+    return [s.shortfall for s in summaries if s.shortfall is not None]
+
+
+def check_whole(root: Path, summaries: list[Summary], allow_incomplete: bool, then: str) -> None:
+    """Refuse the summaries of a dataset that lacks games or has parts left out: simkit.dataset.IncompleteDataset,
+    whose lines say what is missing, the commands that complete it, and `then` (what gives the partial report
+    on purpose); allow_incomplete: a simkit.dataset.IncompleteDatasetWarning saying the same."""
+    from simkit import dataset as ds
+
+    ds.check_complete(root, shortfalls(summaries), allow_incomplete, then)
 
 
 def config_order(summary: Summary) -> tuple:

@@ -7,8 +7,10 @@ cluster, ``simkit.distributed``) plays each chunk and writes it as one part
 file. A part file that exists is complete (it was fsynced and renamed into
 place) and says which run it belongs to, so a re-run checks the parts on
 disk, plays only the missing chunks, and a finished run plays nothing. A
-part that cannot be read (a power loss, a truncated copy) is set aside under
-a name that says so and played again. The manifest (``simkit.manifest``) is
+part that cannot be read (a power loss, a truncated copy), or whose bytes are
+not those written (their sha256 differs from the one the chunk log recorded
+when it was written: simkit.dataset.open_part), is set aside under a name
+that says so and played again, the same bytes. The manifest (``simkit.manifest``) is
 a small header and a log with one line per finished chunk: the same
 bookkeeping per chunk at any length of run.
 
@@ -180,21 +182,37 @@ def check_lineup(rules: Rules, lineup: Lineup) -> None:
 
 # --- the directory -----------------------------------------------------------
 
-def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) -> set[int]:
-    """First games of the chunks whose part files are complete on disk and belong to this run.
+def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) -> dict[int, str]:
+    """First game -> the digest of its part, for the chunks whose part files are whole on disk and belong to
+    this run.
 
-    A part of another run, or one that does not fit the run's chunks, is
-    refused; one that cannot be read is set aside (events.notice says so),
-    and its chunk is played again.
+    Every part is checked: its bytes against the digest the chunk log recorded
+    when it was written; a part without one (its line lost, or written before
+    parts had digests) is read whole, every page against its checksum, and its
+    digest recorded from now on. A part of another run, or one that does not
+    fit the run's chunks, is refused; one that cannot be read or fails its
+    check is set aside (events.notice says so), and its chunk is played again.
     """
     chunks = dict(spec.chunks())
-    done = set()
+    recorded = mf.digests(directory)
+    done: dict[int, str] = {}
     for path in sorted(directory.glob(ds.PART_GLOB)):
+        digest = recorded.get(_first_game_of(path))
         try:
-            meta = ds.read_part_metadata(path)
+            data = ds.part_bytes(path, None)
+            meta = ds.read_part_metadata(path, data)
+            if meta.get("run_id") != run_id and _self_consistent(meta):
+                raise ds.DatasetError(
+                    f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out")
+            if digest is not None:
+                ds.part_bytes(path, digest, data)
+            else:
+                ds.read_columns(ds.open_part(path, None), path)  # every page of every column, checked
+                digest = ds.digest_of(data)
         except ds.UnreadablePart as e:
             aside = ds.set_aside(path)
-            events.notice(f"{path} cannot be read ({e.why}): set aside as {aside.name}; "
+            what = "is damaged" if isinstance(e, ds.DamagedPart) else "cannot be read"
+            events.notice(f"{path} {what} ({e.why}): set aside as {aside.name}; "
                           "its games will be played again")
             continue
         if meta.get("run_id") != run_id:
@@ -210,9 +228,24 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
                 f"{path} holds {rows} games where {chunks[first]} were expected; re-run with --overwrite"
             )
         if rows == chunks[first]:
-            done.add(first)
+            done[first] = digest
         # fewer: the short last chunk of a run that is being extended; it is replayed whole
     return done
+
+
+def _self_consistent(meta: dict) -> bool:
+    """Whether a part's metadata names the run its identity is (a part of another run, not a damaged one of
+    this run whose run id a flipped bit changed)."""
+    try:
+        return ds.run_id(meta["identity"]) == meta["run_id"]
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _first_game_of(path: Path) -> int | None:
+    """The first game a part's file name says it holds (part-000000100000.parquet: 100000), None if none."""
+    digits = path.name.removeprefix("part-").removesuffix(".parquet")
+    return int(digits) if digits.isdigit() else None
 
 
 def _part_origin(meta: dict) -> str:
@@ -378,11 +411,12 @@ def run(
     try:
         spec, replaced = prepare(out, spec, overwrite, events)
         identity = spec.identity()
-        done = _finished(out, spec, ds.run_id(identity), events)
+        digests = _finished(out, spec, ds.run_id(identity), events)
+        done = set(digests)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
         mf.start(out, mf.header(identity, spec.games, spec.chunking, run_id=ds.run_id(identity),
                                 versions=ds.versions(), columns=ds.SCHEMA.names),
-                 [(first, n) for first, n in spec.chunks() if first in done])
+                 [(first, n) for first, n in spec.chunks() if first in done], digests)
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
         chunks = Chunks(out, spec.rules, spec.lineup, spec.seed, identity, todo)
@@ -396,7 +430,8 @@ def run(
         start = time.perf_counter()
 
         def finished(first: int, n: int) -> None:
-            """Chunk `first` is on disk: one line in the manifest's log, then counted (once).
+            """Chunk `first` is on disk: one line in the manifest's log, with the digest of the part's bytes
+            (read back from the disk), then counted (once).
 
             The line comes first. A signal (Ctrl-C, SIGTERM) landing before it is written leaves
             the chunk uncounted, so record_parts_on_disk records it; counted first, the chunk was
@@ -405,7 +440,7 @@ def run(
             """
             if first in done:
                 return
-            mf.record(out, first, n)
+            mf.record(out, first, n, ds.file_digest(out / ds.part_name(first)))
             done.add(first)
             outcome.chunks_written += 1
             outcome.games_played += n

@@ -94,12 +94,22 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
 
 
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
-    """An unreadable part is named and the rest reported as incomplete; a bad manifest is one error."""
+    """An unreadable part is named, first, with the command that plays it again (exit code 3); the rest is
+    reported as incomplete on purpose only (--allow-incomplete); a bad manifest is one error."""
     invoke("run", "--games", "20", "--chunk-size", "10", "--out", str(tmp_path), "--quiet")
     (tmp_path / "part-000000000000.parquet").write_bytes(b"not parquet")
-    result = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown"])
+    refused = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown"])
+    assert refused.exit_code == 3 and "Traceback" not in refused.output and refused.stdout == ""
+    first, named, command, then = refused.stderr.splitlines()
+    assert first.startswith(f"error: {tmp_path} is incomplete: 1 run lacks games, 1 part left out")
+    assert named.startswith(f"  {tmp_path}: 10 of 20 games; damaged part-000000000000.parquet (its bytes are not "
+                            "the ones written: sha256 ")
+    assert command == f"  complete it: simkit run --games 20 --policy random --seed 2026 --players 2 --out {tmp_path}"
+    assert "--allow-incomplete" in then
+    result = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown", "--allow-incomplete"])
     assert result.exit_code == 0 and "Traceback" not in result.output
-    assert f"unreadable part {tmp_path / 'part-000000000000.parquet'}" in result.stdout
+    assert result.stderr.startswith(f"warning: {tmp_path} is incomplete")
+    assert f"damaged part {tmp_path / 'part-000000000000.parquet'} (its bytes are not" in result.stdout
     assert "n=10 of 20: incomplete" in result.stdout
     (tmp_path / "_manifest.json").write_text("{}")
     result = runner.invoke(app, ["report", str(tmp_path)])

@@ -752,12 +752,13 @@ def study_like(tmp_path_factory) -> Path:
 def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like: Path) -> None:
     """The report from per-part aggregates equals the all-rows computation (tests/rows_report.py),
     number for number, in every format that prints them; memory does not hold the rows."""
-    from rows_report import summarise_rows
+    from tests.rows_report import summarise_rows
 
     from simkit.report import summarise_dataset
 
     streamed = summarise_dataset(study_like)
-    df, runs = ds.read_runs(study_like)
+    with pytest.warns(ds.IncompleteDatasetWarning, match="120,000 of 150,000 games"):  # p2 lacks a chunk
+        df, runs = ds.read_runs(study_like, allow_incomplete=True)
     expected = {rid: r.games for rid, r in runs.items()}
     reference = summarise_rows(df, expected)
     assert [s.run_id for s in streamed] == [s.run_id for s in reference]
@@ -799,7 +800,7 @@ def test_an_unreadable_part_is_named_and_the_rest_reported(study_like: Path, tmp
     by_players = {s.config["players"]: s for s in summarise_dataset(tmp_path)}
     s = by_players[3]
     assert s.games == 70_000 and not s.complete
-    assert any(f"unreadable part {bad}" in n for n in s.notes)
+    assert any(f"damaged part {bad} (its bytes are not the ones written" in n for n in s.notes)
     assert by_players[6].complete
 
 

@@ -157,11 +157,11 @@ def test_a_signal_before_a_chunks_manifest_line_leaves_no_part_out_of_the_log(tm
     real = mf.record
     calls = []
 
-    def interrupted_once(where, first, n):
+    def interrupted_once(where, first, n, digest=None):
         calls.append(first)
         if len(calls) == 1:
             raise KeyboardInterrupt  # the signal, before the line is written
-        real(where, first, n)
+        real(where, first, n, digest)
 
     monkeypatch.setattr(mf, "record", interrupted_once)
     out = tmp_path / "ds"
@@ -355,8 +355,11 @@ def test_manifest_records_seed_configuration_and_versions(tmp_path):
     assert set(header["versions"]) >= {"simkit", "numba", "numpy", "pyarrow", "kernel_sources"}
     assert header["games"] == 600 and header["chunk_size"] == 250 and header["chunk_log"] == mf.LOG
     assert "chunks" not in header  # the chunks are in the log, a line each
-    assert (tmp_path / mf.LOG).read_text().splitlines() == [
-        '{"first_game":0,"games":250}', '{"first_game":250,"games":250}', '{"first_game":500,"games":100}']
+    digest = {first: ds.digest_of((tmp_path / ds.part_name(first)).read_bytes()) for first in (0, 250, 500)}
+    assert (tmp_path / mf.LOG).read_text().splitlines() == [  # each with the sha256 of its part's bytes
+        f'{{"first_game":0,"games":250,"sha256":"{digest[0]}"}}',
+        f'{{"first_game":250,"games":250,"sha256":"{digest[250]}"}}',
+        f'{{"first_game":500,"games":100,"sha256":"{digest[500]}"}}']
     manifest = ds.read_manifest(tmp_path)  # read as 0.4.0 wrote it whole
     assert manifest["complete"] and [c["first_game"] for c in manifest["chunks"]] == [0, 250, 500]
     assert manifest["chunks"][2] == {"first_game": 500, "games": 100, "file": ds.part_name(500), "done": True}
@@ -394,10 +397,10 @@ def _bookkeeping_per_chunk(directory, games: int, monkeypatch) -> tuple[list[int
     real = mf.record.__wrapped__ if hasattr(mf.record, "__wrapped__") else mf.record
     added, stamps = [], set()
 
-    def record(where, first, n):
+    def record(where, first, n, digest=None):
         before = header.stat().st_size + log.stat().st_size
         stamps.add((header.stat().st_ino, header.stat().st_mtime_ns))
-        real(where, first, n)
+        real(where, first, n, digest)
         added.append(header.stat().st_size + log.stat().st_size - before)
 
     record.__wrapped__ = real
@@ -414,7 +417,7 @@ def test_each_finished_chunk_costs_the_same_bookkeeping_however_long_the_run(tmp
     assert len(short) == 10 and len(long) == 150
     assert rewrites_short == rewrites_long == 0, "the header was rewritten during the run"
     assert max(short) <= max(long) <= max(short) + 2  # the line grows with the digits of first_game only
-    assert max(long) <= 40
+    assert max(long) <= 40 + len(',"sha256":""') + 64  # and the part's digest, 64 hex digits
     assert ds.read_manifest(tmp_path / "long")["complete"]
 
 
