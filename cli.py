@@ -795,7 +795,8 @@ def replay(
         "--game", "-g", help="The game to replay, by its index (the record's game); default: the file's "
         "first.")] = None,
     turn: Annotated[int | None, typer.Option(
-        "--turn", "-t", min=0, help="Show the board after this turn (0: the deal) and stop.")] = None,
+        "--turn", min=0, help="Show the board after this turn (0: the deal) and stop (no short flag: -t is "
+        "--teams in run, study and play).")] = None,
 ) -> None:
     """Replay a recorded game on the board, turn by turn, checking every move against the rules.
 
@@ -808,14 +809,15 @@ def replay(
     from simkit.replay import ReplayError, dealt, read_record, replay as steps_of
 
     try:
-        rec, in_file = read_record(record, game)
+        found = read_record(record, game)
     except ReplayError as e:
         err_console.print(f"error: {e}", highlight=False)
         raise typer.Exit(1) from None
+    rec, in_file = found.record, found.in_file
     try:
         steps = steps_of(rec)
     except ReplayError as e:
-        err_console.print(f"error: game {rec.get('game')} of {record} does not replay: {e}", highlight=False)
+        err_console.print(f"error: {found.where} does not replay: {e}", highlight=False)
         raise typer.Exit(1) from None
     if turn is not None and turn > len(steps):
         err_console.print(f"error: --turn {turn} is beyond the game's last turn, {len(steps)}; "
@@ -824,7 +826,9 @@ def replay(
     rules = rec["rules"]
     others = f" (the first of {in_file} games in {record}; --game chooses another)" if game is None and in_file > 1 \
         else ""
-    out_console.print(f"game {rec.get('game')}{others} of seed {rec.get('seed')}: {rules['players']} players in "
+    name = f"game {rec['game']}" if isinstance(rec.get("game"), int) else f"the record on line {found.line}"
+    seed = f" of seed {rec['seed']}" if isinstance(rec.get("seed"), int) else ""
+    out_console.print(f"{name}{others}{seed}: {rules['players']} players in "
                       f"{rules['teams']} teams ({', '.join(map(str, rec.get('policies', [])))}); "
                       f"{len(steps)} turns in all", highlight=False)
     empty: list[int | None] = [None] * 100

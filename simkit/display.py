@@ -5,7 +5,8 @@ blue / green / red chip is on it, upper case (``:B``) when that chip is part
 of a completed sequence. Corners are ``XX``. With colour, chips are shown in
 their team's colour instead, bold when locked. A cell is named by its column
 letter and row number (D3: simkit.cards.cell_name); the cell of the last move
-(in a replay) is marked with ``*`` after it.
+(in a replay) is marked with ``*`` after it, still a space apart from the next
+cell (``7H:b* 2H``): every cell takes six columns.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from simkit.cards import COLUMN_LETTERS, board_names
 from simkit.rules import TEAM_COLOURS
 
 CHIP_LETTERS = "bgr"
+CELL_WIDTH = 6  # "7H:b* ": the card, the chip, the last move's mark, a space
 STYLES = ("bold white on blue", "bold white on green", "bold white on red")
 
 
@@ -38,7 +40,8 @@ def render_board(owner: list[int | None], locked: set[int], last: int | None = N
     """The board as rich Text, with column letters above and row numbers beside: plain markers, styled by
     team where colour is on; `last` (a cell) marked with ``*``."""
     names = board_names()
-    text = Text("    " + "".join(f"{letter:<5}" for letter in COLUMN_LETTERS).rstrip() + "\n", style="bold")
+    text = Text("    " + "".join(f"{letter:<{CELL_WIDTH}}" for letter in COLUMN_LETTERS).rstrip() + "\n",
+                style="bold")
     for row in range(10):
         text.append(f"{row + 1:>2}  ", style="bold")
         for col in range(10):
@@ -52,15 +55,16 @@ def render_board(owner: list[int | None], locked: set[int], last: int | None = N
                 style = STYLES[team] + ("" if c in locked else " dim")
                 text.append(f"{cell}:{letter}", style=style)
             text.append("*" if c == last else " ", style="bold")
+            text.append(" ")
         text.rstrip()
         text.append("\n")
     return text
 
 
 def result_line(record: dict) -> str:
-    """One line: game index, how it ended, after how many turns, sequences per team."""
+    """One line: game index, how it ended, after how many turns, sequences per team (each team named)."""
     res = record["result"]
-    seqs = "/".join(str(s) for s in res["sequences"])
+    seqs = ", ".join(f"team {t} ({TEAM_COLOURS[t]}) {s}" for t, s in enumerate(res["sequences"]))
     if res["end"] == "win":
         team = res["winner_team"]
         outcome = f"team {team} ({TEAM_COLOURS[team]}) wins"
@@ -68,4 +72,4 @@ def result_line(record: dict) -> str:
         outcome = "draw by " + res["end"].replace("_", " ")
     rounds = res["turns"] / record["rules"]["players"]
     return (f"game {record['game']}: {outcome} after {res['turns']} turns (all seats; {rounds:.1f} rounds); "
-            f"sequences {seqs}")
+            f"sequences: {seqs}")

@@ -1,6 +1,7 @@
 """Replay a simkit.game/1 record (docs/RECORD.md) turn by turn, checking every move against docs/RULES.md.
 
-``read_record(path, game)`` reads one record of a JSON Lines file;
+``read_record(path, game)`` reads one record of a JSON Lines file (and says
+where it is: ``Found.where``, "game 7 (line 8) of games.jsonl");
 ``replay(record)`` checks it whole and returns one ``Step`` per turn (the
 board after it and the turn in words), or raises ``ReplayError`` naming the
 first turn that does not replay: a card the seat does not hold, a cell the
@@ -53,33 +54,54 @@ class Step:
     hand: list[str]  # the seat's hand before the turn, in card-code order
 
 
-def read_record(path: Path, game: int | None = None) -> tuple[dict, int]:
-    """(the record of game `game` in the JSON Lines file `path`, the number of records in the file); game
-    None: the file's first record."""
+@dataclass
+class Found:
+    """A record read from a file: the record, the records in the file, the line it is on and the file."""
+
+    record: dict
+    in_file: int
+    line: int
+    path: Path
+
+    @property
+    def where(self) -> str:
+        """'game 7 (line 8) of games.jsonl', or 'the record on line 8 of games.jsonl' when it has no game index."""
+        game = self.record.get("game")
+        if _is_int(game):
+            return f"game {game} (line {self.line}) of {self.path}"
+        return f"the record on line {self.line} of {self.path} (it has no game index)"
+
+
+def read_record(path: Path, game: int | None = None) -> Found:
+    """The record of game `game` in the JSON Lines file `path` (game None: the file's first record), with the
+    number of records in the file and the line it is on."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise ReplayError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    records = []
+    records, numbers = [], []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             records.append(json.loads(line))
+            numbers.append(number)
         except ValueError:
             raise ReplayError(f"line {number} of {path} is not JSON: a record file holds one simkit.game/1 "
                               "object per line (docs/RECORD.md)") from None
     if not records:
         raise ReplayError(f"{path} holds no game record")
-    if any(not isinstance(r, dict) for r in records):
-        raise ReplayError(f"{path} is not a file of simkit.game/1 records (docs/RECORD.md)")
+    bad = next((n for r, n in zip(records, numbers) if not isinstance(r, dict)), None)
+    if bad is not None:
+        raise ReplayError(f"line {bad} of {path} is not a game record (a JSON object): {path} is not a file of "
+                          "simkit.game/1 records (docs/RECORD.md)")
     games = [r.get("game") for r in records]
     if game is None:
-        return records[0], len(records)
-    for r in records:
+        return Found(records[0], len(records), numbers[0], path)
+    for r, n in zip(records, numbers):
         if r.get("game") == game:
-            return r, len(records)
+            return Found(r, len(records), n, path)
     raise ReplayError(f"{path} holds no game {game}; its games: {_listed(games)}")
 
 

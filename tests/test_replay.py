@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -20,6 +21,7 @@ from simkit.replay import ReplayError, replay
 from tests import referee
 
 runner = CliRunner()
+HEADER = "    A     B     C     D     E     F     G     H     I     J"  # six columns a cell: "7H:b* "
 
 TABLES = [("2", "2", []), ("3", "3", []), ("4", "2", []), ("12", "3", []), ("3", "3", ["--chip-limit"]),
           ("2", "2", ["--no-reshuffle"]), ("2", "2", ["--late-card", "5"]), ("4", "2", ["--handicap", "9"])]
@@ -136,7 +138,7 @@ def test_replay_prints_every_turn_on_the_board_when_not_a_terminal(records, tmp_
     assert result.exit_code == 0, result.output
     out = result.stdout
     n = rec["result"]["turns"]
-    assert f"{n} turns in all" in out and out.count("\n    A    B    C    D    E    F    G    H    I    J\n") == n + 1
+    assert f"{n} turns in all" in out and out.count("\n" + HEADER + "\n") == n + 1
     first = rec["turns"][0]
     assert f"turn 1 (round 1), seat 0 (team 0, blue): plays {first['card']} on {first['cell_name']}" in out
     assert f"team {rec['result']['winner_team']}" in out.splitlines()[-1] and "(all seats;" in out.splitlines()[-1]
@@ -152,8 +154,12 @@ def test_replay_to_a_given_turn(records, tmp_path):
     cells = [t["cell_name"] for t in rec["turns"][:3] if t["action"] == "place"]
     lines = result.stdout.splitlines()
     row = int(rec["turns"][2]["cell_name"][1:])  # the last move's row is marked with *
-    assert "*" in next(line for line in lines if line.startswith(f"{row:>2}  "))
+    marked = next(line for line in lines if line.startswith(f"{row:>2}  "))
+    assert "*" in marked
     assert cells
+    column = "ABCDEFGHIJ".index(rec["turns"][2]["cell_name"][0])
+    cell = marked[4 + 6 * column: 4 + 6 * column + 6]  # the last move's cell, read apart from the next one
+    assert re.fullmatch(r"[2-9TJQKA][SHDC]:[bgrBGR]\* ?", cell), cell
     deal = runner.invoke(app, ["replay", path, "--turn", "0"], catch_exceptions=False)
     assert "the deal:" in deal.stdout and "turn 1" not in deal.stdout
 
@@ -166,8 +172,43 @@ def test_the_command_refuses_a_record_that_does_not_replay_in_one_line(records, 
     result = runner.invoke(app, ["replay", path])
     assert result.exit_code == 1
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error: game {bad['game']} of {path} does not replay: ")
+    assert len(lines) == 1 and lines[0].startswith(f"error: game {bad['game']} (line 1) of {path} does not replay: ")
     assert "Traceback" not in result.output
+
+
+def test_a_record_without_a_game_index_is_named_by_its_line(records, tmp_path):
+    """It was "game None of FILE does not replay"."""
+    good = _won(records)
+    bad = dict(_mutations(good))["a card the seat does not hold"]
+    del bad["game"]
+    path = _write(tmp_path / "two.jsonl", [good, bad])
+    chosen = runner.invoke(app, ["replay", path, "--game", str(good["game"]), "--turn", "1"])
+    assert chosen.exit_code == 0 and chosen.stdout.startswith(f"game {good['game']} of seed ")
+    (tmp_path / "blank-first.jsonl").write_text("\n" + json.dumps(bad) + "\n")
+    result = runner.invoke(app, ["replay", str(tmp_path / "blank-first.jsonl")])
+    (line,) = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and "None" not in line
+    assert line.startswith(f"error: the record on line 2 of {tmp_path / 'blank-first.jsonl'} (it has no game index) "
+                           "does not replay: ")
+
+
+def test_the_result_line_names_the_team_of_each_sequence_count(records, tmp_path):
+    """It said "sequences 2/0": whose two?"""
+    rec = _won(records)
+    path = _write(tmp_path / "one.jsonl", [rec])
+    last = runner.invoke(app, ["replay", path], catch_exceptions=False).stdout.splitlines()[-1]
+    a, b = rec["result"]["sequences"]
+    assert last.endswith(f"; sequences: team 0 (blue) {a}, team 1 (green) {b}")
+    three = next(r for r in records if r["rules"]["teams"] == 3)
+    from simkit.display import result_line
+
+    assert "team 2 (red)" in result_line(three)
+
+
+def test_replay_has_no_short_flag_that_means_another_option_elsewhere():
+    result = runner.invoke(app, ["replay", "x.jsonl", "-t", "3"])
+    assert result.exit_code == 2 and "no such option -t" in result.stderr
+    assert "-t" not in runner.invoke(app, ["replay", "--help"], terminal_width=200).stdout.split("--turn")[1][:3]
 
 
 @pytest.mark.parametrize("content, message", [
@@ -197,9 +238,9 @@ def test_the_command_chooses_a_game_of_a_file(records, tmp_path):
 def test_the_printed_board_has_row_and_column_labels():
     result = runner.invoke(app, ["play", "--seed", "3"], catch_exceptions=False)
     lines = result.stdout.splitlines()
-    assert lines[0] == "    A    B    C    D    E    F    G    H    I    J"
+    assert lines[0] == HEADER
     assert [line[:4] for line in lines[1:11]] == [f"{r:>2}  " for r in range(1, 11)]
-    assert lines[1][4:].startswith("XX   2S")
+    assert lines[1][4:].startswith("XX    2S")
 
 
 def test_record_md_stands_alone_with_the_board_it_names():
