@@ -113,9 +113,19 @@ def user_errors():
     except IncompleteDataset as e:
         _say_lines("error", e.lines)
         raise typer.Exit(EXIT_INCOMPLETE) from None
-    except (PolicyError, DatasetError, ValueError, OSError) as e:
+    except OSError as e:
+        err_console.print(f"error: {os_error(e)}", highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    except (PolicyError, DatasetError, ValueError) as e:
         err_console.print(f"error: {e}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
+
+
+def os_error(e: OSError) -> str:
+    """An OSError in words: '/x: No such file or directory' ("[Errno 2] ..." is Python's, not the user's)."""
+    what = " ".join(str(x) for x in (e.filename, e.filename2) if x is not None)
+    why = e.strerror or str(e)
+    return f"{what}: {why}" if what else why
 
 
 def _say_lines(word: str, lines: list[str]) -> None:
@@ -521,11 +531,16 @@ def study(
         set_threads(threads)
         the_study = make_study(name, policy, games, seed, rule_options, **given)
         out = out or Path(defaults.WORKSPACE) / default_folder(the_study)
+        _check_writable(out)
         with _stop_signals() as heard:
             try:
                 outcome = _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite)
             except KeyboardInterrupt:  # before a run could answer it
                 outcome = None
+            except OSError as e:  # the study's folder or a file in it cannot be written: said as `simkit run` says it
+                if _within(e.filename, out):
+                    raise _Unwritable(f"cannot write to {out}: {e.strerror or e}") from None
+                raise
         if outcome is not None and outcome.replaced:
             err_console.print(f"replaced {out}: it held {outcome.replaced}", highlight=False)
         if outcome is None or outcome.interrupted:
@@ -534,6 +549,41 @@ def study(
             _print_study(the_study, outcome, out)
         if outcome is not None and not outcome.interrupted and outcome.left_out:
             _say_left_out(outcome.left_out, out)
+
+
+class _Unwritable(ValueError):
+    """A study's folder that cannot be written, in `simkit run`'s words (cannot write to DIR: why)."""
+
+
+def _check_writable(out: Path) -> None:
+    """Refuse a study folder that cannot be written before anything is played, in `simkit run`'s words
+    (simkit.runner: cannot write to DIR: why), leaving nothing behind: a folder that exists is probed with a
+    file, one that does not with a folder made and removed where it would be made."""
+    import os
+    import tempfile
+
+    where = Path(out).absolute()
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    if not where.is_dir():
+        return  # a file on the way: run_study refuses it in its own words
+    try:
+        if where == Path(out).absolute():
+            fd, probe = tempfile.mkstemp(dir=where, prefix=".simkit-write-test-")
+            os.close(fd)
+            os.unlink(probe)
+        else:
+            os.rmdir(tempfile.mkdtemp(dir=where, prefix=".simkit-write-test-"))
+    except OSError as e:
+        raise _Unwritable(f"cannot write to {out}: {e.strerror or e}") from None
+
+
+def _within(filename, folder: Path) -> bool:
+    """Whether the file an OSError names is `folder`, inside it, or a folder above it (made on the way)."""
+    if filename is None:
+        return False
+    path, folder = Path(filename).absolute(), Path(folder).absolute()
+    return path == folder or folder in path.parents or path in folder.parents
 
 
 def _say_left_out(left_out, out: Path) -> None:
@@ -595,6 +645,9 @@ class Format(str, Enum):
     json = "json"
 
 
+FORMATS = [f.value for f in Format]
+
+
 def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomplete: bool = False) -> None:
     """The report of `directory` on stdout. A dataset that lacks games is refused (simkit.dataset.IncompleteDataset:
     exit code 3 through user_errors), or, allow_incomplete, said first on stderr and reported all the same."""
@@ -624,7 +677,8 @@ def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomp
 @app.command()
 def report(
     directory: Annotated[Path, typer.Argument(help="A dataset written by `simkit run` (or a folder of them).")],
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="rich (terminal tables), markdown, csv or json.")] = Format.rich,
+    fmt: Annotated[str, typer.Option(
+        "--format", "-f", metavar="|".join(FORMATS), help="rich (terminal tables), markdown, csv or json.")] = "rich",
     explain: Annotated[bool, typer.Option(
         "--explain", help="After the tables, print what every term in them means (rich and markdown only).",
     )] = False,
@@ -640,14 +694,18 @@ def report(
     command that completes it, and the exit code is 3 (--allow-incomplete prints the partial report).
     Exit codes: 0 reported; 1 bad input; 2 a malformed command line; 3 the dataset lacks games.
     """
-    if explain and fmt in (Format.csv, Format.json):
+    if fmt not in FORMATS:
+        err_console.print(f"error: --format must be {', '.join(FORMATS[:-1])} or {FORMATS[-1]}, got {fmt!r}; "
+                          "see `simkit report --help`", highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(2)
+    if explain and fmt in ("csv", "json"):
         raise typer.BadParameter(
-            f"the glossary goes with --format rich or markdown; {fmt.value} stays machine-readable "
+            f"the glossary goes with --format rich or markdown; {fmt} stays machine-readable "
             "(the glossary is in docs/guide/reports.md, 'Glossary')",
             param_hint="'--explain'",
         )
     with user_errors():
-        _print_report(directory, fmt.value, explain, allow_incomplete)
+        _print_report(directory, fmt, explain, allow_incomplete)
 
 
 @app.command()

@@ -410,8 +410,11 @@ class Run:
 def find_runs(root: Path) -> list[Run]:
     """Every run under `root` (the run itself or a folder of runs)."""
     root = Path(root)
+    if not root.exists():
+        raise DatasetError(f"{root} does not exist; give the folder `simkit run --out` or `simkit study --out` "
+                           "wrote")
     if not root.is_dir():
-        raise DatasetError(f"{root} is not a directory")
+        raise DatasetError(f"{root} is a file, not a dataset folder; give the folder `simkit run --out` wrote")
     manifests = sorted(root.rglob(MANIFEST))
     if not manifests:
         raise DatasetError(f"{root} holds no simkit dataset (no {MANIFEST} found); create one with `simkit run`")

@@ -94,8 +94,10 @@ def check_writable(path: Path, force: bool = False) -> None:
     if path.exists() and not force:
         raise ValueError(f"{path} already exists; use --force to replace it, or choose another --record")
     parent = path.parent
+    if not parent.exists():
+        raise ValueError(f"cannot write {path}: the folder {parent} does not exist")
     if not parent.is_dir():
-        raise ValueError(f"cannot write {path}: {parent} is not a directory")
+        raise ValueError(f"cannot write {path}: {parent} is a file, not a folder")
     try:
         fd, probe = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".probe.tmp")
         os.close(fd)

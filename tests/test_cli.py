@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -54,7 +55,8 @@ def test_play_is_reproducible(tmp_path):
         (["play", "--policy", "clever"], "unknown policy 'clever'; known: random"),
         (["play", "--policy", "random:depth=3"], "bad parameter"),
         (["play", "--hand-size", "0"], "--hand-size 0 is not allowed"),
-        (["play", "--record", "/nonexistent-dir/x.jsonl"], "is not a directory"),
+        (["play", "--record", "/nonexistent-dir/x.jsonl"], "the folder /nonexistent-dir does not exist"),
+        (["play", "--record", "{tmp}/afile/x.jsonl"], "afile is a file, not a folder"),
         (["run", "--games", "0", "--out", "{tmp}/x"], "--games must be at least 1"),
         (["run", "--games", "-3", "--out", "{tmp}/x"], "--games must be at least 1"),
         (["run", "--games", "10", "--threads", "99", "--out", "{tmp}/x"], "threads must be 1.."),
@@ -62,7 +64,20 @@ def test_play_is_reproducible(tmp_path):
         (["run", "--games", "10", "--seed", str(2**63), "--out", "{tmp}/x"], "seed must be 0.."),
         (["run", "--games", "10", "--out", "{tmp}/afile/x"], "cannot write"),
         (["report", "{tmp}"], "holds no simkit dataset"),
-        (["report", "{tmp}/missing"], "is not a directory"),
+        (["report", "{tmp}/missing"], "{tmp}/missing does not exist"),
+        (["report", "{tmp}/afile"], "{tmp}/afile is a file, not a dataset folder"),
+        # Studies, as runs.
+        (["study", "nosuch"], "unknown study 'nosuch'; known: first-player, hand-size"),
+        (["study", "first-player", "--sizes", "3..9"], "--sizes applies to the hand-size study, not to first-player"),
+        (["study", "hand-size", "--sizes", "3..x"], "--sizes '3..x' must be a range such as 3..9"),
+        (["study", "first-player", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
+        (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
+        (["study", "first-player", "--out", "{tmp}/afile", "--players", "2", "--policy", "random"],
+         "exists and is not a directory"),
+        # Replays.
+        (["replay", "{tmp}/missing.jsonl"], "cannot read {tmp}/missing.jsonl: No such file or directory"),
+        (["replay", "{tmp}/afile"], "line 1 of {tmp}/afile is not JSON"),
+        (["replay", "{tmp}"], "cannot read {tmp}"),
         # Line-ups are exact: one policy per team, no repeated parameter, no empty name.
         (["run", "--games", "10", "--policy", "greedy,random,lookahead", "--out", "{tmp}/x"],
          "3 policies in 'greedy,random,lookahead' for 2 teams; the list gives one policy per team"),
@@ -88,6 +103,7 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     err = result.stderr.strip()
+    message = message.replace("{tmp}", str(tmp_path))
     assert err.startswith("error: ") and "\n" not in err and message in err, err
     assert not (tmp_path / "x").exists()  # nothing written for a refused run
     assert "game 0" not in result.stdout  # nothing played either
@@ -241,6 +257,18 @@ def test_the_help_names_the_extra_to_install(command):
     (["study", "first-player", "--sizes"], "requires an argument; see `simkit study --help`"),
     (["report"], "error: missing argument 'directory'; see `simkit report --help`"),
     (["stdy"], "no such command 'stdy'"),
+    (["study", "--gmes", "3"], "error: no such option --gmes (did you mean --games?); see `simkit study --help`"),
+    (["study", "first-player", "--games", "many"], "error: --games/-n takes a whole number; see `simkit study --help`"),
+    (["study"], "error: missing argument 'name'; see `simkit study --help`"),
+    (["report", "x", "--format", "xml"],
+     "error: --format must be rich, markdown, csv or json, got 'xml'; see `simkit report --help`"),
+    (["report", "x", "-f", "JSON"], "error: --format must be rich, markdown, csv or json, got 'JSON'"),
+    (["report", "x", "--format"], "error: option '--format' requires an argument; see `simkit report --help`"),
+    (["replay"], "error: missing argument 'record'; see `simkit replay --help`"),
+    (["replay", "x.jsonl", "-t", "3"], "error: no such option -t; see `simkit replay --help`"),
+    (["replay", "x.jsonl", "--turn", "x"], "error: --turn takes a whole number; see `simkit replay --help`"),
+    (["replay", "x.jsonl", "--turn", "-1"], "see `simkit replay --help`"),
+    (["replay", "x.jsonl", "--gme", "1"], "error: no such option --gme (did you mean --game?)"),
 ])
 def test_every_bad_command_line_is_one_error_line(args, message):
     """Unknown options, missing values and wrong types: one `error:` line pointing to --help, a close
@@ -284,3 +312,196 @@ def test_an_abort_ends_with_exit_code_130_and_no_traceback(monkeypatch):
     result = runner.invoke(app, ["report", "tests"])
     assert result.exit_code == 130, result.output
     assert "Traceback" not in result.output
+
+
+# --- an unwritable --out, said alike by run and study --------------------------------------------------
+
+def _unwritable_folder(tmp_path):
+    """A folder this process cannot write: a read-only one for a user, /sys for root (if it refuses too)."""
+    import os
+    import tempfile
+
+    if os.geteuid() != 0:
+        folder = tmp_path / "read-only"
+        folder.mkdir()
+        folder.chmod(0o555)
+        return folder
+    try:
+        os.close(tempfile.mkstemp(dir="/sys")[0])
+    except OSError:
+        return Path("/sys")
+    pytest.skip("no folder this root process cannot write")
+
+
+def _error_line(result) -> str:
+    assert "Traceback" not in result.output and result.exit_code == 1, result.output
+    (line,) = result.stderr.strip().splitlines()
+    return line
+
+
+def test_study_says_an_unwritable_out_as_run_does(tmp_path):
+    """`simkit study --out READ_ONLY` said "[Errno 30] Read-only file system: ..." where run says "cannot write
+    to DIR: Read-only file system": the same words now, for the folder itself and for one to be made in it."""
+    folder = _unwritable_folder(tmp_path)
+    for out in (folder, folder / "new"):
+        ran = _error_line(runner.invoke(app, ["run", "--games", "10", "--out", str(out), "--quiet"]))
+        studied = _error_line(runner.invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
+                                                  "--games", "10", "--out", str(out), "--quiet"]))
+        assert ran.startswith(f"error: cannot write to {out}: ") and "Errno" not in ran
+        assert studied == ran
+    assert not (folder / "new").exists()
+
+
+def test_a_read_only_file_system_is_said_in_words(tmp_path, monkeypatch):
+    """EROFS, as a read-only mount gives it (simulated: root writes anywhere else)."""
+    import errno
+    import os
+    import pathlib
+    import tempfile
+
+    folder = tmp_path / "mounted-read-only"
+    folder.mkdir()
+
+    def read_only(path):
+        return str(path).startswith(str(folder))
+
+    real_mkstemp, real_mkdtemp, real_write, real_mkdir = (tempfile.mkstemp, tempfile.mkdtemp,
+                                                          pathlib.Path.write_bytes, pathlib.Path.mkdir)
+
+    def refuse(path):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    monkeypatch.setattr(tempfile, "mkstemp", lambda *a, dir=None, **k: refuse(dir) if read_only(dir)
+                        else real_mkstemp(*a, dir=dir, **k))
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, dir=None, **k: refuse(dir) if read_only(dir)
+                        else real_mkdtemp(*a, dir=dir, **k))
+    monkeypatch.setattr(pathlib.Path, "write_bytes", lambda self, data: refuse(self) if read_only(self)
+                        else real_write(self, data))
+    monkeypatch.setattr(pathlib.Path, "mkdir", lambda self, *a, **k: refuse(self) if read_only(self) and
+                        not self.exists() else real_mkdir(self, *a, **k))
+    for out in (folder, folder / "new"):
+        ran = _error_line(runner.invoke(app, ["run", "--games", "10", "--out", str(out), "--quiet"]))
+        studied = _error_line(runner.invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
+                                                  "--games", "10", "--out", str(out), "--quiet"]))
+        assert ran == studied == f"error: cannot write to {out}: Read-only file system"
+
+
+def test_no_short_flag_means_two_things():
+    """-t was --teams in run, study and play but --turn in replay: a short flag names one option everywhere."""
+    from typer.main import get_command
+
+    meaning: dict[str, set[str]] = {}
+    for command in get_command(app).commands.values():
+        for param in command.params:
+            for flag in [*param.opts, *param.secondary_opts]:
+                if flag.startswith("-") and not flag.startswith("--"):
+                    meaning.setdefault(flag, set()).add(param.name)
+    assert meaning["-t"] == {"teams"}
+    assert {flag: names for flag, names in meaning.items() if len(names) > 1} == {}
+
+
+# --- a fuzz of bad command lines: one error line, never a traceback ---------------------------------------
+
+RULE_VALUES = {"--players": ["2", "4", "5", "x"], "-p": ["3", "0"], "--teams": ["2", "3", "4"], "-t": ["3", "x"],
+               "--hand-size": ["7", "6,7", "7,", "0", "7,6,5", ""], "--late-card": ["0", "5", "-1", "x"],
+               "--handicap": ["9", "9,3", "0,", "x"], "--max-turns": ["30", "0", "100001"],
+               "--sequences-to-win": ["1", "9"], "--no-reshuffle": None, "--chip-limit": None}
+FUZZ = {  # command: (positional arguments, {option: its values, None for a flag})
+    "run": ([], {"--games": ["10", "0", "-3", "x", "1e3"], "-n": ["5"], "--policy": ["random", "greedy,random,random",
+             "clever", "random:depth=3", "greedy:block4=1:block4=2", ",", ""], "--seed": ["1", "-1", str(2**63)],
+             "--threads": ["1", "99", "0"], "--chunk-size": ["10", "0", "5000001"], "--scheduler": ["lan:3", "local:x"],
+             "--out": ["{tmp}/new", "{tmp}/afile", "{tmp}/afile/x", "{tmp}/ds", "{tmp}/damaged"], "--swap-seats": None,
+             "--overwrite": None, **RULE_VALUES}),
+    "study": (["first-player", "hand-size", "teams", "variants", "nosuch", ""],
+              {"--games": ["10", "0", "x"], "--policy": ["random", "clever", "random,random,random"],
+               "--sizes": ["3..5", "3..x", "9..3", ""], "--family": ["late_card", "nosuch"], "--check": ["x"],
+               "--seed": ["1", "-1"], "--out": ["{tmp}/study", "{tmp}/afile", "{tmp}/afile/x", "/sys/x"],
+               "--threads": ["0", "1"], **RULE_VALUES}),
+    "report": (["{tmp}/ds", "{tmp}/damaged", "{tmp}/missing", "{tmp}/afile", "{tmp}", ""],
+               {"--format": ["xml", "json", "csv", "markdown", "rich", "JSON", ""], "-f": ["md", "csv"],
+                "--explain": None, "--allow-incomplete": None}),
+    "play": ([], {"--games": ["1", "0", "x"], "--first-game": ["-1", "3"], "--policy": ["random", "clever"],
+                  "--record": ["{tmp}/r.jsonl", "{tmp}/afile", "{tmp}", "/nonexistent-dir/x.jsonl"], "--force": None,
+                  "--no-board": None, "--seed": ["1", "x"], **RULE_VALUES}),
+    "replay": (["{tmp}/game.jsonl", "{tmp}/bad.jsonl", "{tmp}/missing.jsonl", "{tmp}/afile", "{tmp}", ""],
+               {"--turn": ["0", "3", "-1", "99999", "x"], "--game": ["7", "99", "x"], "-g": ["7"], "-t": ["3"]}),
+}
+
+
+def _fuzzed(rng, command: str) -> list[str]:
+    """A command line of `command`: maybe a positional argument, then a few options with values of their own
+    (good and bad), now and then a stray word."""
+    positionals, options = FUZZ[command]
+    words = [command]
+    if positionals and rng.random() < 0.9:
+        words.append(rng.choice(positionals))
+    for _ in range(rng.randint(0, 4)):
+        option = rng.choice(list(options))
+        words.append(option)
+        if options[option] is not None and rng.random() < 0.95:
+            words.append(rng.choice(options[option]))
+    if rng.random() < 0.1:
+        words.insert(rng.randint(1, len(words)), rng.choice(["--nosuch", "-x", "extra", "--"]))
+    return words
+
+
+class WouldPlay(Exception):
+    """A fuzzed command line that was good enough to play: stopped before the first game."""
+
+
+def _stop_before_playing(monkeypatch):
+    import simkit.records
+    import simkit.runner
+    import simkit.studies
+
+    def would_play(*args, **kwargs):
+        raise WouldPlay
+
+    monkeypatch.setattr(simkit.runner, "run", would_play)
+    monkeypatch.setattr(simkit.studies, "run_study", would_play)
+    monkeypatch.setattr(simkit.records, "game_record", would_play)
+
+
+@pytest.mark.parametrize("command", list(FUZZ))
+def test_a_fuzz_of_bad_command_lines_gets_one_error_line_and_never_a_traceback(command, tmp_path, monkeypatch):
+    """Seeded random command lines of each command (options, values, paths, some good, most bad): each is
+    played (stopped before the first game), reported, or refused with one `error:` line (a dataset that lacks
+    games: its lines, exit code 3); never a traceback, never exit code 0 with an error."""
+    import random
+    import shutil
+
+    from simkit.policies import Lineup
+    from simkit.rules import Rules
+    from simkit.runner import RunSpec
+    from simkit.runner import run as run_games
+
+    rules = Rules.make(2)
+    for folder in ("ds", "damaged"):
+        run_games(tmp_path / folder, RunSpec(rules, Lineup.parse("random", rules), 1, 20, 10))
+    part = tmp_path / "damaged" / ds.part_name(10)
+    part.write_bytes(part.read_bytes()[::-1])
+    (tmp_path / "afile").write_text("x\n")
+    shutil.copy(Path(__file__).parent / "golden" / "2p_seed7.jsonl", tmp_path / "game.jsonl")
+    (tmp_path / "bad.jsonl").write_text('{"format": "simkit.game/1"}\n[1]\n')
+    monkeypatch.chdir(tmp_path)
+    _stop_before_playing(monkeypatch)
+    rng = random.Random(f"fuzz {command}")
+    seen = {0: 0, 1: 0, 2: 0, 3: 0, "played": 0}
+    for _ in range(60):
+        argv = [w.replace("{tmp}", str(tmp_path)) for w in _fuzzed(rng, command)]
+        result = runner.invoke(app, argv)
+        if isinstance(result.exception, WouldPlay):
+            seen["played"] += 1
+            continue
+        assert "Traceback" not in result.output, argv
+        assert result.exception is None or isinstance(result.exception, SystemExit), (argv, result.exception)
+        assert result.exit_code in (0, 1, 2, 3), (argv, result.exit_code, result.output)
+        seen[result.exit_code] += 1
+        err = [line for line in result.stderr.splitlines() if line.strip()]
+        if result.exit_code in (1, 2):
+            assert len(err) == 1 and err[0].startswith("error: "), (argv, result.stderr)
+        elif result.exit_code == 3:
+            assert err[0].startswith("error: ") and all(line.startswith("  ") for line in err[1:]), argv
+        else:
+            assert not any(line.startswith("error") for line in err), (argv, result.stderr)
+    assert seen[1] + seen[2] > 0, seen
