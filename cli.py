@@ -834,9 +834,9 @@ def card(
         "ignored by git; the published results/ is written only when --out names it).")] = Path(defaults.WORKSPACE),
     quiet: Quiet = False,
 ) -> None:
-    """Make the fair-Sequence rules card: at every table, the rule that cancels the first player's edge for
-    casual play (greedy) and strong play (the lookahead), in words, with the edge it leaves and the edge
-    without it; markdown and a printable one-page PNG and PDF."""
+    """Make the fair-Sequence rules card: at every table, the rule that brings the first player's edge within
+    the margin for casual play (greedy) and strong play (swift), as the confirmation decided it, in words,
+    with the edge it leaves and the edge without it; markdown and a printable one-page PNG and PDF."""
     from simkit.card import write
 
     with user_errors():
