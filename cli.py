@@ -28,6 +28,7 @@ from simkit import defaults
 from simkit.options import OPTIONS
 from simkit.study_options import STUDY_OPTIONS
 
+
 class _OneLineErrors(typer.core.TyperGroup):
     """The app's group: a usage error (an unknown option, a missing value, a value of the wrong type) ends
     in one line, ``error: ...`` naming the option and pointing to --help, and exit code 2 (Click's)."""
@@ -256,7 +257,8 @@ def run(
     runs/default-2p-random (runs/ is the workspace, ignored by git).
     """
     from simkit.play import set_threads
-    from simkit.runner import RunSpec, run as run_games
+    from simkit.runner import RunSpec
+    from simkit.runner import run as run_games
 
     with user_errors():
         if games < 1:
@@ -727,9 +729,9 @@ def play(
     Ctrl-C keeps the records of the games already finished.
     """
     from simkit.display import board_from_record, render_board, result_line
+    from simkit.executors import noting_compile
     from simkit.play import check_games
     from simkit.records import check_writable, game_record, write_records
-    from simkit.executors import noting_compile
 
     with user_errors():
         rules, lineup = _config(rule_options, policy, swap_seats)
@@ -864,7 +866,8 @@ def replay(
     refused in one line.
     """
     from simkit.display import render_board, result_line
-    from simkit.replay import ReplayError, dealt, read_record, replay as steps_of
+    from simkit.replay import ReplayError, dealt, read_record
+    from simkit.replay import replay as steps_of
 
     try:
         found = read_record(record, game)

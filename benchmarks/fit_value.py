@@ -48,15 +48,15 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
 from simkit.cards import tables
-from simkit.kernels.engine import reset
-from simkit.kernels.values.evaluation import N_FEATURES, features
-from simkit.kernels.values.fair import fair_features
 from simkit.kernels.core.jit import COMPILE_OPTIONS
+from simkit.kernels.core.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
+from simkit.kernels.core.tables import N_CODES
+from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.engine import reset
 from simkit.kernels.players.dispatch import workspace
 from simkit.kernels.players.greedy import GREEDY, UP_TO_GREEDY
-from simkit.kernels.core.tables import N_CODES
-from simkit.kernels.core.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
-from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.values.evaluation import N_FEATURES, features
+from simkit.kernels.values.fair import fair_features
 from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
 from simkit.rules import Rules
 

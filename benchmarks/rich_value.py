@@ -48,18 +48,18 @@ from scipy.optimize import minimize
 from scipy.stats import binomtest
 
 from simkit.cards import tables
-from simkit.kernels.engine import reset
-from simkit.kernels.values.evaluation import features
-from simkit.kernels.players.fast import fast_action
-from simkit.kernels.core.jit import COMPILE_OPTIONS
-from simkit.kernels.players.rollouts import MAX_SHORTLIST, P_GREEDY, P_OPPONENT
-from simkit.kernels.core.moves import swap_dead
 from simkit.kernels.core.decide import choose_dead
-from simkit.kernels.players.dispatch import workspace
-from simkit.kernels.values.leaves import RichLeaf
-from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, rich_features
+from simkit.kernels.core.jit import COMPILE_OPTIONS
+from simkit.kernels.core.moves import swap_dead
 from simkit.kernels.core.state import CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, may_swap_dead, new_state
 from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.engine import reset
+from simkit.kernels.players.dispatch import workspace
+from simkit.kernels.players.fast import fast_action
+from simkit.kernels.players.rollouts import MAX_SHORTLIST, P_GREEDY, P_OPPONENT
+from simkit.kernels.values.evaluation import features
+from simkit.kernels.values.leaves import RichLeaf
+from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, rich_features
 from simkit.policies import RICH_NAMES, Lineup, value_table
 from simkit.rules import Rules
 

@@ -9,9 +9,9 @@ import numpy as np
 from simkit.cards import tables
 from simkit.kernels.batch import run_batch
 from simkit.kernels.core.jit import is_cached
+from simkit.kernels.core.state import new_state
 from simkit.kernels.engine import play_game, play_to_end
 from simkit.kernels.players.dispatch import workspace
-from simkit.kernels.core.state import new_state
 from simkit.policies import Lineup
 from simkit.rules import Rules
 

@@ -13,10 +13,10 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no screen
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
 
 FAIR = dict(color="0.35", linestyle="--", linewidth=1)
 MARKERS = "osD^v<>"

@@ -14,8 +14,22 @@ import numpy as np
 
 from simkit.kernels.core import state as ks
 from simkit.options import (  # noqa: F401  (re-exported: the RULES.md tables)
-    CHIP_SUPPLY, DEFAULT_MAX_TURNS, HAND_SIZE, LEGAL_TEAMS, MAX_HAND_SIZE, MAX_MAX_TURNS, MAX_SEQUENCES_TO_WIN,
-    OPTIONS, SEQUENCES_TO_WIN, TEAM_COLOURS, RulesError, legal_configurations, per_seat, resolve, shown, sizes_text,
+    CHIP_SUPPLY,
+    DEFAULT_MAX_TURNS,
+    HAND_SIZE,
+    LEGAL_TEAMS,
+    MAX_HAND_SIZE,
+    MAX_MAX_TURNS,
+    MAX_SEQUENCES_TO_WIN,
+    OPTIONS,
+    SEQUENCES_TO_WIN,
+    TEAM_COLOURS,
+    RulesError,
+    legal_configurations,
+    per_seat,
+    resolve,
+    shown,
+    sizes_text,
 )
 
 

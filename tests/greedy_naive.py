@@ -90,7 +90,7 @@ class View:
     chip_limit: bool
 
     @classmethod
-    def of(cls, st, seat: int, team: int, teams: int, chip_limit: bool) -> "View":
+    def of(cls, st, seat: int, team: int, teams: int, chip_limit: bool) -> View:
         owner: dict[int, int] = {}
         for t in range(teams):
             for c in cells_of(st.chips[t]):

@@ -117,7 +117,7 @@ class SplitMix64:
         self.state = mix(mix(seed & MASK64) ^ (game & MASK64))
 
     @classmethod
-    def from_state(cls, state: int) -> "SplitMix64":
+    def from_state(cls, state: int) -> SplitMix64:
         """A generator whose raw state is `state` (canonical splitmix64)."""
         rng = cls.__new__(cls)
         rng.state = state & MASK64

@@ -24,14 +24,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# The kernel primitives tests build positions with (re-exported for them).
-from simkit.kernels.engine import reset  # noqa: F401
-from simkit.kernels.core.moves import declare_sequences, place_chip, remove_chip  # noqa: F401
-from simkit.kernels.core.decide import choose_dead  # noqa: F401
-from simkit.kernels.core.random_move import dead_codes, playable_codes, random_action, random_dead  # noqa: F401
-from simkit.kernels.core.rng import seed_stream
 from simkit.cards import tables
+from simkit.kernels.core.decide import choose_dead  # noqa: F401  (re-exported: tests build positions with it)
+from simkit.kernels.core.moves import (  # noqa: F401  (re-exported: tests build positions with them)
+    declare_sequences,
+    place_chip,
+    remove_chip,
+)
+from simkit.kernels.core.random_move import (  # noqa: F401  (re-exported: tests build positions with them)
+    dead_codes,
+    playable_codes,
+    random_action,
+    random_dead,
+)
+from simkit.kernels.core.rng import seed_stream
 from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
+from simkit.kernels.engine import reset  # noqa: F401  (re-exported: tests build positions with it)
 from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
 

@@ -11,8 +11,8 @@ import pytest
 
 from simkit.cards import tables
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
-from simkit.kernels.players.search import new_work
 from simkit.kernels.core.state import APART, CACHE_LINE, STAT_NAMES, cache_lines_apart, new_state
+from simkit.kernels.players.search import new_work
 from simkit.policies import Lineup
 from simkit.rules import Rules
 

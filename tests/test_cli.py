@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 import simkit
 from cli import app
-from simkit.records import read_records
 from simkit import dataset as ds
+from simkit.records import read_records
 from tests import referee
 
 runner = CliRunner()

@@ -11,13 +11,13 @@ import textwrap
 import pytest
 from numba.core import caching
 
-from simkit.kernels.core import jit
 from simkit.kernels.batch import play_block
+from simkit.kernels.core import jit
 from simkit.kernels.engine import play_game
 from simkit.play import simulate
 from simkit.policies import POLICIES, Lineup
-from simkit.runner import ENTRY_SECONDS
 from simkit.rules import Rules
+from simkit.runner import ENTRY_SECONDS
 
 FRESH_PROCESS = textwrap.dedent("""
     import json, sys
@@ -83,8 +83,8 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
 
 def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
     """kernels/core/jit.py's hook applies: the cache entries carry the hash of every kernel file."""
-    from simkit.kernels.players.greedy import greedy_action
     from simkit.kernels.core.turn import play_turn
+    from simkit.kernels.players.greedy import greedy_action
 
     rules = Rules.make(2)
     simulate(rules, Lineup.parse("random", rules), 1, 0, 3)

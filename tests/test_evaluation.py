@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels.values.evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, win_chance
 from simkit.kernels.core.state import MAX_TEAMS
+from simkit.kernels.values.evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, win_chance
 from simkit.policies import VALUE_WEIGHTS, value_table
 from simkit.rules import Rules
 from tests.positions import CORNERS, bb_cells, build, cfg_for, hand_cards, name, random_midgame

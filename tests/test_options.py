@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 import simkit
-from simkit.cli import app
 from simkit import dataset as ds
+from simkit.cli import app
 from simkit.options import OPTIONS, RulesError, markdown_table
 from simkit.policies import Lineup
 from simkit.records import game_record

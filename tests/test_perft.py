@@ -21,7 +21,15 @@ from simkit.kernels.core.rng import seed_stream
 from simkit.kernels.core.state import is_dead, popcount, targets
 from tests import naive
 from tests.positions import (
-    build, cells_of, cfg_for, code, codes_of, dead_codes, name, parse_picture, playable_codes,
+    build,
+    cells_of,
+    cfg_for,
+    code,
+    codes_of,
+    dead_codes,
+    name,
+    parse_picture,
+    playable_codes,
     random_action,
 )
 

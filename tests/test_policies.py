@@ -12,8 +12,8 @@ import pytest
 from scipy.stats import binomtest
 
 from simkit.cards import tables
-from simkit.kernels.players.dispatch import decide
 from simkit.kernels.core.state import new_state
+from simkit.kernels.players.dispatch import decide
 from simkit.play import simulate
 from simkit.policies import Lineup, PolicyError
 from simkit.records import game_record
@@ -118,8 +118,8 @@ def test_greedy_weights_change_its_play():
 
 def test_parameter_rows_fit_the_kernel():
     """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
-    from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
     from simkit.kernels.players.rollouts import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
+    from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
     from simkit.policies import N_PARAMS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS
 
     assert all(len(kind.params) <= N_PARAMS for kind in POLICIES.values())

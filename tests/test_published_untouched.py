@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simkit.cli import app
 from simkit import defaults
+from simkit.cli import app
 from simkit.studies import KINDS
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"

@@ -17,8 +17,17 @@ from scipy import stats
 
 from simkit import dataset as ds
 from simkit.glossary import GLOSSARY, glossary_entry
-from simkit.render import TIDY_COLUMNS, format_interval, format_p_value, format_value, glossary_markdown, render, \
-    render_rich, to_frame, to_records
+from simkit.render import (
+    TIDY_COLUMNS,
+    format_interval,
+    format_p_value,
+    format_value,
+    glossary_markdown,
+    render,
+    render_rich,
+    to_frame,
+    to_records,
+)
 from simkit.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
 from simkit.stats import proportion
 
@@ -752,9 +761,8 @@ def study_like(tmp_path_factory) -> Path:
 def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like: Path) -> None:
     """The report from per-part aggregates equals the all-rows computation (tests/rows_report.py),
     number for number, in every format that prints them; memory does not hold the rows."""
-    from tests.rows_report import summarise_rows
-
     from simkit.report import summarise_dataset
+    from tests.rows_report import summarise_rows
 
     streamed = summarise_dataset(study_like)
     with pytest.warns(ds.IncompleteDatasetWarning, match="120,000 of 150,000 games"):  # p2 lacks a chunk

@@ -14,12 +14,17 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
+from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.kernels.values.evaluation import (
-    F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES,
+    F_FOUR_CELLS,
+    F_FOURS,
+    F_SEQUENCES,
+    F_THREES,
+    F_TWO_EYED,
+    N_FEATURES,
 )
 from simkit.kernels.values.fair import fair_features
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
-from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.policies import RICH_NAMES, RICH_WEIGHTS, value_table
 from simkit.rules import Rules
 from tests.positions import CORNERS, bb_cells, hand_cards, name, random_midgame, scramble_hidden

@@ -27,9 +27,26 @@ from simkit.records import game_record
 from simkit.rules import Rules, RulesError
 from tests import referee
 from tests.positions import (
+    CORNERS,
+    bb_cells,
+    board_at_end,
+    build,
+    cells_of,
+    cells_showing,
+    cfg_for,
+    choose_dead,
+    code,
     hand_cards,
-    CORNERS, bb_cells, board_at_end, build, cells_of, cells_showing, cfg_for, choose_dead, code, line, name,
-    place, random_action, random_dead, remove_chip, replay, reset, seed_rng, set_hand,
+    line,
+    name,
+    place,
+    random_action,
+    random_dead,
+    remove_chip,
+    replay,
+    reset,
+    seed_rng,
+    set_hand,
 )
 from tests.referee import OFFICIAL_BOARD
 

@@ -9,13 +9,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+import simkit.play
 from simkit import dataset as ds
 from simkit import manifest as mf
 from simkit.executors import LocalExecutor
+from simkit.play import get_threads, set_threads
 from simkit.policies import Lineup
 from simkit.rules import Rules
-import simkit.play
-from simkit.play import get_threads, set_threads
 from simkit.runner import RunEvents, RunSpec, run
 
 RULES = Rules.make(2)

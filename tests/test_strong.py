@@ -18,9 +18,8 @@ import numpy as np
 import pytest
 
 from simkit.cards import tables
-from simkit.kernels.players.dispatch import policy_set
-from simkit.kernels.players.dispatch import decide, workspace
 from simkit.kernels.core.state import PILE_N, PILE_POS
+from simkit.kernels.players.dispatch import decide, policy_set, workspace
 from simkit.play import simulate
 from simkit.policies import POLICIES, Lineup, PolicyError, value_table
 from simkit.records import game_record
@@ -67,8 +66,8 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
 
 def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
     """A line-up's own policy set (not the tests' one strong set) decides whether it needs an arena."""
-    from simkit.kernels.players.search import SearchWork
     from simkit.kernels.core.state import State
+    from simkit.kernels.players.search import SearchWork
 
     monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
@@ -82,8 +81,9 @@ def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
 
 
 def test_parameter_rows_fit_the_kernels():
+    from simkit.kernels.players import fast, search
+    from simkit.kernels.players import rollouts as lookahead
     from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
-    from simkit.kernels.players import fast, rollouts as lookahead, search
     from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
     from simkit.kernels.values.rich import N_RICH_WEIGHTS
     from simkit.policies import N_PARAMS, RICH_NAMES, VALUE_NAMES
@@ -184,9 +184,8 @@ def test_ismcts_rich_is_refused_where_its_value_is_not_fitted(players, teams):
 
 def test_ismcts_rich_is_ismcts_with_the_value_of_hand_and_board_of_its_table():
     """ismcts's search settings and greedy weights; the value weights of the table shape (RICH_WEIGHTS)."""
-    from simkit.policies import RICH_WEIGHTS
-
     from simkit.kernels.values.weights import rich_weights
+    from simkit.policies import RICH_WEIGHTS
 
     for players in (2, 4, 12):
         rules = Rules.make(players, 2)
@@ -213,9 +212,9 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
     FittedLeaf: kernels.values.evaluation's softmax over the teams (ismcts, unchanged)."""
     import numba
 
+    from simkit.kernels.players.search import end_value, leaf_values
     from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
     from simkit.kernels.values.rich import rich_chance
-    from simkit.kernels.players.search import end_value, leaf_values
     from simkit.policies import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
 
     @numba.njit
@@ -428,8 +427,8 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
     swift's with removals=0. Positions: random midgames with a four of the other team planted
     (greedy lists a removal only where it breaks a four), the seat's hand cut to three cards of its own
     and, in half of them, the one-eyed Jack of spades."""
-    from simkit.kernels.players.greedy import score_actions
     from simkit.kernels.core.tables import ONE_EYED
+    from simkit.kernels.players.greedy import score_actions
     from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
     from tests.positions import CORNERS, hand_cards, place_chip, set_hand
 

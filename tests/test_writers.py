@@ -249,9 +249,9 @@ def test_overwrite_removes_the_parts_set_aside_and_the_logs_with_the_run(tmp_pat
 # --- one writer per study ------------------------------------------------------------
 
 def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the_first(tmp_path):
-    from cli import app
     from typer.testing import CliRunner
 
+    from cli import app
     from simkit.studies import StudyError, make_study, run_study
 
     study = make_study("first-player", ["random"], 100, 5, {"players": 2})

@@ -12,8 +12,17 @@ import json
 
 from simkit.studies import compensation, first_player, hand_size, skill, teams, variants
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, StudyOutcome, Tables, default_folder,
-    default_games, run_study,
+    LEGAL_TABLES,
+    Config,
+    Results,
+    Study,
+    StudyError,
+    StudyKind,
+    StudyOutcome,
+    Tables,
+    default_folder,
+    default_games,
+    run_study,
 )
 
 KINDS: dict[str, StudyKind] = {k.name: k for k in (

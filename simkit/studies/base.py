@@ -418,8 +418,8 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
 def warm_up(configs: list[Config], results: Results, events: RunEvents) -> None:
     """Compile (first run) or load every kernel the configurations still to play need, before the first
     game; a compile says so in one notice that lists the line-ups ('random and greedy')."""
-    from simkit.play import simulate
     from simkit.executors import noting_compile
+    from simkit.play import simulate
 
     todo = [c for c in configs if results.aggregate(c) is None]
     if not todo:

@@ -7,7 +7,16 @@ import pandas as pd
 from simkit.render import count, format_p_value, pct, pp, relative
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, summary_frame, table_list,
+    LEGAL_TABLES,
+    Config,
+    Results,
+    Study,
+    StudyError,
+    StudyKind,
+    Tables,
+    lineups_for,
+    summary_frame,
+    table_list,
 )
 
 

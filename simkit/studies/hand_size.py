@@ -9,7 +9,15 @@ from simkit.kernels.core.state import DECK_SIZE
 from simkit.render import count, format_p_value, markdown_table, pct, pp
 from simkit.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
 from simkit.studies.base import (
-    Config, Results, Study, StudyError, StudyKind, Tables, lineups_for, one_table_text, summary_frame,
+    Config,
+    Results,
+    Study,
+    StudyError,
+    StudyKind,
+    Tables,
+    lineups_for,
+    one_table_text,
+    summary_frame,
 )
 from simkit.study_options import DEFAULT_SIZES  # its own option, --sizes (simkit.study_options), sweeps them
 

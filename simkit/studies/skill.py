@@ -9,7 +9,15 @@ from simkit.policies import POLICIES, Lineup
 from simkit.render import count, markdown_table, pct
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyError, StudyKind, Tables, summary_frame, table_list,
+    LEGAL_TABLES,
+    Config,
+    Results,
+    Study,
+    StudyError,
+    StudyKind,
+    Tables,
+    summary_frame,
+    table_list,
 )
 
 # The ladder, weakest first: every declared player by its rung (kernels.players.player.Player.ladder).

@@ -9,7 +9,15 @@ from simkit import stats
 from simkit.render import count, format_p_value, markdown_table, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list,
+    LEGAL_TABLES,
+    Config,
+    Results,
+    Study,
+    StudyKind,
+    Tables,
+    lineups_for,
+    summary_frame,
+    table_list,
 )
 
 TABLES = ((2, 2), (3, 3), (4, 2))
