@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from simkit.play import cores, set_threads
@@ -100,10 +101,10 @@ def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[
         for r in range(rounds):
             for key, (rules, lineup) in configs.items():
                 b = best[key]
-                measures = {"k1": lambda: kernel(rules, lineup, games // 2, 1, r * games),
-                            "k2": lambda: kernel(rules, lineup, games, 2, r * games)}
+                measures = {"k1": partial(kernel, rules, lineup, games // 2, 1, r * games),
+                            "k2": partial(kernel, rules, lineup, games, 2, r * games)}
                 if whole_runs:
-                    measures["run"] = lambda: whole_run(rules, lineup, games * 2, 2, Path(tmp))
+                    measures["run"] = partial(whole_run, rules, lineup, games * 2, 2, Path(tmp))
                 for name, measure in measures.items():
                     measured = measure()
                     if measured[0] > b[name][0]:

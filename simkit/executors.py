@@ -84,10 +84,10 @@ Finished = Callable[[int, int], None]  # finished(first, n): chunk `first` of n 
 class Executor(ABC):
     """Plays chunks of a run and hands back their parts. The runner calls check, then warm_up, then play."""
 
-    def check(self) -> None:
+    def check(self) -> None:  # noqa: B027  (optional: a no-op unless overridden)
         """Refuse, before the run's directory is touched, what this executor cannot play on (nothing here)."""
 
-    def warm_up(self, chunks: Chunks, events: RunEvents) -> None:
+    def warm_up(self, chunks: Chunks, events: RunEvents) -> None:  # noqa: B027  (optional: a no-op unless overridden)
         """Get the kernels ready before the first game, outside the run's timing (nothing here).
 
         Ctrl-C raises KeyboardInterrupt: nothing has been played.

@@ -354,7 +354,7 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
             hand.append(card)
             hand.sort()
 
-        def late_card(game_ends: bool) -> None:
+        def late_card(game_ends: bool, s=s, drawn=drawn, hand=hand) -> None:
             """The late card (late_card, handicap): drawn at the end of the seat's late turn, after
             its normal draw, unless this turn ends the game (a win, the last pass of a round,
             the turn cap)."""

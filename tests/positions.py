@@ -269,7 +269,7 @@ def replay(record: dict):
         drawn = list(turn["drawn"])
         events = 0
 
-        def draw():
+        def draw(hand=hand, drawn=drawn):
             nonlocal pile_n, discards, events
             if pile_n == 0:
                 pile_n = len(discards)

@@ -353,7 +353,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         draws_left = list(drawn)
         reshuffled = False
 
-        def draw_one(why: str) -> None:
+        def draw_one(why: str, where=where, draws_left=draws_left, hand=hand) -> None:
             """Take the next recorded draw, checking it was possible.
 
             No card can be drawn when the pile is empty and reshuffle is off, or
@@ -375,7 +375,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             table.pile[card] -= 1
             hand.append(card)
 
-        def late(game_ends: bool) -> None:
+        def late(game_ends: bool, i=i, seat=seat) -> None:
             """late_card, handicap: a seat dealt short draws one more card at the end of its own late
             turn (passes included), unless this turn ends the game."""
             own_turn = i // players + 1

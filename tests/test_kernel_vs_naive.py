@@ -236,7 +236,7 @@ def test_runs_reach_every_feature() -> None:
                 seen["empty_hand_pass"] += turn["action"] == "pass" and not hand
                 seen["dead_kept"] += not rules.dead_swap and any(snap.dead(c) for c in hand)
             if rules.chip_limit:
-                for _, turn, snap, _ in replay(rec):
+                for _, _turn, snap, _ in replay(rec):
                     counts = [sum(1 for x in snap.owner.values() if x == t) for t in range(rules.teams)]
                     seen["chip_limit_reached"] += any(c >= (50, 50, 35)[t] for t, c in enumerate(counts))
     assert all(v > 0 for v in seen.values()), seen

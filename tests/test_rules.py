@@ -323,7 +323,7 @@ def test_ordinary_card_only_on_an_empty_cell_showing_it(tb):
             assert cells_of(*targets(tb, cfg, build(chips={team: [a]}), team, k)) == [b]
             assert cells_of(*targets(tb, cfg, build(chips={(team + 1) % 3: [b]}), team, k)) == [a]
             assert cells_of(*targets(tb, cfg, build(chips={0: [a], 2: [b]}), team, k)) == []
-    for rules, rec, _ in sample_records():
+    for _rules, rec, _ in sample_records():
         for turn in rec["turns"]:
             if turn["action"] == "place" and turn["card"][0] != "J":
                 assert OFFICIAL_BOARD[turn["cell"]] == turn["card"]
@@ -341,15 +341,16 @@ def test_two_eyed_jack_any_empty_non_corner_cell(tb):
             got = cells_of(*targets(tb, cfg, st, team, code(card)))
             assert got == expected
             assert not set(got) & set(CORNERS)
-    for rules, rec, _ in sample_records():
-        for i, turn, snap, _ in replay(rec):
+    for _rules, rec, _ in sample_records():
+        for _i, turn, snap, _ in replay(rec):
             if turn["card"] in ("JD", "JC"):
                 assert turn["action"] == "place"
                 assert turn["cell"] not in CORNERS and turn["cell"] not in snap.owner
 
 
 def test_one_eyed_jack_removes_unlocked_opponent_chip(tb):
-    """RULES.md, A turn 2: a one-eyed Jack removes an opponent chip not in a completed sequence; never own, never locked."""
+    """RULES.md, A turn 2: a one-eyed Jack removes an opponent chip not in a completed sequence; never own, never
+    locked."""
     st = build("""
         X b g r . . . . . X
         B B B B B . . . . .
@@ -373,7 +374,7 @@ def test_one_eyed_jack_removes_unlocked_opponent_chip(tb):
     assert cells_of(*targets(tb, cfg_for(2), st2, 1, code("JH"))) == [11, 12]
     # In games: removals hit only another team's unlocked chip.
     for rules, rec, _ in sample_records():
-        for i, turn, snap, _ in replay(rec):
+        for _i, turn, snap, _ in replay(rec):
             if turn["action"] == "remove":
                 assert turn["card"] in ("JS", "JH")
                 owner = snap.owner.get(turn["cell"])
@@ -389,7 +390,7 @@ def test_one_eyed_jack_turn_places_no_chip(tb):
     assert bb_cells(st.chips[1]) == [45] and bb_cells(st.chips[0]) == [11]
     assert list(st.on_board[:2]) == [1, 1]
     removes = 0
-    for rules, rec, row in sample_records():
+    for _rules, rec, row in sample_records():
         for turn in rec["turns"]:
             if turn["card"] in ("JS", "JH"):
                 removes += 1
@@ -404,7 +405,7 @@ def test_one_eyed_jack_turn_places_no_chip(tb):
 
 def test_draw_after_each_play():
     """RULES.md, A turn 3: every play is followed by drawing one card (a pass draws none)."""
-    for rules, rec, _ in sample_records():
+    for _rules, rec, _ in sample_records():
         last = len(rec["turns"]) - 1
         for i, turn in enumerate(rec["turns"]):
             swap = turn["dead"] is not None
@@ -514,8 +515,8 @@ def test_completed_sequence_is_permanent(tb):
                 assert cells_of(*targets(tb, cfg, st, team, code(jack))) == expected
     # In games: no removal ever hits a cell of a declared sequence.
     removals = 0
-    for rules, rec, _ in sample_records():
-        for i, turn, snap, _ in replay(rec):
+    for _rules, rec, _ in sample_records():
+        for _i, turn, snap, _ in replay(rec):
             if turn["action"] == "remove":
                 removals += 1
                 assert turn["cell"] not in snap.locked
@@ -635,14 +636,15 @@ def test_detection_only_through_the_cell_just_played(tb):
     assert int(st.nseq[0]) == 0 and bb_cells(st.locked) == []
     assert place(tb, st, 0, 15) == [[11, 12, 13, 14, 15]]  # through 15 only: 10-14 is not declared
     # In games, every declared sequence contains the cell just played.
-    for rules, rec, _ in sample_records():
+    for _rules, rec, _ in sample_records():
         for turn in rec["turns"]:
             for s in turn["sequences"]:
                 assert turn["cell"] in s and s == sorted(s) and len(s) == 5
 
 
 def test_pass_when_no_legal_play(tb):
-    """RULES.md, Simulation conventions: with no legal play after the dead-card swap the seat passes: no card, no draw."""
+    """RULES.md, Simulation conventions: with no legal play after the dead-card swap the seat passes: no card, no
+    draw."""
     cfg = cfg_for(2)
     st = build(hands={0: ["JS", "JH"]})
     assert random_action(tb, cfg, st, 0, 0) == (-1, -1)
@@ -726,7 +728,8 @@ def test_default_turn_cap_far_above_game_length():
 
 
 def test_chip_limit_blocks_place_at_the_limit_one_eyed_jacks_still_work(tb):
-    """RULES.md, Simulation conventions (Chip supply): with the limit on, a team at 50/50/35 cannot place; removals still work."""
+    """RULES.md, Simulation conventions (Chip supply): with the limit on, a team at 50/50/35 cannot place; removals
+    still work."""
     free = [c for c in range(100) if c not in CORNERS]
     for team, supply in enumerate(SUPPLY):
         cfg = cfg_for(3, 3, chip_limit=True)
@@ -757,7 +760,7 @@ def test_chip_limit_in_games():
     rules, recs, _ = kernel_records(6, 3, seed=91, n=40, sequences_to_win=8, chip_limit=True)
     binding = 0
     for rec in recs:
-        for i, turn, snap, _ in replay(rec):
+        for _i, turn, snap, _ in replay(rec):
             counts = Counter(snap.owner.values())
             for t in range(3):
                 assert counts[t] <= SUPPLY[t]
@@ -805,8 +808,8 @@ def test_random_policy_discards_a_dead_card_when_present(tb):
     st = build(chips={0: [1]}, hands={0: ["2S", "3S", "QH", "JD"]})
     assert random_dead(tb, st, 0) == -1
     # In games: a seat holding a dead card always swaps one.
-    for rules, rec, _ in sample_records():
-        for i, turn, snap, _ in replay(rec):
+    for _rules, rec, _ in sample_records():
+        for _i, turn, snap, _ in replay(rec):
             has_dead = any(snap.dead(c) for c in snap.hands[turn["seat"]])
             assert (turn["dead"] is not None) == has_dead
 

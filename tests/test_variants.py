@@ -121,7 +121,7 @@ def test_late_card_team_0_dealt_short_draws_it_after_its_kth_turn(players, teams
     late = 0
     for rec in recs:
         assert [len(h) for h in rec["hands"]] == [size - (s % teams == 0) for s in range(players)]
-        for i, turn, snap, _ in replay(rec):
+        for i, turn, _snap, _ in replay(rec):
             last = i + 1 == len(rec["turns"])
             seat = turn["seat"]
             kth = seat % teams == 0 and i // players + 1 == k
