@@ -16,9 +16,9 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -204,7 +204,7 @@ def with_rule_options(command):
                                           else f"{option.default:,}")
         info = typer.Option(None, *decls, help=f"{option.help} Default: {default}.", metavar=option.metavar,
                             show_default=False, rich_help_panel="Rule options")
-        added[name] = (info, Optional[typ])
+        added[name] = (info, typ | None)
     return _options_as_one_keyword(command, "rule_options", added, keep=lambda value: value is not None)
 
 
@@ -218,7 +218,7 @@ def with_study_options(command):
     an option there adds it to `simkit study`.
     """
     added = {name: (typer.Option(None, option.flag, help=option.command_help),
-                    Optional[list[str]] if option.repeat else Optional[str])
+                    (list[str] | None) if option.repeat else (str | None))
              for name, option in STUDY_OPTIONS.items()}
     return _options_as_one_keyword(command, "study_options", added)
 
@@ -636,11 +636,12 @@ def _print_study(the_study, outcome, out: Path) -> None:
         console.print(_rich_table(more, heading))
     if outcome.added:
         err_console.print(f"added to the study: {', '.join(outcome.added)}", highlight=False)
-    played = f"{outcome.games_played:,} games played" if outcome.games_played else "nothing to play: every game was on disk"
+    played = (f"{outcome.games_played:,} games played" if outcome.games_played
+              else "nothing to play: every game was on disk")
     err_console.print(f"{played}; summary.csv, summary.md, plots and study.json in {out}", highlight=False)
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     rich = "rich"
     markdown = "markdown"
     csv = "csv"
@@ -718,7 +719,8 @@ def play(
     seed: Seed = defaults.SEED,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1,
     first_game: Annotated[int, typer.Option("--first-game", min=0, help="Index of the first game.")] = 0,
-    record: Annotated[Path | None, typer.Option("--record", help="Write the games as simkit.game/1 JSON Lines.")] = None,
+    record: Annotated[Path | None, typer.Option(
+        "--record", help="Write the games as simkit.game/1 JSON Lines.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --record file.")] = False,
     board: Annotated[bool, typer.Option("--board/--no-board", help="Print each game's final board.")] = True,
     quiet: Quiet = False,

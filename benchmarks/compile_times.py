@@ -1,7 +1,9 @@
 """Cold and warm compile times of `simkit run --games 1000 --policy P`, this tree and optionally another.
 
     python benchmarks/compile_times.py                          # random, greedy, lookahead; this tree
-    python benchmarks/compile_times.py --before ../old-checkout # and another's, in turn (old-checkout/simkit/kernels -> ../kernels)
+    python benchmarks/compile_times.py --before ../old-checkout # and another's, in turn
+
+(--before: a checkout whose simkit/kernels is a link to ../kernels, as in this tree.)
 
 Each figure is one whole command in a child process with an empty numba
 cache (NUMBA_CACHE_DIR a fresh folder), then the same command warm; the

@@ -187,7 +187,8 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
 
 @njit(nogil=True, **COMPILE_OPTIONS)
 def leaf_loop(tb, cfg, st, out, n, rich):
-    """Compute a leaf's features n times on st: kernels.values.rich's, or kernels.values.evaluation's (the lookahead's)."""
+    """Compute a leaf's features n times on st: kernels.values.rich's, or kernels.values.evaluation's (the
+    lookahead's)."""
     total = 0.0
     for _ in range(n):
         if rich:
@@ -270,8 +271,8 @@ def main() -> None:
         if args.data:
             np.savez(args.data + ".tmp.npz", key=key, x=x, y=y, xt=xt, yt=yt)
             os.replace(args.data + ".tmp.npz", args.data)
-    print(f"{args.games:,} {args.of!r} games at {args.players} players, {rules.teams} teams (seed {args.seed}): {len(y):,} positions "
-          f"fitted, {len(yt):,} held out, {time.perf_counter() - t:.0f} s")
+    print(f"{args.games:,} {args.of!r} games at {args.players} players, {rules.teams} teams (seed {args.seed}): "
+          f"{len(y):,} positions fitted, {len(yt):,} held out, {time.perf_counter() - t:.0f} s")
     fits = {}
     for name, cols in (("fair features", N_BASE), ("fair + extras", N_RICH)):
         w = fit_logistic(x[:, :cols], y)

@@ -1,7 +1,9 @@
 """The random kernel on one thread and on two, per table, for this tree and optionally another.
 
     python benchmarks/threads.py                                # this tree, best of 3 rounds
-    python benchmarks/threads.py --before ../old-checkout       # and another's (old-checkout/simkit/kernels -> ../kernels)
+    python benchmarks/threads.py --before ../old-checkout       # and another's, in turn
+
+(--before: a checkout whose simkit/kernels is a link to ../kernels, as in this tree.)
 
 Each round is one child process per tree (the trees in turn, so a slow spell
 of the machine hits both), timing every table on 1 thread (`--games` games)

@@ -174,7 +174,8 @@ def _text(values: list[str]) -> pa.StringArray:
     """The Arrow string array of `values`, from its buffers (``pa.array`` would import pandas)."""
     encoded = [v.encode() for v in values]
     offsets = np.cumsum([0, *map(len, encoded)], dtype=np.int32)
-    return pa.Array.from_buffers(pa.string(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+    return pa.Array.from_buffers(pa.string(), len(values),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
 
 
 def _column(values: np.ndarray, typ: pa.DataType) -> pa.Array:

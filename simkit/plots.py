@@ -123,7 +123,8 @@ def hand_size(summary: pd.DataFrame) -> Figure:
 
 def shifts(frame: pd.DataFrame) -> Figure:
     """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, with the
-    interval its table uses (paired or unpaired, simkit.stats.shift), and for each line-up the shift that would cancel the even game's edge."""
+    interval its table uses (paired or unpaired, simkit.stats.shift), and for each line-up the shift that would
+    cancel the even game's edge."""
     frame = frame.reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(9, 0.55 * len(frame) + 1.8))
     y = np.arange(len(frame))[::-1]
@@ -220,8 +221,8 @@ def variants(frame: pd.DataFrame) -> Figure:
 
 def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
     """One family: team 0's advantage against the knob at each table, search settings, a refinement's
-    settings (hollow, beside them) and the confirmation, with the fitted crossing and the ±0.5 pp band (±1 pp for a strong player). A check of an answer by another
-    line-up is not drawn."""
+    settings (hollow, beside them) and the confirmation, with the fitted crossing and the ±0.5 pp band (±1 pp for
+    a strong player). A check of an answer by another line-up is not drawn."""
     rows = summary[(summary["family"] == family) & summary["role"].isin(["search", "refinement", "confirmation"])]
     tables = sorted({(int(p), int(t)) for p, t in zip(rows["players"], rows["teams"])})
     ncols = min(5, len(tables))
@@ -282,8 +283,9 @@ def _at_h1(rows: pd.DataFrame, confirm: pd.DataFrame) -> pd.DataFrame:
 
 def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure:
     """Three-team tables: every team's share of the decided games against each knob (a refinement's settings
-    hollow, beside them), the confirmation beside the chosen setting, with the fair share. A family with two knobs (handicap H0,H1) gets two
-    panels: against H0 with H1 at its chosen value, and against H1 with H0 at its chosen value."""
+    hollow, beside them), the confirmation beside the chosen setting, with the fair share. A family with two knobs
+    (handicap H0,H1) gets two panels: against H0 with H1 at its chosen value, and against H1 with H0 at its chosen
+    value."""
     rows = summary[(summary["teams"] == 3) & summary["role"].isin(["search", "refinement", "confirmation"])].copy()
     knobs = [_knobs(v) for v in rows["setting"]]
     rows["h0"], rows["h1"] = [k[0] for k in knobs], [k[1] for k in knobs]

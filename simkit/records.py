@@ -90,7 +90,8 @@ def check_writable(path: Path, force: bool = False) -> None:
     """Refuse, before any game is played, a record file that cannot or should not be written."""
     path = Path(path)
     if path.is_dir():
-        raise ValueError(f"cannot write records to {path}: it is a directory; give a file name, e.g. {path}/games.jsonl")
+        raise ValueError(f"cannot write records to {path}: it is a directory; "
+                         f"give a file name, e.g. {path}/games.jsonl")
     if path.exists() and not force:
         raise ValueError(f"{path} already exists; use --force to replace it, or choose another --record")
     parent = path.parent

@@ -303,9 +303,10 @@ def replay(record: dict) -> list[Step]:
                 if card in ONE_EYED:
                     raise ReplayError(f"{where}: places a chip with {card}, a one-eyed Jack (it removes)")
                 if cell not in g.playable_cells(card, team):
+                    may_take = ", ".join(cell_name(c) for c in g.playable_cells(card, team)) or "no cell"
                     raise ReplayError(f"{where}: {card} cannot take {cell_name(cell)} (it shows "
                                       f"{g.names[cell]}{', taken' if g.owner[cell] is not None else ''}); "
-                                      f"{card} may take {', '.join(cell_name(c) for c in g.playable_cells(card, team)) or 'no cell'}")
+                                      f"{card} may take {may_take}")
                 g.owner[cell] = team
                 found = g.new_sequences(cell, team)
                 declared = turn["sequences"]

@@ -35,8 +35,8 @@ games of today's spec, so the stamp's hash holds and shows they are the same.
 The corpus (CORPUS below): random play at the 10 legal tables and with each
 rule option away from its default; greedy the same; mixed and seat-swapped
 line-ups; the lookahead, quick (retired: the lookahead with quick's
-defaults), fast and ismcts (research.cheat=1 too) at two and more seats. Each configuration contributes the statistics rows of its games
-(simkit.play.simulate) and the whole record of its first game (moves, cells,
+defaults), fast and ismcts (research.cheat=1 too) at two and more seats. Each configuration contributes
+the statistics rows of its games (simkit.play.simulate) and the whole record of its first game (moves, cells,
 dead cards, sequences).
 """
 

@@ -1,4 +1,5 @@
-"""The Python API: simulate is `simkit run` without the disk, summarise the report as DataFrames, the documented examples run."""
+"""The Python API: simulate is `simkit run` without the disk, summarise the report as DataFrames, the documented
+examples run."""
 
 from __future__ import annotations
 

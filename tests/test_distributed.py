@@ -134,7 +134,8 @@ def test_a_scheduler_nobody_listens_on_is_refused_at_once(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # free once closed
-    with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} .*dask scheduler"):
+    refused = rf"cannot reach the Dask scheduler at tcp://127.0.0.1:{port} .*dask scheduler"
+    with pytest.raises(ClusterError, match=refused):
         run(tmp_path / "out", spec(), scheduler=f"tcp://127.0.0.1:{port}")
     assert not (tmp_path / "out").exists()
 

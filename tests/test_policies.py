@@ -212,7 +212,8 @@ def _greedy_move(st, sim):
     from simkit.cards import card_name
 
     lineup = Lineup.parse("greedy", TWO)
-    code, cell = decide(lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim, 0, 0)
+    code, cell = decide(lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim,
+                        0, 0)
     return card_name(code), int(cell)
 
 

@@ -96,7 +96,8 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
                      "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
                      "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
                      "p (Holm)": format_p_value(r.p_holm), "stalemates": pct(r.stalemate_rate, digits=2),
-                     "mean turns, all seats [95% CI]": f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"})
+                     "mean turns, all seats [95% CI]":
+                         f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"})
     return pd.DataFrame(rows)
 
 

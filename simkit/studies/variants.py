@@ -93,8 +93,8 @@ def key_table(s: pd.DataFrame) -> pd.DataFrame:
                      "shift of the advantage [95% CI]": pp(r.advantage_shift, r.advantage_shift_low,
                                                            r.advantage_shift_high, digits=2),
                      "p (Holm)": format_p_value(r.advantage_shift_p_holm),
-                     "shift of the mean length, turns of all seats [95% CI]": f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, "
-                                                                 f"{r.turns_shift_high:+.2f}]",
+                     "shift of the mean length, turns of all seats [95% CI]":
+                         f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, {r.turns_shift_high:+.2f}]",
                      "shift of the stalemates [95% CI]": pp(r.stalemate_shift, r.stalemate_shift_low,
                                                             r.stalemate_shift_high, digits=2)})
     return pd.DataFrame(rows)
