@@ -286,7 +286,7 @@ def test_simultaneous_goodman_coverage() -> None:
     bounds = [S.simultaneous(c) for c in counts]
     low, high = np.array([b[0] for b in bounds]), np.array([b[1] for b in bounds])
     rates = counts / 300
-    every = lambda lo, hi: float(np.all((lo <= probs) & (probs <= hi), axis=1).mean())  # noqa: E731
+    every = lambda lo, hi: float(np.all((lo <= probs) & (probs <= hi), axis=1).mean())  # noqa: E731  (a one-line formula beside its use)
     cov = every(low, high)
     each = ((low <= probs) & (probs <= high)).mean(axis=0)
     print(f"coverage simultaneous (Goodman), all four shares at once: {cov:.4f} of {SAMPLES:,} samples; "
@@ -549,7 +549,7 @@ def test_shift_paired_coverage(joint: np.ndarray, team: int, samples: int) -> No
     value = np.array([r.estimate.value for r in res])
     low, high = np.array([r.estimate.low for r in res]), np.array([r.estimate.high for r in res])
     ulow, uhigh = np.array([r.unpaired.low for r in res]), np.array([r.unpaired.high for r in res])
-    shares = lambda w: w[:, team] / w.sum(axis=1)  # noqa: E731
+    shares = lambda w: w[:, team] / w.sum(axis=1)  # noqa: E731  (a one-line formula beside its use)
     assert np.allclose(value, shares(wins_a) - shares(wins_b))
     assert all(r.paired for r in res)
     _check_coverage(f"shift paired {size - 1} teams", value, low, high, truth)
