@@ -79,7 +79,7 @@ class Rule:
     source: str  # the study folder it comes from
     lineup: str  # the line-up that measured it
     standard: Edge | None = None  # the standard game's edge on the search's deals (None: not recorded)
-    arrives: float | None = None  # the share of games in which its first late card arrives (confirmation)
+    arrives: float | None = None  # the share of games in which its last late card arrives (confirmation)
 
     @property
     def code(self) -> str:
@@ -220,7 +220,7 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
         bite = bites[(bites.players == v.players) & (bites.teams == v.teams) & (bites.rule == v.rule)
                      & (bites.lineup == v.lineup)] if len(bites) else bites
-        arrives = float(bite.first_card_arrives.iloc[0]) if len(bite) else None
+        arrives = float(bite.last_card_arrives.iloc[0]) if len(bite) else None
         out[(int(v.players), int(v.teams), v.lineup)] = Rule(rules, family, str(setting), bool(v.fair), edge,
                                                              CONFIRMATION, v.lineup, arrives=arrives)
     level = float(verdicts.level.iloc[0])
@@ -242,13 +242,15 @@ def make_card(results: Path) -> Card:
         chosen = {column: choose([r for r in found if (r.rules.players, r.rules.teams, r.lineup)
                                   == (players, teams, lineup)])
                   for column, lineup in LINEUPS.items()}
+        searched = chosen  # the searches' rules: their standard game's edge, where the first-player study has none
         if confirmed is not None:  # the confirmation decides: its verdict, its figures
             chosen = {column: confirmed[0].get((players, teams, lineup), chosen[column])
                       for column, lineup in LINEUPS.items()}
         without = {}
         for column, lineup in LINEUPS.items():
             rule = chosen[column]
-            without[column] = standard.get((players, teams, lineup)) or (rule.standard if rule else None)
+            search = searched[column]
+            without[column] = standard.get((players, teams, lineup)) or (search.standard if search else None)
             if without[column] is None and rule is not None:
                 raise CardError(f"first-player/summary.csv in {results} has no {lineup} row for {players} players "
                                 f"in {teams} teams, nor its compensation study the standard game's edge")
@@ -348,8 +350,10 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
     if not rule.fair:
         words = f"Not shown fair; the rule tried: {words[0].lower()}{words[1:]}"
     if rule.arrives is not None and rule.arrives < 0.5:
-        words += (f" In {100 * rule.arrives:.0f}% of games that card comes before the game ends: mostly this "
-                  "means a hand one card short all game.")
+        late = sum(1 for _, turn in seats_dealt(rule.rules) if turn)
+        which = "that card comes" if late == 1 else "the last of these cards comes"
+        words += (f" Only in {100 * rule.arrives:.0f}% of games {which} before the game ends: mostly this "
+                  f"means {'a hand' if late == 1 else 'a player'} one card short all game.")
     return words, rule.edge.text(), rule.code
 
 
