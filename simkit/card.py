@@ -351,9 +351,9 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
         words = f"Not shown fair; the rule tried: {words[0].lower()}{words[1:]}"
     if rule.arrives is not None and rule.arrives < 0.5:
         late = sum(1 for _, turn in seats_dealt(rule.rules) if turn)
-        which = "that card comes" if late == 1 else "the last of these cards comes"
-        words += (f" Only in {100 * rule.arrives:.0f}% of games {which} before the game ends: mostly this "
-                  f"means {'a hand' if late == 1 else 'a player'} one card short all game.")
+        which = "That card comes" if late == 1 else "The last of these cards comes"
+        words += (f" {which} before the game ends in only {100 * rule.arrives:.0f}% of games; leaving it out "
+                  "altogether is a different rule.")
     return words, rule.edge.text(), rule.code
 
 
