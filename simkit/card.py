@@ -359,8 +359,8 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
 
 def intro(card: Card) -> list[str]:
     """The card's opening paragraphs: the edge without a rule, how the rules were decided, what fair means."""
-    casual, strong = (100 * FAIR_BAND[k] for k in ("fast", "strong"))
-    gaps = tuple(100 * GAP_TARGET[k] for k in ("fast", "strong"))
+    casual, strong = (100 * FAIR_BAND[k] for k in ("casual", "strong"))
+    gaps = tuple(100 * GAP_TARGET[k] for k in ("casual", "strong"))
     edge = {c: [row.without[c] for row in card.rows if row.without[c]] for c in LINEUPS}
     low = {c: min(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
     high = {c: max(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}

@@ -110,7 +110,7 @@ GLOSSARY: dict[str, str] = {
                "interval allows for the largest gap's upward bias: the range of gaps Goodman's simultaneous "
                "intervals allow (two teams: twice the advantage's interval).",
     "fair": f"In the compensation study: a setting is fair when the 95% interval of team 0's advantage lies "
-            f"within an equivalence margin (±{100 * FAIR_BAND['fast']:g} pp for random and greedy play, "
+            f"within an equivalence margin (±{100 * FAIR_BAND['casual']:g} pp for random and greedy play, "
             f"±{100 * FAIR_BAND['strong']:g} pp with a lookahead; three teams: the largest gap's upper bound "
             "too), not when the edge is zero. The line under First-mover advantage says so.",
     "first mover": "The seat that moves first: seat 0, playing for team 0.",

@@ -375,7 +375,7 @@ def fair_line() -> str:
     from simkit.stats import FAIR_BAND
 
     return (f"fair: the compensation study calls a setting fair when the advantage's 95% interval lies within "
-            f"±{100 * FAIR_BAND['fast']:g} pp (casual play: random and greedy) or ±{100 * FAIR_BAND['strong']:g} pp "
+            f"±{100 * FAIR_BAND['casual']:g} pp (casual play: random and greedy) or ±{100 * FAIR_BAND['strong']:g} pp "
             "(strong play: swift, as on the rules card; also fast, the lookahead and the tree searches): an "
             "equivalence margin, not a zero edge.")
 

@@ -58,9 +58,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sp
 
-FAIR_BAND = {"fast": 0.005, "strong": 0.01}
+FAIR_BAND = {"casual": 0.005, "strong": 0.01}
 """The equivalence margin of "fair" (the compensation study): a setting is fair when the 95% interval of
-team 0's advantage lies within ±FAIR_BAND (random and greedy play: "fast"; with a lookahead: "strong"),
+team 0's advantage lies within ±FAIR_BAND (casual play, random and greedy: "casual"; strong play, swift and
+slower players: "strong"),
 not when its edge is zero."""
 CONFIDENCE = 0.95
 Z = float(sp.norm.ppf(0.5 + CONFIDENCE / 2))  # 1.96

@@ -878,7 +878,7 @@ def test_the_report_says_what_fair_means() -> None:
     s = only(summarise(make_games(300, seed=53)))
     md = render([s], "markdown")
     line = md.split("### First-mover advantage")[1].split("###")[0]
-    assert "equivalence margin, not a zero edge" in line and f"±{100 * FAIR_BAND['fast']:g} pp" in line
+    assert "equivalence margin, not a zero edge" in line and f"±{100 * FAIR_BAND['casual']:g} pp" in line
     assert "equivalence margin" in " ".join(_rich_text([s], width=100).split())
     assert "equivalence margin" in GLOSSARY["fair"]
 

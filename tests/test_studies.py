@@ -618,7 +618,7 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     first = first_look(search)
     assert first >= 150_000  # 0.25 pp on team 0's share
     config = confirmation(search, 2026)
-    assert config.seed == 2027 and config.games == first * LOOKS["fast"][looks - 1]
+    assert config.seed == 2027 and config.games == first * LOOKS["casual"][looks - 1]
 
 
 @pytest.mark.parametrize("share0, on_disk, asked", [(0.5080, 1, 2),  # +0.8 pp: inconclusive at each look

@@ -56,18 +56,18 @@ from simkit.studies.base import (
 from simkit.study_options import CHECK_GAMES, FAMILIES  # declared with --family and --check, whose help says them
 
 CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
-SEARCH_GAMES = {"fast": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)
-TARGET = {"fast": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width on team 0's share
+SEARCH_GAMES = {"casual": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)
+TARGET = {"casual": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width on team 0's share
 FAIR_BAND = stats.FAIR_BAND  # the ±band a fair setting's interval must lie in (an equivalence margin)
-GAP_TARGET = {"fast": 0.010, "strong": 0.020}  # three teams: the largest gap's upper bound
+GAP_TARGET = {"casual": 0.010, "strong": 0.020}  # three teams: the largest gap's upper bound
 NO_EDGE_AT_0 = "no edge at 0: its interval holds zero"  # the search's word; fair is the confirmation's verdict
 NOT_FAIR = "the closest setting found"  # the verdict of a family that did not reach fair at a table
 MAX_CANDIDATES = 6  # settings inside the bracket that are all evaluated
-LOOKS = {"fast": (1, 4), "strong": (1, 2, 4)}  # a confirmation's looks, in multiples of its first games
+LOOKS = {"casual": (1, 4), "strong": (1, 2, 4)}  # a confirmation's looks, in multiples of its first games
 CHECK_SEED_OFFSET = 2  # the check plays seed + 2: games neither the search nor the confirmation saw
 CHECK_BAND = 0.015  # a check holds when team 0's advantage is within ±1.5 pp
 CHECK_GAP = 0.025  # and, with three teams, the largest gap at most 2.5 pp
-REFINE_GAMES = {"fast": 0, "strong": 20_000}  # a refinement's games per setting (0: the search is not refined)
+REFINE_GAMES = {"casual": 0, "strong": 20_000}  # a refinement's games per setting (0: the search is not refined)
 REFINE_SEED_OFFSET = 3  # a refinement plays seed + 3, and its confirmation seed + 4
 REFINE_REACH = {1: 2, 2: 1}  # settings either side of the answer a refinement plays: one knob, two knobs
 REFINE_MOVE = 2  # how many steps beyond the settings played the fit may take a refinement's next round
@@ -76,8 +76,8 @@ FIRST_CONFIRMATION = "first confirmation"  # the role of a refined search's firs
 
 
 def strength(lineup) -> str:
-    """'strong' for a line-up with a slow player (its declared cost: fewer games), else 'fast'."""
-    return "strong" if lineup.slow else "fast"
+    """'strong' for a line-up with a slow player (its declared cost: fewer games), else 'casual': the bands' names."""
+    return "strong" if lineup.slow else "casual"
 
 
 def search_games(lineup) -> int:
@@ -330,7 +330,7 @@ class Search:
 
 
 def from_fair(advantage_low: float, advantage_high: float, gap_high: float, kind: str) -> float:
-    """How far from fair an interval is, in units of the targets of `kind` ('fast' or 'strong'): the
+    """How far from fair an interval is, in units of the targets of `kind` ('casual' or 'strong'): the
     smallest m with team 0's advantage interval within ±m times the fair band and the largest gap's upper
     bound within m times its target (`Search.unfairness`); m <= 1 is fair by the targets."""
     return max(max(abs(advantage_low), abs(advantage_high)) / FAIR_BAND[kind], gap_high / GAP_TARGET[kind])
@@ -478,7 +478,7 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
             known: tuple[int, ...] | None = None
             for lineup, games in lineups:
                 if strength(lineup) == "strong" and known is None:
-                    guide = Search(family, rules, Lineup.parse("greedy", rules), SEARCH_GAMES["fast"], results)
+                    guide = Search(family, rules, Lineup.parse("greedy", rules), SEARCH_GAMES["casual"], results)
                     guide.guide = True
                     try:
                         guide.run()
@@ -771,11 +771,11 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       "neighbouring settings differ by the rule alone; a confirmation replays the chosen setting "
                       f"on seed + {CONFIRMATION_SEED_OFFSET}, games the search never saw.",
                       f"Fair is an equivalence margin, not a zero edge: a setting is fair when its confirmation's "
-                      f"95% interval of team 0's advantage lies within ±{100 * FAIR_BAND['fast']:g} pp (random and "
+                      f"95% interval of team 0's advantage lies within ±{100 * FAIR_BAND['casual']:g} pp (random and "
                       f"greedy play) or ±{100 * FAIR_BAND['strong']:g} pp (with a lookahead). With three teams "
                       "also every team's share: the largest gap between two teams' shares, with an interval from "
                       "Goodman's simultaneous intervals (which allows for the maximum's upward bias), at most "
-                      f"{100 * GAP_TARGET['fast']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
+                      f"{100 * GAP_TARGET['casual']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
                       "pp (lookahead).",
                       "The column search ended says how the search ended, on the search's own games; the column "
                       "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: \"steps too coarse: 9 is "
@@ -804,7 +804,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
                       "summary.csv, the first answer `first_setting` in verdicts.csv.",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
-                      f"takes a further look on the same seed, and another while it stays so: {looks_text('fast')} its "
+                      f"takes a further look on the same seed, and another while it stays so: {looks_text('casual')} its "
                       f"first games (greedy), {looks_text('strong')} (lookahead); `looks` in verdicts.csv says how "
                       "many it took.",
                   ])
