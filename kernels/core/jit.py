@@ -125,7 +125,7 @@ def _load_numba_without_blas_probe() -> None:
 
     linalg.ensure_blas = no_blas
     try:
-        import numba.np.arraymath  # noqa: F401
+        import numba.np.arraymath  # noqa: F401  (imported for its side effect: numba loads it, probe skipped)
     finally:
         linalg.ensure_blas = probe
 

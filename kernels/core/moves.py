@@ -9,10 +9,20 @@ import numpy as np
 from .jit import inline_kernel, kernel
 from .rng import shuffle
 from .state import (
-    DISCARD_N, MAX_TEAMS, PILE_N, PILE_POS, bit, bit_of, can_draw, code_bit, has, may_declare, popcount, unsigned,
+    DISCARD_N,
+    MAX_TEAMS,
+    PILE_N,
+    PILE_POS,
+    bit,
+    bit_of,
+    can_draw,
+    code_bit,
+    has,
+    may_declare,
+    popcount,
+    unsigned,
 )
 from .tables import ONE_EYED
-
 
 # --- cards -------------------------------------------------------------------
 

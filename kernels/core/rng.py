@@ -5,6 +5,7 @@ docs/ENGINE.md, "Random numbers", is the specification.
 """
 
 import numpy as np
+
 from .jit import inline_kernel, kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)

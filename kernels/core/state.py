@@ -2,9 +2,10 @@
 
 Everything here is pure: functions read and write only the arrays they are
 given. (Kernel code avoids ``a and b`` / ``a or b`` on array reads: numba
-compiles those short-circuits into slow code, ~100 ns each; use ``if``.) The game configuration is a (N_CFG,) int64 array indexed by the
-``CFG_*`` constants; per-game statistics are a (N_STATS,) int64 row indexed
-by the ``S_*`` constants, named in ``STAT_NAMES``.
+compiles those short-circuits into slow code, ~100 ns each; use ``if``.) The
+game configuration is a (N_CFG,) int64 array indexed by the ``CFG_*``
+constants; per-game statistics are a (N_STATS,) int64 row indexed by the
+``S_*`` constants, named in ``STAT_NAMES``.
 """
 
 from typing import NamedTuple
@@ -17,7 +18,6 @@ from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from .jit import inline_kernel
-
 from .tables import N_CODES, N_LINES, ONE_EYED
 
 MAX_PLAYERS = 12

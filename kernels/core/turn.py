@@ -8,12 +8,26 @@ that keep statistics or a log, at the cost of a few stores for those that
 do not.
 """
 
+from .decide import choose_action, choose_dead, counts_lines
 from .jit import inline_kernel
 from .moves import draw, play_card, swap_dead
-from .decide import choose_action, choose_dead, counts_lines
 from .state import (
-    CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, PASS_RUN, T_CARD, T_CELL, T_DEAD,
-    T_DRAWN, T_LATE, T_NEW_SEQUENCES, T_REPLACEMENT, T_RESHUFFLES, TURNS, may_swap_dead, unsigned,
+    CFG_LATE,
+    CFG_MAX_TURNS,
+    CFG_PLAYERS,
+    CFG_SEQUENCES_TO_WIN,
+    PASS_RUN,
+    T_CARD,
+    T_CELL,
+    T_DEAD,
+    T_DRAWN,
+    T_LATE,
+    T_NEW_SEQUENCES,
+    T_REPLACEMENT,
+    T_RESHUFFLES,
+    TURNS,
+    may_swap_dead,
+    unsigned,
 )
 
 PASSED, PLAYED, WON = 0, 1, 2

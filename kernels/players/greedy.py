@@ -35,7 +35,11 @@ from ..core.decide import PolicySet
 from ..core.jit import inline_kernel, kernel
 from ..core.rng import below
 from ..core.state import (
-    CFG_TEAMS, has, lowest_bit, may_declare, targets,
+    CFG_TEAMS,
+    has,
+    lowest_bit,
+    may_declare,
+    targets,
 )
 from ..core.tables import ONE_EYED, TWO_EYED
 from .player import LIGHT, Player

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..values.weights import table_shape
-
 # A research parameter's name in a spec: research.NAME (Player.research).
 RESEARCH = "research."
 
@@ -51,10 +49,10 @@ SEARCHING = Cost("searching", "a few games/s per core", True, 10_000, 100)
 class Player:
     """One player: its kernel, its parameters, the tables it plays and what it costs.
 
-    id: the kernel's policy id (players may share a kernel with other defaults). mark: the empty NamedTuple class whose instance puts the kernel in
-    a policy set (None for random, in every set). action: the kernel that plays its turn,
-    ``action(tb, cfg, st, sim, seat, team, params) -> (card, cell)``. params: every parameter
-    with its default at a two-player table, in the order the kernel reads them; limits:
+    id: the kernel's policy id (players may share a kernel with other defaults). mark: the empty
+    NamedTuple class whose instance puts the kernel in a policy set (None for random, in every set).
+    action: the kernel that plays its turn, ``action(tb, cfg, st, sim, seat, team, params) -> (card, cell)``.
+    params: every parameter with its default at a two-player table, in the order the kernel reads them; limits:
     name -> (lowest, highest, whole numbers only); table_defaults: (players, teams) -> the
     defaults that differ at that table. tables: the table shapes it plays; instead: what to play
     at the others. compile_seconds: the rough first compile of the smallest policy set

@@ -67,8 +67,17 @@ from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
 from ..core.moves import add_to_hand
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
 from ..core.state import (
-    CFG_LATE, CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, PASS_RUN, PILE_N, PILE_POS,
-    TURNS, copy_board, lowest_bit,
+    CFG_LATE,
+    CFG_MAX_TURNS,
+    CFG_PLAYERS,
+    CFG_TEAMS,
+    DISCARD_N,
+    PASS_RUN,
+    PILE_N,
+    PILE_POS,
+    TURNS,
+    copy_board,
+    lowest_bit,
 )
 from ..core.tables import N_CODES, ONE_EYED
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn

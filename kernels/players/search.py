@@ -73,8 +73,20 @@ from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
 from ..core.moves import swap_dead
 from ..core.rng import next_u64, seed_stream, shuffle_front
 from ..core.state import (
-    CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, State,
-    cache_lines_apart, copy_board, may_swap_dead, new_state,
+    CFG_MAX_TURNS,
+    CFG_PLAYERS,
+    CFG_TEAMS,
+    DISCARD_N,
+    MAX_TEAMS,
+    PASS_RUN,
+    PILE_N,
+    PILE_POS,
+    TURNS,
+    State,
+    cache_lines_apart,
+    copy_board,
+    may_swap_dead,
+    new_state,
 )
 from ..core.tables import N_CODES
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn

@@ -20,8 +20,21 @@ from ..core.jit import inline_kernel, kernel
 from ..core.state import CFG_PLAYERS, CFG_TEAMS, DISCARD_N, lowest_bit
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import (
-    F_COMPLETABLE, F_FOURS, F_HELD_FOURS, F_HELD_THREES, F_ONE_EYED, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES,
-    chance, close_features, count_short_line, empty_cells, line_owner, with_four,
+    F_COMPLETABLE,
+    F_FOURS,
+    F_HELD_FOURS,
+    F_HELD_THREES,
+    F_ONE_EYED,
+    F_SEQUENCES,
+    F_THREES,
+    F_TWO_EYED,
+    N_FEATURES,
+    chance,
+    close_features,
+    count_short_line,
+    empty_cells,
+    line_owner,
+    with_four,
 )
 
 COPIES = 64  # st.fscores[COPIES:COPIES + N_CODES]: the unseen copies of each code (the features before it)
