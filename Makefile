@@ -14,7 +14,7 @@ BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 
-.PHONY: run test test-quick test-boundscheck bench results clean-cache docs
+.PHONY: run lint test test-quick test-boundscheck bench results clean-cache docs
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -25,6 +25,13 @@ $(INSTALLED): pyproject.toml
 
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
+
+# The linted code; the rules are pyproject.toml's [tool.ruff]. The code is not run through `ruff format`
+# (its layout is kept by hand), so lint does not check formatting.
+LINTED := simkit cli.py kernels tests benchmarks
+
+lint: $(INSTALLED)  ## ruff check over the code (CI runs it before the tests)
+	$(VENV)/bin/ruff check $(LINTED)
 
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) tests/warm.py --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
