@@ -2,11 +2,14 @@
 
 - reference/cli.md: the command reference, from the Typer app itself (Typer's own `utils docs`).
 - results/: the published findings, study summaries, plots and the rules card (markdown, PNG, PDF), copied
-  from the repository's results/. A link of theirs to a page of docs/ (``[...](../docs/research.md)`` in
+  from the repository's results/, and any other published file one of those pages links to (a study's
+  protocol.toml, a CSV table). A link of theirs to a page of docs/ (``[...](../docs/research.md)`` in
   results/FINDINGS.md, right on GitHub) is rewritten to that page's place in the site (``../research.md``),
   where docs/ is the root.
 """
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,9 +30,26 @@ with mkdocs_gen_files.open("reference/cli.md", "w") as page:
 # Only the published files (tracked by git), not a clone's own runs and studies.
 tracked = subprocess.run(["git", "ls-files", "results"], check=True, capture_output=True, text=True,
                          cwd=ROOT).stdout.split()
+published = set(tracked)
+LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")  # a Markdown link's target, without its anchor
+
+
+def linked_files(page: Path) -> set[str]:
+    """The published files (repository paths) that the results page `page` links to."""
+    out = set()
+    for target in LINK.findall(page.read_text()):
+        if ":" not in target:  # not https://..., mailto:...
+            name = Path(os.path.relpath((page.parent / target).resolve(), ROOT)).as_posix()
+            if name in published:
+                out.add(name)
+    return out
+
+
+pages = [name for name in tracked if name.endswith(".md")]
+data = {linked for name in pages for linked in linked_files(ROOT / name)}
 for name in tracked:
     path = ROOT / name
-    if path.suffix in (".md", ".png", ".pdf"):
+    if path.suffix in (".md", ".png", ".pdf") or name in data:
         target = Path(name)
         if path.suffix == ".md":
             up = "../" * (len(target.parts) - 1)  # from the file's folder back to the repository's root
