@@ -800,7 +800,11 @@ def confirm(
     path = folder / cf.PROTOCOL_FILE
     with user_errors():
         if plan:
-            protocol = cf.plan(results, seed)
+            from simkit.card import LINEUPS, make_card
+
+            if LINEUPS != cf.LINEUP:
+                raise cf.ProtocolError(f"the card's line-ups {LINEUPS} are not the protocol's {cf.LINEUP}")
+            protocol = cf.plan(make_card(results), results, seed)
             cf.write_protocol(path, protocol)
             if not quiet:
                 out_console.print(f"wrote {path}: {len(protocol['verdict'])} verdicts "

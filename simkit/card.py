@@ -29,9 +29,9 @@ import pandas as pd
 
 from simkit.kernels.core import state as ks
 from simkit.options import OPTIONS, from_flags
+from simkit.policies import Lineup
 from simkit.render import pp
 from simkit.rules import LEGAL_TEAMS, Rules
-from simkit.policies import Lineup
 from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, from_fair, strength
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf

@@ -74,7 +74,7 @@ def test_the_published_protocol_plans_each_verdict_for_its_power() -> None:
 
 def test_a_plan_refuses_a_seed_a_published_study_played(tmp_path) -> None:
     with pytest.raises(cf.ProtocolError, match="seed 2027 was played"):
-        cf.plan(cf.Path("results"), 2027)
+        cf.plan(None, cf.Path("results"), 2027)
 
 
 def test_a_protocol_is_never_rewritten(tmp_path) -> None:

@@ -50,8 +50,20 @@ from simkit.options import OPTIONS, RulesError, is_default
 from simkit.render import count, pct, pp
 from simkit.rules import Rules
 from simkit.studies.base import (
-    LEGAL_TABLES, STUDY_FILE, Config, Results, Study, StudyError, StudyKind, Tables, canonical, config_from_json,
-    lineups_for, round_games, summary_frame, table_list,
+    LEGAL_TABLES,
+    STUDY_FILE,
+    Config,
+    Results,
+    Study,
+    StudyError,
+    StudyKind,
+    Tables,
+    canonical,
+    config_from_json,
+    lineups_for,
+    round_games,
+    summary_frame,
+    table_list,
 )
 from simkit.study_options import CHECK_GAMES, FAMILIES  # declared with --family and --check, whose help says them
 
@@ -260,8 +272,8 @@ class Search:
         standard game whose interval holds zero: with a strong line-up's few games per setting that is
         more often chance than a fair game. Probing by doubling steps finds a setting above zero and one
         not above; bisection then finds the last setting above zero and the first below it; the settings
-        between them (at most MAX_CANDIDATES) are played too, and the choice is the setting nearest the crossing of a weighted
-        line through them (as komi is fitted), or the one nearest zero when no line fits.
+        between them (at most MAX_CANDIDATES) are played too, and the choice is the setting nearest the
+        crossing of a weighted line through them (as komi is fitted), or the one nearest zero when no line fits.
         """
         def at(x: int) -> tuple[int, ...]:
             knobs = list(start)
@@ -308,7 +320,8 @@ class Search:
             up = _first_true(lambda v: sign(v) < 0, first_nonpos, y) if sign(y) < 0 else None
         inside = list(range(low + 1, (up if up is not None else self.high + 1)))
         if len(inside) > MAX_CANDIDATES:  # a wide flat stretch: evenly spaced candidates
-            inside = sorted({inside[round(i * (len(inside) - 1) / (MAX_CANDIDATES - 1))] for i in range(MAX_CANDIDATES)})
+            step = (len(inside) - 1) / (MAX_CANDIDATES - 1)
+            inside = sorted({inside[round(i * step)] for i in range(MAX_CANDIDATES)})
         candidates = [low, *inside] + ([up] if up is not None else [])
         values = {v: criterion(at(v)) for v in candidates}
         crossing = _crossing(values)
@@ -714,8 +727,9 @@ def checks_section(frame: pd.DataFrame) -> str:
              f"±{100 * CHECK_BAND:g} pp and, with three teams, the largest gap at most {100 * CHECK_GAP:g} pp "
              "(point estimates, with their 95% intervals). A check of an earlier answer (before a refinement "
              "chose another) stays on record.\n",
-             "| table | found by | family | setting | the answer | checked by | advantage [95% CI] | largest gap [95% CI] "
-             "| games | wall time | holds |", "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+             "| table | found by | family | setting | the answer | checked by | advantage [95% CI] "
+             "| largest gap [95% CI] | games | wall time | holds |",
+             "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |"]
     for r in frame.itertuples():
         say = "yes" if r.holds else f"no: {pp(r.advantage, digits=2)} from even" if abs(r.advantage) > CHECK_BAND \
             else f"no: largest gap {pp(r.max_gap, digits=2)}"
@@ -778,7 +792,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       f"{100 * GAP_TARGET['casual']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
                       "pp (lookahead).",
                       "The column search ended says how the search ended, on the search's own games; the column "
-                      "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: \"steps too coarse: 9 is "
+                      "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: "
+                      "\"steps too coarse: 9 is "
                       "above zero, 10 below\" means no whole setting lies between the last setting whose interval "
                       "is above zero and the first below it, so the search chose the nearer of the two; that "
                       "setting can still be fair (its confirmation within the margin) or not. \"" + NO_EDGE_AT_0
@@ -804,7 +819,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
                       f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
                       "summary.csv, the first answer `first_setting` in verdicts.csv.",
                       f"A confirmation whose point estimates are fair but whose interval is not within the targets "
-                      f"takes a further look on the same seed, and another while it stays so: {looks_text('casual')} its "
+                      "takes a further look on the same seed, and another while it stays so: "
+                      f"{looks_text('casual')} its "
                       f"first games (greedy), {looks_text('strong')} (lookahead); `looks` in verdicts.csv says how "
                       "many it took.",
                   ])
@@ -863,7 +879,8 @@ def wall_time_section(found: list, results: Results) -> str:
     lines = ["## Wall time per table\n",
              "What each table's searches and confirmations took to play on the machine that played them "
              "(the runs' times logs, the compile excluded), with whatever else ran beside them.\n",
-             "| table | line-up | settings and confirmations | games | wall time |", "| --- | --- | ---: | ---: | ---: |"]
+             "| table | line-up | settings and confirmations | games | wall time |",
+             "| --- | --- | ---: | ---: | ---: |"]
     for (players, teams, lineup), configs in sorted(tables.items()):
         distinct = {c.folder(results.seed): c for c in configs}
         seconds = wall_seconds(list(distinct.values()), results)

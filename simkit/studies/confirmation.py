@@ -40,6 +40,7 @@ import math
 import subprocess
 import tomllib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -133,6 +134,14 @@ def power_gaps(shares: tuple[float, ...], margin: float, level: float, decided: 
     return float(np.mean(test_gaps(draws, margin, level)[2] < margin))
 
 
+def _power_of_advantage(share: float, fair: float, margin: float, level: float, decided: int) -> float:
+    return power_advantage(share, fair, margin, level, decided)
+
+
+def _power_of_gaps(shares: tuple[float, ...], margin: float, level: float, seed: int, decided: int) -> float:
+    return power_gaps(shares, margin, level, decided, seed)
+
+
 def games_for_power(power_at, most: int) -> tuple[int, float]:
     """The fewest decided games (two significant figures) whose power reaches POWER, at most `most`:
     (games, power)."""
@@ -168,6 +177,12 @@ class Entry:
         return f"{self.players}p/{self.teams}t, {self.rule_of} rule, {self.lineup}"
 
 
+def changed_options(rules: Rules) -> dict:
+    """The rule options that differ from the standard game at the table (the card's rule as options)."""
+    standard = Rules.make(rules.players, rules.teams).values()
+    return {k: v for k, v in rules.values().items() if k not in ("players", "teams") and v != standard[k]}
+
+
 def short_all_game(rules: Rules) -> tuple[int, ...]:
     """The simpler rule beside a late card: every seat dealt short keeps one card fewer all game (no late
     card), as a hand size per team (--hand-size cycles over the seats as the teams do)."""
@@ -191,30 +206,26 @@ def used_seeds(results: Path, besides: Path | None = None) -> set[int]:
     return seeds
 
 
-def plan(results: Path, seed: int) -> dict:
-    """The protocol of the rules card in `results` (simkit.card): every verdict's games from the power
-    calculation, and the informative estimates. Seeds: `seed` for the verdicts, seed + 1 for the estimates."""
-    from simkit.card import LINEUPS, changed, make_card
-
-    if LINEUPS != LINEUP:
-        raise ProtocolError(f"the card's line-ups {LINEUPS} are not the protocol's {LINEUP}")
+def plan(card, results: Path, seed: int) -> dict:
+    """The protocol of `card`, the rules card made from the studies in `results` (simkit.card.make_card):
+    every verdict's games from the power calculation, and the informative estimates. Seeds: `seed` for the
+    verdicts, seed + 1 for the estimates."""
     taken = used_seeds(results)
     for s in (seed, seed + 1):
         if s in taken:
             raise ProtocolError(f"seed {s} was played by a published study in {results}; choose another --seed")
-    card = make_card(results)
     chosen = [(row, strength, rule) for row in card.rows for strength, rule in row.rules.items() if rule is not None]
     m = sum(len(hypotheses_of(row.teams)) for row, _, _ in chosen)
     level = alpha(m)
     verdicts, estimates = [], []
     for row, strength, rule in chosen:
-        options = {k: v for k, v in changed(rule.rules).items()}
+        options = changed_options(rule.rules)
         fair = 1 / row.teams
         shares = _shares(results / rule.source / "verdicts.csv", rule)
         most = MAX_GAMES[strength]
-        need = {"advantage": lambda n: power_advantage(shares[0], fair, MARGIN[strength], level, n)}
+        need = {"advantage": partial(_power_of_advantage, shares[0], fair, MARGIN[strength], level)}
         if row.teams == 3:
-            need["gap"] = lambda n: power_gaps(shares, GAP_MARGIN[strength], level, n, seed)
+            need["gap"] = partial(_power_of_gaps, shares, GAP_MARGIN[strength], level, seed)
         sized = {h: games_for_power(f, int(most * DECIDED)) for h, f in need.items()}
         decided = max(n for n, _ in sized.values())
         games = min(round_games(math.ceil(decided / DECIDED)), most)
