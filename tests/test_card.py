@@ -24,26 +24,25 @@ def test_the_committed_card_is_what_the_published_studies_make():
         "results/fair-sequence-card.md differs from what the published studies make: run `simkit card --out results`"
 
 
-def test_the_card_has_every_table_and_the_verdicts_figures():
+def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
+    """Each table's rule, for casual and strong play, is the confirmation's: its line-up, its verdict and its
+    family-wise interval, whether it passed or not."""
     card = make_card(RESULTS)
     assert [(r.players, r.teams) for r in card.rows] == [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3),
                                                          (10, 2), (12, 2), (12, 3)]
-    verdicts = pd.read_csv(RESULTS / "compensation" / "verdicts.csv", dtype={"setting": str})
+    verdicts = pd.read_csv(RESULTS / "confirmation" / "verdicts.csv")
+    assert card.family.hypotheses == 28 and card.family.rules == 20
+    assert card.family.passed == int(verdicts.fair.sum())
     for row in card.rows:
-        casual = row.rules["casual"]
-        assert casual is not None and casual.fair  # greedy play is fair at every table
-        v = verdicts[(verdicts.players == row.players) & (verdicts.teams == row.teams)
-                     & (verdicts.policies == "greedy") & (verdicts.family == casual.family)
-                     & (verdicts.setting == casual.setting)].iloc[0]
-        assert casual.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
+        for column, lineup in (("casual", "greedy"), ("strong", "swift")):
+            rule = row.rules[column]
+            v = verdicts[(verdicts.players == row.players) & (verdicts.teams == row.teams)
+                         & (verdicts.strength == column)].iloc[0]
+            assert rule.lineup == lineup == v.lineup and rule.source == "confirmation"
+            assert rule.code == v.rule and rule.fair == bool(v.fair)
+            assert rule.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
     strong = {(r.players, r.teams): r.rules["strong"] for r in card.rows}
-    assert all(r is not None and r.fair for r in strong.values())  # strong play too, at every table
-    assert all(r.lineup == "swift" for r in strong.values() if r is not None)  # the 6,7,7 study is the lookahead's
-    assert strong[6, 2].family == "handicap"  # late_card 4 is not fair there under swift: handicap 14 is
-    for table, rule in strong.items():
-        if rule is None:
-            row = next(r for r in card.rows if (r.players, r.teams) == table)
-            assert cells(row, "strong") == (NOT_MEASURED, "", "")
+    assert strong[6, 2].family == "handicap"  # the card's strong rule at 6p/2t: handicap 14
 
 
 @pytest.mark.parametrize("options, words", [
@@ -78,7 +77,7 @@ def test_a_rule_in_plain_words(options, words):
 def test_a_table_without_a_fair_rule_shows_the_closest_and_says_so(tmp_path):
     """A family whose answer is not fair at a table (here swift's at 6p/3t, handicap 13,8, made unfair on a
     copy of the published studies): the card shows the closest rule found, with its edge, and says it is not
-    fair yet."""
+    fair."""
     import shutil
 
     for study in RESULTS.glob("compensation*"):
@@ -92,7 +91,7 @@ def test_a_table_without_a_fair_rule_shows_the_closest_and_says_so(tmp_path):
     row = next(r for r in make_card(tmp_path).rows if (r.players, r.teams) == (6, 3))
     words, edge, code = cells(row, "strong")
     assert not row.rules["strong"].fair and code == "--handicap 13,8"
-    assert words.startswith("Not fair yet; the closest rule found: the first team's players are dealt 4 cards")
+    assert words.startswith("Not shown fair; the rule tried: the first team's players are dealt 4 cards")
     assert edge.startswith(pp(verdicts[unfair].advantage.iloc[0], digits=2).split(" ")[0])
 
 
@@ -101,7 +100,7 @@ def test_the_card_fits_one_a4_page():
     assert tuple(fig.get_size_inches()) == pytest.approx((8.27, 11.69))
     texts = [t.get_text() for t in fig.texts]
     assert texts[0] == "A fair Sequence: the rules card"
-    assert any("pp" in t and "Fair:" in t for t in texts)  # the unit and what fair means
+    assert any("pp" in t and "A rule is fair when" in t for t in texts)  # the unit and what fair means
     for players, teams in [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]:
         assert f"{players} players\n{teams} teams" in texts
 

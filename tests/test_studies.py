@@ -354,7 +354,7 @@ def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shift
     assert "Shifts from the even game" in text and "correlation was" in text
 
 
-def test_skill_study_scores_pairs_and_rates_them_anchored_at_random(tmp_path):
+def test_skill_study_scores_pairs_and_rates_them_anchored_at_greedy(tmp_path):
     outcome = run_study(make_study("skill", ["random", "greedy"], 400, 5), tmp_path)
     pairs, ratings = outcome.tables.extra["pairs"], outcome.tables.extra["ratings"]
     rows = ds.read_games(tmp_path / folders(tmp_path)[0])
@@ -365,10 +365,10 @@ def test_skill_study_scores_pairs_and_rates_them_anchored_at_random(tmp_path):
     score = (a_wins + draws / 2) / 400
     assert pairs.loc[0, "a_score"] == pytest.approx(score)
     by = ratings.set_index("policy")
-    assert by.loc["random", "rating"] == 0
+    assert by.loc["greedy", "rating"] == 0  # the anchor
     # Two players: the rating is the Elo-scaled log-odds of the score.
-    assert by.loc["greedy", "rating"] == pytest.approx(-400 * math.log10(score / (1 - score)), rel=1e-4)
-    assert by.loc["greedy", "rating_low"] < by.loc["greedy", "rating"] < by.loc["greedy", "rating_high"]
+    assert by.loc["random", "rating"] == pytest.approx(400 * math.log10(score / (1 - score)), rel=1e-4)
+    assert by.loc["random", "rating_low"] < by.loc["random", "rating"] < by.loc["random", "rating_high"]
     assert "from a coin flip" in (tmp_path / "summary.md").read_text()
 
 
