@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from simkit.card import CARD, NOT_MEASURED, cells, figure, make_card, markdown, rule_words
+from simkit.card import CARD, cells, figure, make_card, markdown, rule_words
 from simkit.render import pp
 from simkit.rules import Rules
 
