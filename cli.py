@@ -599,12 +599,16 @@ def _say_left_out(left_out, out: Path) -> None:
         f"files.", highlight=False)
 
 
-def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite):
-    command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1:]] if "study" in sys.argv else None
+def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite=False, command=None,
+                         label=None):
+    """run_study with a progress bar on a terminal (label: the bar's; default 'study KIND'), quiet notices
+    elsewhere. command: the command recorded in study.json (default: this `simkit study` command)."""
+    if command is None and "study" in sys.argv:
+        command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1:]]
     if quiet or not sys.stderr.isatty():
         return run_study(the_study, out, _Quiet(notice=not quiet), scheduler, command, overwrite)
     with _progress() as bar:
-        return run_study(the_study, out, _Bar(bar, scheduler, f"study {the_study.kind.name}"), scheduler,
+        return run_study(the_study, out, _Bar(bar, scheduler, label or f"study {the_study.kind.name}"), scheduler,
                          command, overwrite)
 
 
@@ -818,12 +822,8 @@ def confirm(
         the_study = cf.study_of(protocol)
         with _stop_signals() as heard:
             try:
-                command = ["simkit", "confirm", str(folder)]
-                if quiet or not sys.stderr.isatty():
-                    outcome = run_study(the_study, folder, _Quiet(notice=not quiet), None, command)
-                else:
-                    with _progress() as bar:
-                        outcome = run_study(the_study, folder, _Bar(bar, None, "confirmation"), None, command)
+                outcome = _study_with_progress(run_study, the_study, folder, quiet, None,
+                                               command=["simkit", "confirm", str(folder)], label="confirmation")
             except KeyboardInterrupt:
                 outcome = None
         if outcome is None or outcome.interrupted:

@@ -33,6 +33,7 @@ from simkit.policies import Lineup
 from simkit.render import pp
 from simkit.rules import LEGAL_TEAMS, Rules
 from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, from_fair, strength
+from simkit.studies.confirmation import hypotheses_of
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
 LINEUPS = {"casual": "greedy", "strong": "swift"}  # the card's columns: the line-up that measured each
@@ -85,7 +86,7 @@ class Rule:
     def code(self) -> str:
         """The rule as simkit's options say it: '--hand-size 6,7,7 --handicap 0,18'."""
         return " ".join(f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}"
-                        for name, value in changed(self.rules).items())
+                        for name, value in self.rules.changed().items())
 
     def distance(self) -> float:
         """How far from fair the confirmation is, in units of the targets (as the search measures it)."""
@@ -122,12 +123,6 @@ class Card:
 
 
 # --- reading the studies ---------------------------------------------------------------
-
-def changed(rules: Rules) -> dict:
-    """The rule options that differ from the standard game at the table (hand size, late card, handicap)."""
-    standard = Rules.make(rules.players, rules.teams).values()
-    return {k: v for k, v in rules.values().items() if k not in ("players", "teams") and v != standard[k]}
-
 
 def _knob_value(setting: str):
     knobs = tuple(int(x) for x in str(setting).split(","))
@@ -182,7 +177,7 @@ def choose(rules: list[Rule]) -> Rule | None:
     `handicap`, then the one nearest fair. None fair: the one nearest fair (the card says it is not)."""
     if not rules:
         return None
-    return min(rules, key=lambda r: (not r.fair, "hand_size" in changed(r.rules), r.family != "late_card",
+    return min(rules, key=lambda r: (not r.fair, "hand_size" in r.rules.changed(), r.family != "late_card",
                                      r.distance(), r.source, r.setting))
 
 
@@ -224,7 +219,7 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         out[(int(v.players), int(v.teams), v.lineup)] = Rule(rules, family, str(setting), bool(v.fair), edge,
                                                              CONFIRMATION, v.lineup, arrives=arrives)
     level = float(verdicts.level.iloc[0])
-    hypotheses = len(verdicts) + int((verdicts.teams == 3).sum())  # the advantage, and at three teams the gaps
+    hypotheses = sum(len(hypotheses_of(int(teams))) for teams in verdicts.teams)
     family = Family(hypotheses, level, int(verdicts.fair.sum()), len(verdicts))
     return out, family
 

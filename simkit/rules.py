@@ -91,6 +91,11 @@ class _RulesMethods:
             option.kernel(self, v)
         return v
 
+    def changed(self) -> dict[str, Any]:
+        """The rule options that differ from the standard game at this table (hand size, late card, ...)."""
+        standard = Rules.make(self.players, self.teams).values()
+        return {k: v for k, v in self.values().items() if k not in ("players", "teams") and v != standard[k]}
+
     def replace(self, **options: Any) -> Rules:
         """These rules with some options changed (None: back to the default)."""
         return Rules.make(**{**self.values(), **options})

@@ -121,9 +121,8 @@ def share_gap(wins: np.ndarray, i: int, j: int) -> Estimate:
     decided = int(np.sum(wins))
     if decided == 0:
         return Estimate.undefined(0, "normal (multinomial)")
-    si, sj = wins[i] / decided, wins[j] / decided
-    se = math.sqrt(max(si + sj - (si - sj) ** 2, 0.0) / decided)
-    d = float(si - sj)
+    d = float(wins[i] / decided - wins[j] / decided)
+    se = gap_se(wins, i, j)
     return Estimate(d, d - Z * se, d + Z * se, decided, "normal (multinomial)")
 
 
@@ -476,22 +475,26 @@ def equivalence(value, se, margin: float, alpha: float):
     return p, low, high
 
 
-def share_se(wins: np.ndarray, team: int = 0) -> float:
-    """The standard error of a team's share of the decided games (binomial): sqrt(s (1 - s) / decided)."""
-    decided = int(np.sum(wins))
-    if decided == 0:
-        return _NAN
-    s = wins[team] / decided
-    return math.sqrt(s * (1 - s) / decided)
+def share_se(wins, team: int = 0):
+    """The standard error of a team's share of the decided games (binomial): sqrt(s (1 - s) / decided).
+    wins: (teams,) games won, or (..., teams) for many sets of games at once (NaN where none is decided)."""
+    wins = np.asarray(wins, np.float64)
+    decided = wins.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = wins[..., team] / decided
+        se = np.sqrt(s * (1 - s) / decided)
+    return float(se) if se.ndim == 0 else se
 
 
-def gap_se(wins: np.ndarray, i: int, j: int) -> float:
-    """The standard error of team i's share minus team j's (share_gap's multinomial variance)."""
-    decided = int(np.sum(wins))
-    if decided == 0:
-        return _NAN
-    si, sj = wins[i] / decided, wins[j] / decided
-    return math.sqrt(max(si + sj - (si - sj) ** 2, 0.0) / decided)
+def gap_se(wins, i: int, j: int):
+    """The standard error of team i's share of the decided games minus team j's, a difference of two shares
+    of one multinomial: sqrt((s_i + s_j - (s_i - s_j)^2) / decided). wins: (teams,) or (..., teams)."""
+    wins = np.asarray(wins, np.float64)
+    decided = wins.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        si, sj = wins[..., i] / decided, wins[..., j] / decided
+        se = np.sqrt(np.maximum(si + sj - (si - sj) ** 2, 0.0) / decided)
+    return float(se) if se.ndim == 0 else se
 
 
 def games_for_half_width(half_width: float, share: float = 0.5) -> int:

@@ -87,12 +87,9 @@ def test_advantage(wins, margin: float, level: float):
     """(advantage, p, low, high): team 0's share of the decided games minus 1/teams, tested within ±margin
     at `level`. wins: (teams,) games won, or (..., teams) for many sets of games at once."""
     wins = np.asarray(wins, np.float64)
-    decided = wins.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        share = wins[..., 0] / decided
-        se = np.sqrt(share * (1 - share) / decided)
-    value = share - 1 / wins.shape[-1]
-    p, low, high = stats.equivalence(value, se, margin, level)
+        value = wins[..., 0] / wins.sum(axis=-1) - 1 / wins.shape[-1]
+    p, low, high = stats.equivalence(value, stats.share_se(wins), margin, level)
     return (float(value), p, low, high) if np.ndim(value) == 0 else (value, p, low, high)
 
 
@@ -106,8 +103,7 @@ def test_gaps(wins, margin: float, level: float):
     worst_p = reach = largest = np.zeros(decided.shape)
     for i, j in ((0, 1), (0, 2), (1, 2)):
         d = s[..., i] - s[..., j]
-        se = np.sqrt(np.maximum(s[..., i] + s[..., j] - d**2, 0.0) / decided)
-        p, low, high = stats.equivalence(d, se, margin, level)
+        p, low, high = stats.equivalence(d, stats.gap_se(wins, i, j), margin, level)
         worst_p = np.maximum(worst_p, p)
         reach = np.maximum(reach, np.maximum(np.abs(low), np.abs(high)))
         largest = np.maximum(largest, np.abs(d))
@@ -126,20 +122,12 @@ def power_advantage(share: float, fair: float, margin: float, level: float, deci
     return float(max(0.0, norm.cdf((margin - d) / se - z) - norm.cdf((-margin - d) / se + z)))
 
 
-def power_gaps(shares: tuple[float, ...], margin: float, level: float, decided: int, seed: int) -> float:
+def power_gaps(shares: tuple[float, ...], margin: float, level: float, seed: int, decided: int) -> float:
     """The chance that the gap test passes when the teams' true shares are `shares` (multinomial draws)."""
     rng = np.random.default_rng(seed)
     p = np.asarray(shares, np.float64) / np.sum(shares)
     draws = rng.multinomial(decided, p, size=POWER_DRAWS)
     return float(np.mean(test_gaps(draws, margin, level)[2] < margin))
-
-
-def _power_of_advantage(share: float, fair: float, margin: float, level: float, decided: int) -> float:
-    return power_advantage(share, fair, margin, level, decided)
-
-
-def _power_of_gaps(shares: tuple[float, ...], margin: float, level: float, seed: int, decided: int) -> float:
-    return power_gaps(shares, margin, level, decided, seed)
 
 
 def games_for_power(power_at, most: int) -> tuple[int, float]:
@@ -175,12 +163,6 @@ class Entry:
 
     def label(self) -> str:
         return f"{self.players}p/{self.teams}t, {self.rule_of} rule, {self.lineup}"
-
-
-def changed_options(rules: Rules) -> dict:
-    """The rule options that differ from the standard game at the table (the card's rule as options)."""
-    standard = Rules.make(rules.players, rules.teams).values()
-    return {k: v for k, v in rules.values().items() if k not in ("players", "teams") and v != standard[k]}
 
 
 def short_all_game(rules: Rules) -> tuple[int, ...]:
@@ -219,13 +201,13 @@ def plan(card, results: Path, seed: int) -> dict:
     level = alpha(m)
     verdicts, estimates = [], []
     for row, strength, rule in chosen:
-        options = changed_options(rule.rules)
+        options = rule.rules.changed()
         fair = 1 / row.teams
         shares = _shares(results / rule.source / "verdicts.csv", rule)
         most = MAX_GAMES[strength]
-        need = {"advantage": partial(_power_of_advantage, shares[0], fair, MARGIN[strength], level)}
+        need = {"advantage": partial(power_advantage, shares[0], fair, MARGIN[strength], level)}
         if row.teams == 3:
-            need["gap"] = partial(_power_of_gaps, shares, GAP_MARGIN[strength], level, seed)
+            need["gap"] = partial(power_gaps, shares, GAP_MARGIN[strength], level, seed)
         sized = {h: games_for_power(f, int(most * DECIDED)) for h, f in need.items()}
         decided = max(n for n, _ in sized.values())
         games = min(round_games(math.ceil(decided / DECIDED)), most)
