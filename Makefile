@@ -34,16 +34,16 @@ lint: $(INSTALLED)  ## ruff check over the code (CI runs it before the tests)
 	$(VENV)/bin/ruff check $(LINTED)
 
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
-	$(PY) tests/warm.py --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
+	$(PY) -m tests.warm --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
 	$(PYTEST)
 	$(MAKE) --no-print-directory test-boundscheck
 
 test-quick: $(INSTALLED)  ## day to day: rules, perft, golden records, the kernel against the naive engine, options, reports
-	$(PY) tests/warm.py --tier quick --jobs $(JOBS)
+	$(PY) -m tests.warm --tier quick --jobs $(JOBS)
 	$(PYTEST) -m "quick and not strong"
 
 test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests on bounds-checked kernels
-	$(PY) tests/warm.py --tier boundscheck --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
+	$(PY) -m tests.warm --tier boundscheck --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PYTEST) $(BOUNDSCHECKED)
 
 # results/ is written here only, each command naming it with --out; without --out, simkit writes to runs/.

@@ -24,9 +24,9 @@ import typer
 from rich.console import Console
 
 import simkit
-from simkit import defaults
-from simkit.options import OPTIONS
-from simkit.study_options import STUDY_OPTIONS
+from simkit.game import defaults
+from simkit.game.options import OPTIONS
+from simkit.studies.options import STUDY_OPTIONS
 
 
 class _OneLineErrors(typer.core.TyperGroup):
@@ -55,6 +55,8 @@ class _OneLineErrors(typer.core.TyperGroup):
 def _click_exceptions():
     """Click's exceptions, as typer raises them (typer 0.2x vendors its own copy of Click)."""
     try:
+        # typer 0.2x exports none of its Click's usage errors, which the one-line errors catch by class;
+        # tests/test_cli.py fails if they move.
         from typer._click import exceptions
     except ImportError:  # a typer that uses Click itself
         from click import exceptions
@@ -100,11 +102,11 @@ EXIT_INCOMPLETE = 3
 @contextmanager
 def user_errors():
     """Turn the errors a user can cause into one line on stderr and exit code 1; a dataset that lacks games
-    (simkit.dataset.IncompleteDataset) into its lines (what is missing, the commands that complete it) and
+    (simkit.running.dataset.IncompleteDataset) into its lines (what is missing, the commands that complete it) and
     exit code 3."""
-    from simkit.dataset import DatasetError, IncompleteDataset
-    from simkit.policies import PolicyError
-    from simkit.rules import RulesError
+    from simkit.game.policies import PolicyError
+    from simkit.game.rules import RulesError
+    from simkit.running.dataset import DatasetError, IncompleteDataset
 
     try:
         yield
@@ -130,7 +132,8 @@ def os_error(e: OSError) -> str:
 
 
 def _say_lines(word: str, lines: list[str]) -> None:
-    """`word`: the first line, then the others as they are (a dataset's shortfall, simkit.dataset.shortfall_lines)."""
+    """`word`: the first line, then the others as they are (a dataset's shortfall,
+    simkit.running.dataset.shortfall_lines)."""
     err_console.print(f"{word}: {lines[0]}", highlight=False, markup=False, soft_wrap=True)
     for line in lines[1:]:
         err_console.print(line, highlight=False, markup=False, soft_wrap=True)
@@ -189,7 +192,7 @@ def _options_as_one_keyword(command, keyword: str, added: dict, keep=lambda valu
 
 
 def with_rule_options(command):
-    """Give `command` every rule option of simkit.options.OPTIONS as a command-line option.
+    """Give `command` every rule option of simkit.game.options.OPTIONS as a command-line option.
 
     `command` takes them as one keyword, ``rule_options``: name -> value for
     the options given on the command line (the others are left out, so the
@@ -209,7 +212,7 @@ def with_rule_options(command):
 
 
 def with_study_options(command):
-    """Give `command` every study kind's own option (simkit.study_options.STUDY_OPTIONS) as a command-line
+    """Give `command` every study kind's own option (simkit.studies.options.STUDY_OPTIONS) as a command-line
     option, with its help, where its parameter ``study_options`` stands.
 
     `command` takes them as that one keyword: name -> what the command line
@@ -225,8 +228,8 @@ def with_study_options(command):
 
 def _config(rule_options: dict, policy: str, swap_seats: bool = False):
     """(Rules, Lineup) from the command line's rule options and line-up."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
 
     rules = Rules.make(**rule_options)
     return rules, Lineup.parse(policy, rules, swap_seats)
@@ -256,9 +259,9 @@ def run(
     With no options: the default run, 1,000,000 two-player random games into
     runs/default-2p-random (runs/ is the workspace, ignored by git).
     """
-    from simkit.play import set_threads
-    from simkit.runner import RunSpec
-    from simkit.runner import run as run_games
+    from simkit.game.play import set_threads
+    from simkit.running.runner import RunSpec
+    from simkit.running.runner import run as run_games
 
     with user_errors():
         if games < 1:
@@ -322,7 +325,7 @@ def _say_stopped(heard: list[int], what: str) -> None:
 
 def default_out(spec) -> Path:
     """runs/default-2p-random for the default configuration, else runs/<configuration> (the workspace)."""
-    from simkit.runner import run_folder_name
+    from simkit.running.runner import run_folder_name
 
     name = run_folder_name(spec.rules, spec.lineup, spec.seed, defaults.SEED)
     return DEFAULT_RUN_OUT if name == "p2t2-random" else Path(defaults.WORKSPACE) / name
@@ -330,7 +333,7 @@ def default_out(spec) -> Path:
 
 def _say_compiling(lineup: str, where: str = "") -> None:
     """The one line printed while the kernels of `lineup` compile."""
-    from simkit.runner import compile_estimate
+    from simkit.running.runner import compile_estimate
 
     err_console.print(f"compiling the kernels for {lineup}{where} (first run only, about "
                       f"{compile_estimate(lineup)} s) ...", highlight=False)
@@ -446,16 +449,16 @@ def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = N
 
 
 def _study_kinds_help() -> str:
-    """Each study kind, with the tables and options it takes (simkit.studies.KINDS)."""
-    from simkit.studies import KINDS
+    """Each study kind, with the tables and options it takes (simkit.studies.registry.KINDS)."""
+    from simkit.studies.registry import KINDS
 
     return "\n\n".join(f"{k.name}: {k.help}. {k.accepts()}" for k in KINDS.values())
 
 
 def _study_policy_default() -> str:
-    """--policy's default: the kinds' default line-ups (simkit.studies.KINDS)."""
-    from simkit.studies import KINDS
+    """--policy's default: the kinds' default line-ups (simkit.studies.registry.KINDS)."""
     from simkit.studies.base import StudyKind
+    from simkit.studies.registry import KINDS
 
     usual = StudyKind.__dataclass_fields__["default_policies"].default
     others = "; ".join(f"{k.name}: {', '.join(k.default_policies)}" for k in KINDS.values()
@@ -518,8 +521,9 @@ def study(
     what is missing; more --games extends every configuration; another --policy joins
     the study.
     """
-    from simkit.play import set_threads
-    from simkit.studies import KINDS, StudyError, default_folder, make_study, run_study
+    from simkit.game.play import set_threads
+    from simkit.studies.base import StudyError, default_folder, run_study
+    from simkit.studies.registry import KINDS, make_study
 
     with user_errors():
         if name not in KINDS:
@@ -559,7 +563,7 @@ class _Unwritable(ValueError):
 
 def _check_writable(out: Path) -> None:
     """Refuse a study folder that cannot be written before anything is played, in `simkit run`'s words
-    (simkit.runner: cannot write to DIR: why), leaving nothing behind: a folder that exists is probed with a
+    (simkit.running.runner: cannot write to DIR: why), leaving nothing behind: a folder that exists is probed with a
     file, one that does not with a folder made and removed where it would be made."""
     import os
     import tempfile
@@ -616,7 +620,7 @@ def _rich_table(frame, title: str | None = None):
     """A study table for the terminal: text columns left, numbers right."""
     from rich.table import Table
 
-    from simkit.render import looks_numeric
+    from simkit.presentation.render import looks_numeric
 
     table = Table(title=title, title_justify="left", header_style="bold", show_edge=False)
     cells = frame.astype(str)
@@ -656,14 +660,15 @@ FORMATS = [f.value for f in Format]
 
 
 def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomplete: bool = False) -> None:
-    """The report of `directory` on stdout. A dataset that lacks games is refused (simkit.dataset.IncompleteDataset:
+    """The report of `directory` on stdout. A dataset that lacks games is refused
+    (simkit.running.dataset.IncompleteDataset:
     exit code 3 through user_errors), or, allow_incomplete, said first on stderr and reported all the same."""
     import shlex
     import warnings
 
-    from simkit.dataset import IncompleteDatasetWarning
-    from simkit.render import render, render_rich
-    from simkit.report import check_whole, summarise_dataset
+    from simkit.analysis.report import check_whole, summarise_dataset
+    from simkit.presentation.render import render, render_rich
+    from simkit.running.dataset import IncompleteDatasetWarning
 
     summaries = summarise_dataset(directory)
     then = (f"`simkit report --allow-incomplete {shlex.quote(str(directory))}` prints the partial report on "
@@ -734,10 +739,10 @@ def play(
 
     Ctrl-C keeps the records of the games already finished.
     """
-    from simkit.display import board_from_record, render_board, result_line
-    from simkit.executors import noting_compile
-    from simkit.play import check_games
-    from simkit.records import check_writable, game_record, write_records
+    from simkit.game.play import check_games
+    from simkit.game.records import check_writable, game_record, write_records
+    from simkit.presentation.display import board_from_record, render_board, result_line
+    from simkit.running.executors import noting_compile
 
     with user_errors():
         rules, lineup = _config(rule_options, policy, swap_seats)
@@ -797,14 +802,14 @@ def confirm(
 ) -> None:
     """Decide the rules card's verdicts under a protocol declared before its games: its games and seeds fixed
     by a power calculation, one look, family-wise error 5% (simkit.studies.confirmation)."""
-    from simkit.play import set_threads
+    from simkit.game.play import set_threads
     from simkit.studies import confirmation as cf
-    from simkit.studies import run_study
+    from simkit.studies.base import run_study
 
     path = folder / cf.PROTOCOL_FILE
     with user_errors():
         if plan:
-            from simkit.card import LINEUPS, make_card
+            from simkit.studies.rules_card import LINEUPS, make_card
 
             if LINEUPS != cf.LINEUP:
                 raise cf.ProtocolError(f"the card's line-ups {LINEUPS} are not the protocol's {cf.LINEUP}")
@@ -845,7 +850,7 @@ def card(
     """Make the fair-Sequence rules card: at every table, the rule that brings the first player's edge within
     the margin for casual play (greedy) and strong play (swift), as the confirmation decided it, in words,
     with the edge it leaves and the edge without it; markdown and a printable one-page PNG and PDF."""
-    from simkit.card import write
+    from simkit.studies.rules_card import write
 
     with user_errors():
         paths = write(results, out)
@@ -871,9 +876,9 @@ def replay(
     that does not replay (a card the seat does not hold, a cell the card cannot take, a bad format) is
     refused in one line.
     """
-    from simkit.display import render_board, result_line
-    from simkit.replay import ReplayError, dealt, read_record
-    from simkit.replay import replay as steps_of
+    from simkit.game.replay import ReplayError, dealt, read_record
+    from simkit.game.replay import replay as steps_of
+    from simkit.presentation.display import render_board, result_line
 
     try:
         found = read_record(record, game)

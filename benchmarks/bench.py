@@ -5,7 +5,7 @@
     python benchmarks/bench.py --big        # also a 10,000,000-game run's wall time and peak memory
 
 Per legal table, random play: the kernel's games/s on one thread and on two
-(and their ratio), a whole run's games/s on two threads (``simkit.runner.run``:
+(and their ratio), a whole run's games/s on two threads (``simkit.running.runner.run``:
 the kernel, Arrow, Parquet, fsync, the manifest) and its share of the
 kernel's, and the CPU microseconds per game of each (user + system time of
 this process over the games). Each figure is the best of `--rounds` rounds,
@@ -32,7 +32,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from simkit.play import cores, set_threads
+from simkit.game.play import cores, set_threads
 
 HERE = Path(__file__).resolve().parent
 SIMKIT = [sys.executable, "-m", "simkit"]
@@ -65,7 +65,7 @@ def _cpu() -> float:
 
 def kernel(rules, lineup, games: int, threads: int, first: int) -> tuple[float, float]:
     """(games/s, CPU µs per game) of the kernel alone on `threads` threads."""
-    from simkit.play import simulate
+    from simkit.game.play import simulate
 
     set_threads(threads)
     c, t = _cpu(), time.perf_counter()
@@ -75,7 +75,7 @@ def kernel(rules, lineup, games: int, threads: int, first: int) -> tuple[float, 
 
 def whole_run(rules, lineup, games: int, threads: int, tmp: Path) -> tuple[float, float]:
     """(games/s, CPU µs per game) of a whole run: kernel, Arrow, Parquet, fsync, manifest (warm kernels)."""
-    from simkit.runner import RunSpec, run
+    from simkit.running.runner import RunSpec, run
 
     set_threads(threads)
     out = Path(tempfile.mkdtemp(dir=tmp))
@@ -87,9 +87,9 @@ def whole_run(rules, lineup, games: int, threads: int, tmp: Path) -> tuple[float
 def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[dict]:
     """Every measurement of every table: the best round of each; the kernel on one thread plays
     games // 2, on two `games`, a whole run (left out without `whole_runs`) 2 * games."""
-    from simkit.play import simulate
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.play import simulate
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
 
     configs = {}
     for players, teams in tables:

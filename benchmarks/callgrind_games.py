@@ -48,11 +48,11 @@ def helper() -> ctypes.CDLL:
 
 
 def play(players: int, teams: int, policy: str, games: int, seed: int, first: int, count: bool) -> None:
-    from simkit.cards import tables
+    from simkit.game.cards import tables
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.kernels.batch import play_block
     from simkit.kernels.core.state import N_STATS, new_state
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
 
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(policy, rules)

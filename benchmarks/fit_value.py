@@ -20,8 +20,8 @@ the maximum likelihood (multinomial logistic regression) of
 out. Prints the log-loss and the share of winners predicted on a held-out
 fifth of the games (against a coin: log(teams); at other tables than two
 teams, also for the two-player value, the gain of a value per table), and the weights in the order
-of ``simkit.policies.VALUE_NAMES``, as the table's row for
-``simkit.policies.VALUE_WEIGHTS`` (whose rows are this script's output with
+of ``simkit.game.policies.VALUE_NAMES``, as the table's row for
+``simkit.game.policies.VALUE_WEIGHTS`` (whose rows are this script's output with
 its default arguments for each table shape, rounded to three decimals).
 
 With ``--fair-of LINEUP`` every seat plays the line-up, and each position after
@@ -47,7 +47,9 @@ from numba import njit
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
+from simkit.game.rules import Rules
 from simkit.kernels.core.jit import COMPILE_OPTIONS
 from simkit.kernels.core.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
 from simkit.kernels.core.tables import N_CODES
@@ -57,8 +59,6 @@ from simkit.kernels.players.dispatch import workspace
 from simkit.kernels.players.greedy import GREEDY, UP_TO_GREEDY
 from simkit.kernels.values.evaluation import N_FEATURES, features
 from simkit.kernels.values.fair import fair_features
-from simkit.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
-from simkit.rules import Rules
 
 MAX_PLIES = 400  # greedy games last about 52 plies (2 players); longer ones are cut here
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from scipy.stats import binomtest
 
-from simkit.play import get_threads, set_threads, simulate
-from simkit.policies import Lineup
-from simkit.rules import Rules
+from simkit.game.play import get_threads, set_threads, simulate
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 
 HERE = Path(__file__).resolve().parent
 

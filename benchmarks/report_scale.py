@@ -4,7 +4,7 @@
     python benchmarks/report_scale.py --make 1000000 10000000   # first run datasets of these sizes (in /tmp)
 
 Each figure is one whole command in a child process, its own peak RSS
-(bench.timed_subprocess). A report reads a dataset part by part (simkit.aggregate), so
+(bench.timed_subprocess). A report reads a dataset part by part (simkit.analysis.aggregate), so
 its memory must not grow with the games (the target: at most 500 MB at 10 and
 100 million games) and its time must grow linearly. Never run this while
 anything else loads the machine.

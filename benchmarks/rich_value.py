@@ -47,7 +47,9 @@ from numba import njit
 from scipy.optimize import minimize
 from scipy.stats import binomtest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.policies import RICH_NAMES, Lineup, value_table
+from simkit.game.rules import Rules
 from simkit.kernels.core.decide import choose_dead
 from simkit.kernels.core.jit import COMPILE_OPTIONS
 from simkit.kernels.core.moves import swap_dead
@@ -60,8 +62,6 @@ from simkit.kernels.players.rollouts import MAX_SHORTLIST, P_GREEDY, P_OPPONENT
 from simkit.kernels.values.evaluation import features
 from simkit.kernels.values.leaves import RichLeaf
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, rich_features
-from simkit.policies import RICH_NAMES, Lineup, value_table
-from simkit.rules import Rules
 
 MAX_POSITIONS = 800  # per game (two-player lookahead games last about 50 turns, four-player about 100)
 

@@ -7,8 +7,8 @@
     python benchmarks/strong_play.py --players 9 --rounds 2 --lookahead-games 40 --spec swift --spec-games 400
 
 Plays two-player games (or --players/--teams) with the same policy on every seat, on ONE kernel
-thread (``simkit.play.set_threads(1)``, so games/s are per core), through
-``simkit.play.simulate`` as a run does. Each round times every line-up once,
+thread (``simkit.game.play.set_threads(1)``, so games/s are per core), through
+``simkit.game.play.simulate`` as a run does. Each round times every line-up once,
 one after the other, so a slow spell of a shared machine hits them alike;
 each line-up's best round is reported (the machine's load can only slow a
 round down). Prints the load (``uptime``) and the busiest other processes
@@ -26,9 +26,9 @@ import os
 import subprocess
 import time
 
-from simkit.play import set_threads, simulate
-from simkit.policies import Lineup
-from simkit.rules import Rules
+from simkit.game.play import set_threads, simulate
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 
 
 def load() -> str:

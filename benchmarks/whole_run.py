@@ -27,9 +27,9 @@ from bench import SIMKIT, checkout_env, timed_subprocess
 def kernel_speed(games: int, call: int = 1_000_000) -> float:
     """The two-player random kernel on two threads: games/s over `games` games in calls of `call`
     (this tree's kernel, loaded before the timing)."""
-    from simkit.play import set_threads, simulate
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.play import set_threads, simulate
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
 
     rules = Rules.make(2)
     lineup = Lineup.parse("random", rules)

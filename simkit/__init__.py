@@ -6,12 +6,7 @@ gives the report's tables as DataFrames (``simkit.api``). They are loaded on
 first use, so ``import simkit`` stays light.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("simkit")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0+unknown"
+from simkit.version import VERSION as __version__
 
 __all__ = ["simulate", "read_games", "summarise", "__version__"]
 

@@ -13,12 +13,23 @@ error lines.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from simkit import defaults
+from simkit.analysis.report import SECTIONS, check_whole, summarise_dataset
+from simkit.analysis.report import summarise as of_rows
+from simkit.game import defaults
+from simkit.game.options import OPTIONS, whole_number
+from simkit.game.play import check_games, get_threads, set_threads
+from simkit.game.play import simulate as play
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
+from simkit.presentation.render import dict_rows, format_p_value
+from simkit.running import dataset as ds
+from simkit.running.dataset import read_games as read
 
 SIMULATE_CHUNK = 100_000  # games converted to rows at a time
 
@@ -35,19 +46,13 @@ def simulate(
     """Play games first_game .. first_game + games - 1 and return one row per game.
 
     The options are those of ``simkit run``, with its defaults
-    (``simkit.defaults``): policy, one per team ('greedy,random'); every rule
-    option of ``simkit.options.OPTIONS`` by name (players=4, hand_size='6,7',
+    (``simkit.game.defaults``): policy, one per team ('greedy,random'); every rule
+    option of ``simkit.game.options.OPTIONS`` by name (players=4, hand_size='6,7',
     reshuffle=False, late_card=5, ...; left out: its default). threads:
     kernel threads, default all cores. The columns are the dataset's
-    (``simkit.dataset.SCHEMA``), in its order. A bad argument raises
+    (``simkit.running.dataset.SCHEMA``), in its order. A bad argument raises
     ValueError naming it (``games must be at least 1, got 0``).
     """
-    from simkit import dataset as ds
-    from simkit.options import whole_number
-    from simkit.play import check_games, get_threads, set_threads
-    from simkit.play import simulate as play
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
 
     games, seed, first_game = (whole_number(v, k) for k, v in
                                (("games", games), ("seed", seed), ("first_game", first_game)))
@@ -80,9 +85,7 @@ def simulate(
 
 def _signature_with_rule_options():
     """simulate's signature lists every rule option as a keyword (for help() and editors)."""
-    import inspect
 
-    from simkit.options import OPTIONS
 
     base = inspect.signature(simulate)
     params = [p for p in base.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
@@ -108,13 +111,12 @@ def read_games(directory: str | Path, columns: list[str] | None = None,
     recorded when it was written; without one, its pages against their
     checksums). A
     dataset that lacks games (a run interrupted or still running, a part
-    damaged or unreadable) raises ``simkit.dataset.IncompleteDataset``, a
+    damaged or unreadable) raises ``simkit.running.dataset.IncompleteDataset``, a
     ValueError whose message says what is missing and the ``simkit run``
     command that completes it; ``allow_incomplete=True`` returns the rows
     there are, with an ``IncompleteDatasetWarning`` saying the same (and
     ``rows.attrs["shortfalls"]``).
     """
-    from simkit.dataset import read_games as read
 
     return read(Path(directory), columns, allow_incomplete)
 
@@ -135,9 +137,6 @@ def summarise(games: pd.DataFrame | str | Path, allow_incomplete: bool = False) 
     ci_low / ci_high; counts are integers; a p-value prints as the report
     prints it (``SectionTable``).
     """
-    from simkit.render import dict_rows
-    from simkit.report import SECTIONS, check_whole, summarise_dataset
-    from simkit.report import summarise as of_rows
 
     if isinstance(games, pd.DataFrame):
         summaries = of_rows(games)
@@ -171,7 +170,6 @@ class SectionTable(pd.DataFrame):
         return SectionTable
 
     def _shown(self) -> pd.DataFrame:
-        from simkit.render import format_p_value
 
         frame = pd.DataFrame(self)
         if "metric" in frame.columns and "value" in frame.columns and (frame["metric"] == "p_value").any():

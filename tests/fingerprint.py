@@ -36,7 +36,7 @@ The corpus (CORPUS below): random play at the 10 legal tables and with each
 rule option away from its default; greedy the same; mixed and seat-swapped
 line-ups; the lookahead, quick (retired: the lookahead with quick's
 defaults), fast and ismcts (research.cheat=1 too) at two and more seats. Each configuration contributes
-the statistics rows of its games (simkit.play.simulate) and the whole record of its first game (moves, cells,
+the statistics rows of its games (simkit.game.play.simulate) and the whole record of its first game (moves, cells,
 dead cards, sequences).
 """
 
@@ -47,7 +47,7 @@ import json
 import sys
 from pathlib import Path
 
-from simkit.options import OPTIONS as RULE_OPTIONS
+from simkit.game.options import OPTIONS as RULE_OPTIONS
 
 HERE = Path(__file__).resolve().parent
 FINGERPRINT_FILE = HERE / "golden" / "games_fingerprint.json"
@@ -55,7 +55,7 @@ FINGERPRINT_FILE = HERE / "golden" / "games_fingerprint.json"
 TABLES = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
 TABLE_OPTIONS = ("players", "teams")  # the rule options TABLES varies
 # Each other rule option away from its default, at a table: name -> [(players, teams, value)]. The corpus takes
-# them in simkit.options.OPTIONS order; an option new to OPTIONS plays nothing here until it has an entry (and
+# them in simkit.game.options.OPTIONS order; an option new to OPTIONS plays nothing here until it has an entry (and
 # then the corpus plays other games: a new GAMES_STAMP, or an ADDED group; tests/test_options.py asks for one).
 AWAY = {
     "hand_size": [(2, 2, (6, 7))], "sequences_to_win": [(2, 2, 1)], "max_turns": [(4, 2, 40)],
@@ -172,10 +172,10 @@ def added_fingerprint(group, seed: int = 20261201) -> str:
 
 
 def _hash(configurations, seed: int, names: bool) -> str:
-    from simkit.play import simulate
-    from simkit.policies import Lineup
-    from simkit.records import game_record
-    from simkit.rules import Rules
+    from simkit.game.play import simulate
+    from simkit.game.policies import Lineup
+    from simkit.game.records import game_record
+    from simkit.game.rules import Rules
 
     h = hashlib.sha256()
     for spec, players, teams, games, options, swap in configurations:

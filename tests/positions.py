@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.rules import Rules
 from simkit.kernels.core.decide import choose_dead  # noqa: F401  (re-exported: tests build positions with it)
 from simkit.kernels.core.moves import (  # noqa: F401  (re-exported: tests build positions with them)
     declare_sequences,
@@ -40,7 +41,6 @@ from simkit.kernels.core.random_move import (  # noqa: F401  (re-exported: tests
 from simkit.kernels.core.rng import seed_stream
 from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
 from simkit.kernels.engine import reset  # noqa: F401  (re-exported: tests build positions with it)
-from simkit.rules import Rules
 from tests.referee import OFFICIAL_BOARD
 
 
@@ -178,8 +178,8 @@ def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), ha
 
 def random_midgame(rules: Rules, seed: int, turns: int):
     """(st, sim) of game 0 of `seed` played by random policies and stopped by a turn cap after `turns` turns."""
+    from simkit.game.policies import Lineup
     from simkit.kernels.engine import play_game
-    from simkit.policies import Lineup
 
     capped = Rules.make(rules.players, rules.teams, max_turns=turns)
     st, sim = new_state(0), new_state(0)

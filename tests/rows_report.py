@@ -3,10 +3,10 @@
 This is simkit 0.4.0's computation (every section from the per-game rows in
 a pandas DataFrame: counts with numpy, percentiles with np.percentile, the
 mean's t-interval with scipy on the values, the standard deviation with
-numpy), filling the same ``simkit.report.Summary`` the streaming report
+numpy), filling the same ``simkit.analysis.report.Summary`` the streaming report
 fills from its aggregates. The sections 0.4.0 did not have (balance, the
 relative advantage, the interval of the standard deviation) take the counts
-from the rows here and the definitions from ``simkit.stats``.
+from the rows here and the definitions from ``simkit.analysis.stats``.
 tests/test_report.py checks that both print every number alike.
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sp
 
-from simkit import stats
-from simkit.report import CONFIG_COLUMNS, OUTCOMES, PERCENTILES, Summary, config_order, mixed_lineup_note
+from simkit.analysis import stats
+from simkit.analysis.report import CONFIG_COLUMNS, OUTCOMES, PERCENTILES, Summary, config_order, mixed_lineup_note
 
 _NAN = float("nan")
 
@@ -144,7 +144,7 @@ def one(df: pd.DataFrame, config: dict[str, Any], teams: int, swapped: bool) -> 
     s = Summary(config, n, team_table, seats, outcomes, draw, length, first_sequence, equal, first_mover, balance,
                 team_means, game_means, lineups)
     # every team's share of the decided games and the largest gap: the counts from the rows, the
-    # definitions from simkit.stats; the rounds: the length's values over the players
+    # definitions from simkit.analysis.stats; the rounds: the length's values over the players
     decided = int(wins.sum())
     share_rows = []
     for t, e in enumerate(stats.decided_shares(wins)):

@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 import simkit
-from simkit import dataset as ds
+from simkit.running import dataset as ds
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 API_PAGE = README.parent / "docs" / "guide" / "api.md"
 
 
 def test_simulate_gives_the_rows_simkit_run_writes(tmp_path):
-    from cli import app
+    from simkit.cli import app
 
     args = ["--players", "4", "--policy", "greedy,random", "--swap-seats", "--hand-size", "6,5", "--seed", "7"]
     result = CliRunner().invoke(app, ["run", "--games", "300", "--chunk-size", "120", *args,
@@ -44,7 +44,7 @@ def test_simulate_gives_the_rows_simkit_run_writes(tmp_path):
     (dict(seed=-1), ["--seed", "-1"]),
 ])
 def test_bad_arguments_raise_value_error_in_the_cli_words(tmp_path, kwargs, cli_args):
-    from cli import app
+    from simkit.cli import app
 
     with pytest.raises(ValueError) as caught:
         simkit.simulate(**kwargs)
@@ -78,10 +78,11 @@ def _blocks(page: Path, skipped: bool) -> list[str]:
 def test_the_examples_that_read_folders_run(tmp_path, monkeypatch, capsys):
     """The README's example, and the API page's examples that read a study or a run (Sybil skips those),
     on a small study and run laid out where they say."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
-    from simkit.runner import RunSpec, run
-    from simkit.studies import make_study, run_study
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
+    from simkit.running.runner import RunSpec, run
+    from simkit.studies.base import run_study
+    from simkit.studies.registry import make_study
 
     monkeypatch.chdir(tmp_path)
     for players in (2, 4):

@@ -9,12 +9,12 @@ import threading
 import numpy as np
 import pytest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
 from simkit.kernels.core.state import APART, CACHE_LINE, STAT_NAMES, cache_lines_apart, new_state
 from simkit.kernels.players.search import new_work
-from simkit.policies import Lineup
-from simkit.rules import Rules
 
 
 def _spans(arrays) -> list[tuple[int, int]]:
@@ -94,7 +94,7 @@ def test_a_done_array_of_another_shape_is_refused() -> None:
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) -> None:
     """The (n, N_STATS) rows are the transpose of a C-ordered array, so the part writer takes each column
-    without a copy (simkit.dataset.to_table), and the rows equal the games played one by one."""
+    without a copy (simkit.running.dataset.to_table), and the rows equal the games played one by one."""
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
     args = (lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 3)

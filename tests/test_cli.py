@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import simkit
-from cli import app
-from simkit import dataset as ds
-from simkit.records import read_records
+from simkit import cli
+from simkit.cli import app
+from simkit.game.records import read_records
+from simkit.running import dataset as ds
 from tests import referee
 
 runner = CliRunner()
@@ -45,6 +47,16 @@ def test_play_is_reproducible(tmp_path):
     invoke("play", "--seed", "9", "--games", "2", "--record", str(a), "--no-board")
     invoke("play", "--seed", "9", "--games", "1", "--first-game", "1", "--record", str(b), "--no-board")
     assert read_records(a)[1] == read_records(b)[0]
+
+
+def test_the_usage_errors_are_the_classes_typer_raises():
+    """The one-line errors catch typer's Click exceptions by class (cli._click_exceptions): this fails when
+    typer moves them or stops raising them."""
+    exceptions = cli._click_exceptions()
+    assert issubclass(typer.BadParameter, exceptions.UsageError)
+    assert issubclass(exceptions.NoSuchOption, exceptions.UsageError)
+    result = CliRunner().invoke(app, ["run", "--no-such-flag"], standalone_mode=False)
+    assert isinstance(result.exception, exceptions.NoSuchOption)
 
 
 @pytest.mark.parametrize(
@@ -303,12 +315,12 @@ def test_an_abort_ends_with_exit_code_130_and_no_traceback(monkeypatch):
     """Ctrl-C where no command catches it (typer turns it into its Abort): exit 130, nothing else."""
     import typer
 
-    import simkit.report
+    import simkit.analysis.report
 
     def interrupted(*args, **kwargs):
         raise typer.Abort()
 
-    monkeypatch.setattr(simkit.report, "summarise_dataset", interrupted)
+    monkeypatch.setattr(simkit.analysis.report, "summarise_dataset", interrupted)
     result = runner.invoke(app, ["report", "tests"])
     assert result.exit_code == 130, result.output
     assert "Traceback" not in result.output
@@ -450,16 +462,16 @@ class WouldPlay(Exception):
 
 
 def _stop_before_playing(monkeypatch):
-    import simkit.records
-    import simkit.runner
-    import simkit.studies
+    import simkit.game.records
+    import simkit.running.runner
+    import simkit.studies.base
 
     def would_play(*args, **kwargs):
         raise WouldPlay
 
-    monkeypatch.setattr(simkit.runner, "run", would_play)
-    monkeypatch.setattr(simkit.studies, "run_study", would_play)
-    monkeypatch.setattr(simkit.records, "game_record", would_play)
+    monkeypatch.setattr(simkit.running.runner, "run", would_play)
+    monkeypatch.setattr(simkit.studies.base, "run_study", would_play)
+    monkeypatch.setattr(simkit.game.records, "game_record", would_play)
 
 
 @pytest.mark.parametrize("command", list(FUZZ))
@@ -470,10 +482,10 @@ def test_a_fuzz_of_bad_command_lines_gets_one_error_line_and_never_a_traceback(c
     import random
     import shutil
 
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
-    from simkit.runner import RunSpec
-    from simkit.runner import run as run_games
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
+    from simkit.running.runner import RunSpec
+    from simkit.running.runner import run as run_games
 
     rules = Rules.make(2)
     for folder in ("ds", "damaged"):

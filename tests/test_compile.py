@@ -11,13 +11,13 @@ import textwrap
 import pytest
 from numba.core import caching
 
+from simkit.game.play import simulate
+from simkit.game.policies import POLICIES, Lineup
+from simkit.game.rules import Rules
 from simkit.kernels.batch import play_block
 from simkit.kernels.core import jit
 from simkit.kernels.engine import play_game
-from simkit.play import simulate
-from simkit.policies import POLICIES, Lineup
-from simkit.rules import Rules
-from simkit.runner import ENTRY_SECONDS
+from simkit.running.runner import ENTRY_SECONDS
 
 FRESH_PROCESS = textwrap.dedent("""
     import json, sys
@@ -30,7 +30,7 @@ FRESH_PROCESS = textwrap.dedent("""
                           "lookahead": len(lookahead.lookahead_action.signatures),
                           "evaluation": len(evaluation.win_chance.signatures)}), file=sys.stderr)
 
-    from simkit.runner import compile_estimate
+    from simkit.running.runner import compile_estimate
     print(json.dumps({"estimate": compile_estimate("random")}), file=sys.stderr)
     try:
         app(["run", "--games", "200", "--policy", "random", "--out", "random-run"], standalone_mode=False)
@@ -38,12 +38,12 @@ FRESH_PROCESS = textwrap.dedent("""
         pass
     compiled("random run")
     if sys.argv[1:] == ["greedy"]:  # a greedy decision: the policy set of random and greedy, compiled cold
-        from simkit.cards import tables
+        from simkit.game.cards import tables
         from simkit.kernels.engine import reset
         from simkit.kernels.core.state import new_state
         from simkit.kernels.players.dispatch import decide, workspace
-        from simkit.policies import Lineup
-        from simkit.rules import Rules
+        from simkit.game.policies import Lineup
+        from simkit.game.rules import Rules
 
         rules = Rules.make(2)
         lineup = Lineup.parse("greedy", rules)

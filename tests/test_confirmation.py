@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import tomli_w
 
-from simkit import stats
-from simkit.rules import Rules
+from simkit.analysis import stats
+from simkit.game.rules import Rules
 from simkit.studies import confirmation as cf
-from simkit.studies import run_study
+from simkit.studies.base import run_study
 
 PUBLISHED = cf.read_protocol(cf.Path("results/confirmation") / cf.PROTOCOL_FILE)
 

@@ -1,7 +1,7 @@
 """Nothing silently wrong: every part is checked on every read, and a damaged part is a missing chunk.
 
 A part's bytes are checked against the sha256 its chunk log recorded when it was written, and every page
-read against its Parquet page checksum (simkit.dataset.open_part). Damage anywhere in a part (its pages,
+read against its Parquet page checksum (simkit.running.dataset.open_part). Damage anywhere in a part (its pages,
 its footer, its header) is then either found, the part named and left out, or harmless, the rows read the
 same; never other numbers. A damaged part is healed as a missing chunk is: the same command plays it again,
 the same bytes. Random games only, a few hundred of them: the whole file takes seconds.
@@ -23,13 +23,13 @@ import pytest
 from typer.testing import CliRunner
 
 import simkit
-from cli import EXIT_INCOMPLETE, app
-from simkit import dataset as ds
-from simkit import manifest as mf
-from simkit.aggregate import paired, runs_of
-from simkit.policies import Lineup
-from simkit.rules import Rules
-from simkit.runner import RunEvents, RunSpec, run
+from simkit.cli import EXIT_INCOMPLETE, app
+from simkit.analysis.aggregate import paired, runs_of
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
+from simkit.running import dataset as ds
+from simkit.running import manifest as mf
+from simkit.running.runner import RunEvents, RunSpec, run
 
 TWO = Rules.make(2)
 runner = CliRunner()
@@ -113,7 +113,7 @@ def one_part(tmp_path_factory) -> Path:
 def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
     """200 seeded single-bit flips and 20 byte overwrites over the pages, the footer and the header of a part:
     each is found (the part named as damaged) or harmless (the same rows) by every reader, the report's
-    (simkit.aggregate.runs_of), read_games' and the resume's (simkit.runner); never other numbers.
+    (simkit.analysis.aggregate.runs_of), read_games' and the resume's (simkit.running.runner); never other numbers.
 
     The table also says what the page checksums and the decoder catch alone (a part without a recorded
     digest): not everything, which is why each part's digest is recorded when it is written."""
@@ -148,7 +148,7 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
             {c: str for c in ("end", "policies", "hand_size", "run_id", "handicap")})
 
     def resume():
-        from simkit.runner import _finished
+        from simkit.running.runner import _finished
 
         events = Notes()
         done = _finished(one_part, spec(games=300, chunk=300), ds.run_id(spec().identity()), events)

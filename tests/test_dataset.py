@@ -7,12 +7,12 @@ import shutil
 import pyarrow.parquet as pq
 import pytest
 
-from simkit import dataset as ds
-from simkit.policies import POLICIES, Lineup
-from simkit.render import render
-from simkit.report import summarise_dataset
-from simkit.rules import Rules
-from simkit.runner import RunSpec, run
+from simkit.analysis.report import summarise_dataset
+from simkit.game.policies import POLICIES, Lineup
+from simkit.game.rules import Rules
+from simkit.presentation.render import render
+from simkit.running import dataset as ds
+from simkit.running.runner import RunSpec, run
 
 TWO = Rules.make(2)
 
@@ -96,7 +96,7 @@ def test_an_incomplete_run_is_marked_in_every_format(tmp_path):
 
 
 def test_old_format_datasets_are_still_read(tmp_path):
-    """A simkit.dataset/1 run (int hand size, no run_id) is reported, each run on its own."""
+    """A simkit.running.dataset/1 run (int hand size, no run_id) is reported, each run on its own."""
     run(tmp_path / "new", spec(games=100))
     old = tmp_path / "old"
     old.mkdir()
@@ -105,7 +105,7 @@ def test_old_format_datasets_are_still_read(tmp_path):
     hand = table.schema.get_field_index("hand_size")
     table = table.set_column(hand, "hand_size", table.column("hand_size").cast("string").cast("int8"))
     pq.write_table(table, old / ds.part_name(0))
-    ds.write_json_atomic(old / ds.MANIFEST, {"format": "simkit.dataset/1", "games": 100, "chunk_size": 100,
+    ds.write_json_atomic(old / ds.MANIFEST, {"format": "simkit.running.dataset/1", "games": 100, "chunk_size": 100,
                                              "identity": {"seed": 5}, "chunks": []})
     df, runs = ds.read_runs(old)
     assert len(df) == 100 and df["run_id"].iloc[0].startswith("v1-")
@@ -147,10 +147,10 @@ def test_writing_a_part_does_not_import_pandas(tmp_path):
     script = f"""
 import sys
 import numpy as np
-from simkit import dataset as ds
+from simkit.running import dataset as ds
 from simkit.kernels.core.state import N_STATS
-from simkit.policies import Lineup
-from simkit.rules import Rules
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)
 identity = ds.identity_of(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 5)
 stats = np.arange(50 * N_STATS).reshape(50, N_STATS) % 3

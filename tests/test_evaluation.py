@@ -11,11 +11,11 @@ import math
 import numpy as np
 import pytest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.policies import VALUE_WEIGHTS, value_table
+from simkit.game.rules import Rules
 from simkit.kernels.core.state import MAX_TEAMS
 from simkit.kernels.values.evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, win_chance
-from simkit.policies import VALUE_WEIGHTS, value_table
-from simkit.rules import Rules
 from tests.positions import CORNERS, bb_cells, build, cfg_for, hand_cards, name, random_midgame
 from tests.referee import ALL_LINES, OFFICIAL_BOARD
 

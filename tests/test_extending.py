@@ -17,13 +17,16 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-import simkit.studies
-from simkit import metrics, options, stats, study_options
-from simkit.aggregate import Aggregate
-from simkit.policies import Lineup
-from simkit.rules import Rules
-from simkit.studies import KINDS, StudyError, default_folder, make_study
-from simkit.studies.base import Config, summary_row
+import simkit.studies.base
+from simkit.analysis import metrics, stats
+from simkit.analysis.aggregate import Aggregate
+from simkit.game import options
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
+from simkit.presentation import render
+from simkit.studies import options as study_options
+from simkit.studies.base import Config, StudyError, default_folder, summary_row
+from simkit.studies.registry import KINDS, make_study
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENDING = ROOT / "docs" / "dev" / "extending.md"
@@ -49,7 +52,8 @@ class Played(Exception):
 
 def test_the_page_names_the_registries_it_walks():
     text = EXTENDING.read_text(encoding="utf-8")
-    for path in ("simkit/options.py", "simkit/study_options.py", "simkit/metrics.py", "simkit/studies/__init__.py",
+    for path in ("simkit/game/options.py", "simkit/studies/options.py", "simkit/analysis/metrics.py",
+                 "simkit/studies/registry.py",
                  "kernels/players/NAME.py", "tests/fingerprint.py"):
         assert f"`{path}`" in text, path
         if "NAME" not in path:
@@ -65,7 +69,7 @@ def test_a_rule_option_declared_in_OPTIONS_alone_is_an_option_of_run_study_and_p
         result = runner.invoke(cli.app, [command, "--help"], terminal_width=200)
         assert result.exit_code == 0, result.output
         assert "--toy-rule T A toy rule of the test. Default: 0." in flat(result.stdout), command
-    # (simkit study --help would make Rules, whose fields are OPTIONS' as simkit.rules was imported: its option)
+    # (simkit study --help would make Rules, whose fields are OPTIONS' as simkit.game.rules was imported: its option)
     (param,) = [p for p in get_command(cli.app).commands["study"].params if p.name == "toy_rule"]
     assert param.opts == ["--toy-rule"] and param.help == "A toy rule of the test. Default: 0."
     given = {}
@@ -99,7 +103,7 @@ def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeyp
         studies.append((study, out))
         raise Played
 
-    monkeypatch.setattr(simkit.studies, "run_study", stop)
+    monkeypatch.setattr(simkit.studies.base, "run_study", stop)
     result = runner.invoke(cli.app, ["study", "first-player", "--rounds", "3"], catch_exceptions=True)
     assert isinstance(result.exception, Played), result.output
     (study, out), = studies
@@ -134,4 +138,4 @@ def test_a_metric_declared_in_METRICS_alone_is_in_every_study_row_and_the_docs_t
     assert row["toy_metric"] == 0.5 and row["toy_metric_n"] == n and row["toy_metric_low"] < 0.5 < row[
         "toy_metric_high"]
     assert "| `toy_metric` | a toy metric of the test: the share of games won by team 1 | 0 .. 1 |" in \
-        metrics.markdown_table()
+        render.metrics_markdown()

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 
-import simkit.dataset as ds
+import simkit.running.dataset as ds
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 from simkit.kernels import GAMES_STAMP
-from simkit.policies import Lineup
-from simkit.rules import Rules
 from tests.fingerprint import ADDED, FINGERPRINT_FILE, SPELLED, added_fingerprint, every_configuration, fingerprint
 
 
@@ -35,9 +35,9 @@ def test_the_corpus_plays_the_games_of_the_stamp() -> None:
 
 def test_the_corpus_covers_every_policy_table_and_rule_option() -> None:
     """The corpus holds every policy, every legal table and every rule option away from its default."""
-    from simkit.options import OPTIONS
-    from simkit.policies import POLICIES
-    from simkit.rules import LEGAL_TEAMS
+    from simkit.game.options import OPTIONS
+    from simkit.game.policies import POLICIES
+    from simkit.game.rules import LEGAL_TEAMS
 
     configs = every_configuration()
     names = {part.split(":")[0] for spec, *_ in configs for part in SPELLED.get(spec, spec).split(",")}

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
 from tests.positions import bb_cells, cells_of
 
 # (step, (d_row, d_col)) in ENGINE.md's order: row, column, down-right, down-left.

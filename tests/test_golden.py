@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from simkit.policies import Lineup
-from simkit.records import game_record
-from simkit.rules import Rules
+from simkit.game.policies import Lineup
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
 from tests import referee
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

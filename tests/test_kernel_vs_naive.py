@@ -5,9 +5,9 @@ play bit-for-bit identical games from the same (seed, game, rules, policies).
 For over a thousand games spread over every legal table, with the chip limit,
 odd hand sizes, odd sequence targets and tiny turn caps, this checks that
 
-- the kernel's record (``simkit.records.game_record``) equals naive's record;
+- the kernel's record (``simkit.game.records.game_record``) equals naive's record;
 - the independent referee (``tests/referee.py``) finds nothing wrong with it;
-- the statistics rows of ``simkit.play.simulate`` equal those computed from
+- the statistics rows of ``simkit.game.play.simulate`` equal those computed from
   the record (``naive.stats``).
 """
 
@@ -17,11 +17,11 @@ from functools import cache
 
 import pytest
 
+from simkit.game.play import simulate
+from simkit.game.policies import Lineup
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
 from simkit.kernels.core.state import STAT_NAMES
-from simkit.play import simulate
-from simkit.policies import Lineup
-from simkit.records import game_record
-from simkit.rules import Rules
 from tests import naive, referee
 from tests.positions import replay, reshuffle_events
 

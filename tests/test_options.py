@@ -1,4 +1,4 @@
-"""The rule options table (simkit.options.OPTIONS): every door derives from it, and checks what it is given."""
+"""The rule options table (simkit.game.options.OPTIONS): every door derives from it, and checks what it is given."""
 
 from __future__ import annotations
 
@@ -12,22 +12,23 @@ import pytest
 from typer.testing import CliRunner
 
 import simkit
-from simkit import dataset as ds
 from simkit.cli import app
-from simkit.options import OPTIONS, RulesError, markdown_table
-from simkit.policies import Lineup
-from simkit.records import game_record
-from simkit.rules import Rules
-from simkit.runner import RunSpec, run_folder_name
+from simkit.game.options import OPTIONS, RulesError, markdown_table
+from simkit.game.policies import Lineup
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
+from simkit.running import dataset as ds
+from simkit.running.runner import RunSpec, run_folder_name
 
 OPTIONS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "rule-options.md"
 runner = CliRunner()
 
 
 def test_the_docs_option_table_is_the_table():
-    """The docs' rule-options table is simkit.options.markdown_table(), word for word."""
+    """The docs' rule-options table is simkit.game.options.markdown_table(), word for word."""
     text = OPTIONS_PAGE.read_text(encoding="utf-8")
-    found = re.search(r"<!-- options table: simkit.options.markdown_table\(\) -->\n(.*?)<!-- end of options table -->",
+    found = re.search(r"<!-- options table: simkit.game.options.markdown_table\(\) -->\n"
+                      r"(.*?)<!-- end of options table -->",
                       text, re.S)
     assert found and found.group(1) == markdown_table()
 
@@ -70,7 +71,7 @@ def test_an_option_at_its_default_adds_nothing_to_the_folder_name():
 def test_identity_records_and_titles_carry_every_option():
     """The run identity holds every option (defaults included); records and report titles list the
     required ones and those not at their default (RECORD.md, RULES.md "Rule variants")."""
-    from simkit.report import title_config
+    from simkit.analysis.report import title_config
 
     rules = Rules.make(3, late_card=2, reshuffle=False)
     identity = RunSpec(rules, Lineup.parse("random", rules), 1, 10).identity()
@@ -162,8 +163,8 @@ def test_variant_runs_from_the_command_line(tmp_path):
 def test_a_line_up_parsed_for_another_table_is_refused_before_any_kernel_runs(tmp_path):
     """A run spec whose line-up was parsed for another table is refused (its seats, or its
     table-dependent defaults such as the lookahead's value weights, are another table's)."""
-    from simkit.play import simulate
-    from simkit.runner import run
+    from simkit.game.play import simulate
+    from simkit.running.runner import run
 
     two, four, three = Rules.make(2), Rules.make(4), Rules.make(3)
     with pytest.raises(ValueError, match="parsed for another table"):

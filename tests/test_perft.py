@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
 from simkit.kernels.core.rng import seed_stream
 from simkit.kernels.core.state import is_dead, popcount, targets
 from tests import naive

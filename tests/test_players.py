@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from simkit import stats
+from simkit.analysis import stats
+from simkit.game.policies import POLICIES, Lineup, markdown_table
+from simkit.game.rules import Rules
 from simkit.kernels.players.dispatch import PLAYERS, policy_set
 from simkit.kernels.players.player import HEAVY, LIGHT
-from simkit.policies import POLICIES, Lineup, markdown_table
-from simkit.rules import Rules
-from simkit.runner import compile_estimate, default_chunk_size
+from simkit.running.runner import compile_estimate, default_chunk_size
 from simkit.studies.base import PRECISE_HALF_WIDTH, STRONG_HALF_WIDTH, default_games, round_games
 from simkit.studies.skill import SKILL_POLICIES
 
@@ -19,9 +19,10 @@ PLAYERS_PAGE = ROOT / "docs" / "guide" / "players.md"
 
 
 def test_the_docs_players_table_is_the_table():
-    """The docs' players table is simkit.policies.markdown_table(), word for word."""
+    """The docs' players table is simkit.game.policies.markdown_table(), word for word."""
     text = PLAYERS_PAGE.read_text(encoding="utf-8")
-    found = re.search(r"<!-- players table: simkit.policies.markdown_table\(\) -->\n(.*?)<!-- end of players table -->",
+    found = re.search(r"<!-- players table: simkit.game.policies.markdown_table\(\) -->\n"
+                      r"(.*?)<!-- end of players table -->",
                       text, re.S)
     assert found and found.group(1) == markdown_table()
 
@@ -45,7 +46,7 @@ def test_the_skill_ladder_and_the_policy_sets_read_the_entries():
 def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(monkeypatch):
     """A cost class's study games give the half-width the studies ask for; the compile notice says the
     players' declared seconds where the game loop is not compiled yet, an entry point's where it is."""
-    from simkit import runner
+    from simkit.running import runner
 
     monkeypatch.setattr(runner, "game_loop_compiled", lambda lineup, rules: False)
     assert LIGHT.study_games >= round_games(stats.games_for_half_width(PRECISE_HALF_WIDTH))

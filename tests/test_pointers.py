@@ -12,13 +12,14 @@ the README's sections move; a pointer names the page that holds the text.
 
 from __future__ import annotations
 
+import importlib
 import re
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from simkit.options import OPTIONS
+from simkit.game.options import OPTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 # A document, then a section in quotes: README.md, 'Metrics'; (docs/guide/reports.md, "Glossary")
@@ -128,11 +129,43 @@ def test_the_published_summaries_close_with_the_notes_the_code_writes():
     in every published summary."""
     import pandas as pd
 
-    from simkit.studies import KINDS, Study, Tables
-    from simkit.studies.base import summary_markdown
+    from simkit.studies.base import Study, Tables, summary_markdown
+    from simkit.studies.registry import KINDS
 
     text = summary_markdown(Study(KINDS["teams"], {}, {"random": 1}), Tables(pd.DataFrame()), [], [])
     last = text.rstrip("\n").splitlines()[-1]
     assert "docs/guide/reports.md, 'Metrics'" in last
     for path in sorted((ROOT / "results").rglob("summary.md")):
         assert last in path.read_text(encoding="utf-8").splitlines(), path
+
+
+# A dotted name of simkit's code, as docs and docstrings name a module or what it holds: simkit.game.rules.Rules
+# (not a format tag such as "simkit.study/2").
+DOTTED = re.compile(r"(?<![\w./-])simkit(?:\.[A-Za-z_]\w*)+(?![\w/])")
+
+
+def resolves(name: str) -> bool:
+    """Whether `name` is a module of simkit, or a name that the longest importable module of it holds."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attribute in parts[i:]:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+def test_every_dotted_name_of_simkit_in_the_docs_and_the_code_resolves():
+    """simkit.running.dataset.identity_of in a page or a docstring names a module and what it holds that exist
+    (the changelog tells history and keeps the names of its day)."""
+    texts = [*ROOT.glob("docs/**/*.md"), ROOT / "README.md", *sources(), *ROOT.glob("kernels/**/*.py"),
+             *ROOT.glob("benchmarks/*.py")]
+    stale = [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}" for path in texts
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             for m in DOTTED.finditer(line) if not resolves(m.group(0))]
+    assert not stale

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.play import simulate
+from simkit.game.policies import Lineup, PolicyError
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
 from simkit.kernels.core.state import new_state
 from simkit.kernels.players.dispatch import decide
-from simkit.play import simulate
-from simkit.policies import Lineup, PolicyError
-from simkit.records import game_record
-from simkit.rules import Rules
 from tests import referee
 from tests.positions import random_midgame, scramble_hidden, set_hand
 
@@ -118,9 +118,9 @@ def test_greedy_weights_change_its_play():
 
 def test_parameter_rows_fit_the_kernel():
     """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
+    from simkit.game.policies import N_PARAMS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS
     from simkit.kernels.players.rollouts import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
     from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
-    from simkit.policies import N_PARAMS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS
 
     assert all(len(kind.params) <= N_PARAMS for kind in POLICIES.values())
     names = list(POLICIES["lookahead"].params)
@@ -139,8 +139,8 @@ def test_parameter_rows_fit_the_kernel():
 def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
     """The value weights default to the table's; the canonical spec leaves them out, the
     resolved parameters (a run's identity) show them, and a value given explicitly wins."""
+    from simkit.game.policies import VALUE_WEIGHTS, value_table
     from simkit.kernels.players.rollouts import P_GREEDY, P_VALUE
-    from simkit.policies import VALUE_WEIGHTS, value_table
 
     rules = Rules.make(players, teams)
     assert value_table(rules) == table
@@ -159,7 +159,7 @@ def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
 def test_another_tables_value_is_printed():
     """Given the two-player value at a three-team table, the spec names every weight that
     differs from the three-team defaults, and parses back to the same parameters."""
-    from simkit.policies import VALUE_WEIGHTS
+    from simkit.game.policies import VALUE_WEIGHTS
 
     three = Rules.make(3)
     two_team_value = ":".join(f"{k}={v!r}" for k, v in VALUE_WEIGHTS["2 teams"].items())
@@ -209,7 +209,7 @@ def _position(team0_cells, team1_cells, hand):
 
 
 def _greedy_move(st, sim):
-    from simkit.cards import card_name
+    from simkit.game.cards import card_name
 
     lineup = Lineup.parse("greedy", TWO)
     code, cell = decide(lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim,

@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simkit.game.play import simulate
+from simkit.game.policies import Lineup
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
 from simkit.kernels.players.dispatch import ONE_STRONG_SET, PLAYERS
-from simkit.play import simulate
-from simkit.policies import Lineup
-from simkit.records import game_record
-from simkit.rules import Rules
 
 # Two line-ups whose own sets hold, between them, every player beyond the reference players
 # (tests/warm.py compiles both sets).

@@ -1,7 +1,7 @@
 """The studies published in results/ name their configurations by the run ids the code computes.
 
 A study.json records, for every configuration, the run id of the dataset its
-tables were made from (``simkit.dataset.identity_of``: the rules, the line-up
+tables were made from (``simkit.running.dataset.identity_of``: the rules, the line-up
 with every policy parameter resolved, the seed, simkit's version and the
 games stamp). A change that alters an identity without altering the games (a
 policy parameter added with a default that plays as before) leaves those ids
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import simkit
-from simkit import dataset as ds
+from simkit.running import dataset as ds
 from simkit.studies.base import config_from_json, config_run_id
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simkit import defaults
 from simkit.cli import app
-from simkit.studies import KINDS
+from simkit.game import defaults
+from simkit.studies.registry import KINDS
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 

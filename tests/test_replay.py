@@ -1,6 +1,6 @@
 """`simkit replay`: a recorded game on the board, turn by turn, every move checked against the rules.
 
-The package's checking (simkit.replay, written from docs/RULES.md) is held to the independent referee
+The package's checking (simkit.game.replay, written from docs/RULES.md) is held to the independent referee
 (tests/referee.py): both accept every record `simkit play --record` writes, and both refuse the same
 broken records (a wrong card, an illegal cell, a locked chip removed, a false pass, a wrong result).
 """
@@ -14,10 +14,10 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from cli import app
-from simkit.cards import cell_index, cell_name
-from simkit.records import read_records
-from simkit.replay import ReplayError, replay
+from simkit.cli import app
+from simkit.game.cards import cell_index, cell_name
+from simkit.game.records import read_records
+from simkit.game.replay import ReplayError, replay
 from tests import referee
 
 runner = CliRunner()
@@ -200,7 +200,7 @@ def test_the_result_line_names_the_team_of_each_sequence_count(records, tmp_path
     a, b = rec["result"]["sequences"]
     assert last.endswith(f"; sequences: team 0 (blue) {a}, team 1 (green) {b}")
     three = next(r for r in records if r["rules"]["teams"] == 3)
-    from simkit.display import result_line
+    from simkit.presentation.display import result_line
 
     assert "team 2 (red)" in result_line(three)
 
@@ -248,7 +248,7 @@ def test_record_md_stands_alone_with_the_board_it_names():
     numbers, and leans on no file outside the repository."""
     from pathlib import Path
 
-    from simkit.cards import board_names
+    from simkit.game.cards import board_names
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "RECORD.md").read_text(encoding="utf-8")
     rows = [line.strip("|").split("|") for line in text.splitlines() if line.startswith("| ") and

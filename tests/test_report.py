@@ -1,4 +1,5 @@
-"""Tests of simkit.report (the sections), simkit.render (the formats) and simkit.glossary, on synthetic
+"""Tests of simkit.analysis.report (the sections), simkit.presentation.render (the formats) and
+simkit.presentation.glossary, on synthetic
 per-game tables and real datasets."""
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import pytest
 from rich.console import Console
 from scipy import stats
 
-from simkit import dataset as ds
-from simkit.glossary import GLOSSARY, glossary_entry
-from simkit.render import (
+from simkit.analysis.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
+from simkit.analysis.stats import proportion
+from simkit.presentation.glossary import GLOSSARY, glossary_entry
+from simkit.presentation.render import (
     TIDY_COLUMNS,
     format_interval,
     format_p_value,
@@ -28,8 +30,7 @@ from simkit.render import (
     to_frame,
     to_records,
 )
-from simkit.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
-from simkit.stats import proportion
+from simkit.running import dataset as ds
 
 
 def wilson_interval(k: int, n: int) -> tuple[float, float]:
@@ -562,11 +563,11 @@ def test_piped_long_title_is_whole() -> None:
 def test_cli_report_piped_keeps_long_title(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    import simkit.report
-    from cli import app
+    import simkit.analysis.report
+    from simkit.cli import app
 
     df = make_games(300, policies=LONG_POLICIES, seed=34)
-    monkeypatch.setattr(simkit.report, "summarise_dataset", lambda directory: summarise(df))
+    monkeypatch.setattr(simkit.analysis.report, "summarise_dataset", lambda directory: summarise(df))
     result = CliRunner().invoke(app, ["report", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     title = only(summarise(df)).title
@@ -675,14 +676,14 @@ def _printed_terms(md: str) -> set[str]:
 
 
 def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary], tmp_path: Path) -> None:
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
-    from simkit.runner import RunSpec, run
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
+    from simkit.running.runner import RunSpec, run
 
     extra = only(summarise(make_games(300, players=4, policies="greedy,random", seed=38)))
     rules = Rules.make(2)
     run(tmp_path, RunSpec(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 1, 200))
-    from simkit.report import summarise_dataset
+    from simkit.analysis.report import summarise_dataset
 
     swapped = only(summarise_dataset(tmp_path))  # the only kind of run with line-up scores
     md = render([*mixed, extra, swapped], "markdown")
@@ -714,11 +715,11 @@ def test_explain_prints_the_glossary(mixed: list[Summary]) -> None:
 def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    import simkit.report
-    from cli import app
+    import simkit.analysis.report
+    from simkit.cli import app
 
     df = make_games(300, seed=39)
-    monkeypatch.setattr(simkit.report, "summarise_dataset", lambda directory: summarise(df))
+    monkeypatch.setattr(simkit.analysis.report, "summarise_dataset", lambda directory: summarise(df))
     runner = CliRunner()
     rich = runner.invoke(app, ["report", str(tmp_path), "--explain"], catch_exceptions=False)
     assert rich.exit_code == 0 and "Reading this report" in rich.stdout
@@ -738,9 +739,9 @@ def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def study_like(tmp_path_factory) -> Path:
     """A folder of five runs, 300,000 games in all: two and three teams, a swapped mixed line-up, several
     chunks, a copied run (counted once) and an interrupted one (incomplete)."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
-    from simkit.runner import RunSpec, run
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
+    from simkit.running.runner import RunSpec, run
 
     root = tmp_path_factory.mktemp("streaming")
     specs = {
@@ -761,7 +762,7 @@ def study_like(tmp_path_factory) -> Path:
 def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like: Path) -> None:
     """The report from per-part aggregates equals the all-rows computation (tests/rows_report.py),
     number for number, in every format that prints them; memory does not hold the rows."""
-    from simkit.report import summarise_dataset
+    from simkit.analysis.report import summarise_dataset
     from tests.rows_report import summarise_rows
 
     streamed = summarise_dataset(study_like)
@@ -786,7 +787,7 @@ def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like:
 
 
 def test_copies_counted_once_and_incomplete_runs_marked(study_like: Path) -> None:
-    from simkit.report import summarise_dataset
+    from simkit.analysis.report import summarise_dataset
 
     by_players = {s.config["players"]: s for s in summarise_dataset(study_like)}
     assert by_players[3].games == 100_000
@@ -799,7 +800,7 @@ def test_an_unreadable_part_is_named_and_the_rest_reported(study_like: Path, tmp
     """A report on a dataset with an unreadable part names the file and reports the rest as incomplete."""
     import shutil
 
-    from simkit.report import summarise_dataset
+    from simkit.analysis.report import summarise_dataset
 
     shutil.copytree(study_like / "p6-noreshuffle", tmp_path / "p6")
     shutil.copytree(study_like / "p3", tmp_path / "p3")
@@ -817,10 +818,11 @@ def test_an_unreadable_part_is_named_and_the_rest_reported(study_like: Path, tmp
 
 def test_every_team_share_of_the_decided_games_with_simultaneous_intervals_in_every_format() -> None:
     """Three teams: every team's share of the decided games with Goodman's simultaneous intervals
-    (simkit.stats.simultaneous, as the studies use) and the largest gap with its interval (simkit.stats.max_gap),
+    (simkit.analysis.stats.simultaneous, as the studies use) and the largest gap with its interval
+    (simkit.analysis.stats.max_gap),
     in the markdown, rich, JSON and CSV reports and in simkit.summarise."""
     import simkit
-    from simkit import stats
+    from simkit.analysis import stats
 
     df = make_games(3000, teams=3, players=6, p_team=[0.38, 0.33, 0.29], p_draw=0.1, seed=51)
     s = only(summarise(df))
@@ -873,7 +875,7 @@ def test_the_length_says_turns_of_all_seats_and_gives_rounds_beside_them() -> No
 
 
 def test_the_report_says_what_fair_means() -> None:
-    from simkit.stats import FAIR_BAND
+    from simkit.analysis.stats import FAIR_BAND
 
     s = only(summarise(make_games(300, seed=53)))
     md = render([s], "markdown")

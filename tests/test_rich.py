@@ -13,7 +13,9 @@ import math
 import numpy as np
 import pytest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.policies import RICH_NAMES, RICH_WEIGHTS, value_table
+from simkit.game.rules import Rules
 from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.kernels.values.evaluation import (
     F_FOUR_CELLS,
@@ -25,8 +27,6 @@ from simkit.kernels.values.evaluation import (
 )
 from simkit.kernels.values.fair import fair_features
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
-from simkit.policies import RICH_NAMES, RICH_WEIGHTS, value_table
-from simkit.rules import Rules
 from tests.positions import CORNERS, bb_cells, hand_cards, name, random_midgame, scramble_hidden
 from tests.referee import ALL_LINES, OFFICIAL_BOARD
 

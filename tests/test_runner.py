@@ -9,14 +9,14 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-import simkit.play
-from simkit import dataset as ds
-from simkit import manifest as mf
-from simkit.executors import LocalExecutor
-from simkit.play import get_threads, set_threads
-from simkit.policies import Lineup
-from simkit.rules import Rules
-from simkit.runner import RunEvents, RunSpec, run
+import simkit.game.play
+from simkit.game.play import get_threads, set_threads
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
+from simkit.running import dataset as ds
+from simkit.running import manifest as mf
+from simkit.running.executors import LocalExecutor
+from simkit.running.runner import RunEvents, RunSpec, run
 
 RULES = Rules.make(2)
 LINEUP = Lineup.parse("random", RULES)
@@ -61,7 +61,7 @@ class InterruptAfter(RunEvents):
 @pytest.fixture(autouse=True)
 def restore_threads(monkeypatch):
     """Two threads allowed even on a one-core machine, so the thread tests run (and can fail) everywhere."""
-    monkeypatch.setattr(simkit.play, "cores", lambda: max(2, simkit.play.os.cpu_count() or 1))
+    monkeypatch.setattr(simkit.game.play, "cores", lambda: max(2, simkit.game.play.os.cpu_count() or 1))
     before = get_threads()
     yield
     set_threads(before)

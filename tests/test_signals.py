@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from simkit import dataset as ds
+from simkit.running import dataset as ds
 
 SIMKIT = [sys.executable, "-m", "simkit"]
 

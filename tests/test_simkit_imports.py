@@ -34,7 +34,8 @@ MODULES = modules()
 
 
 def module_of(name: str) -> str | None:
-    """The module of MODULES that an imported dotted name lies in (simkit.runner.run -> simkit.runner)."""
+    """The module of MODULES that an imported dotted name lies in
+    (simkit.running.runner.run -> simkit.running.runner)."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name or None
@@ -109,7 +110,7 @@ def private(name: str) -> bool:
 
 
 def test_the_modules_are_found():
-    assert {"simkit", "simkit.runner", "simkit.executors", "simkit.distributed", "simkit.cli",
+    assert {"simkit", "simkit.running.runner", "simkit.running.executors", "simkit.running.distributed", "simkit.cli",
             "simkit.studies.base"} <= set(MODULES)
 
 
@@ -127,7 +128,7 @@ def test_no_module_takes_another_modules_private_names(module):
     taken = [f"line {line}: from {base} import {name}" for base, name, line in imports(module)
              if name and private(name) and module_of(base) not in (None, module)]
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    aliases = {"simkit": "simkit"}  # `import simkit.play` binds simkit
+    aliases = {"simkit": "simkit"}  # `import simkit.game.play` binds simkit
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             aliases.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
@@ -143,10 +144,23 @@ def test_no_module_takes_another_modules_private_names(module):
 
 
 def dotted(expr: ast.expr, aliases: dict[str, str]) -> str | None:
-    """The module an expression such as ds or simkit.play names, through the names imports bound."""
+    """The module an expression such as ds or simkit.game.play names, through the names imports bound."""
     if isinstance(expr, ast.Name):
         return aliases.get(expr.id)
     if isinstance(expr, ast.Attribute):
         head = dotted(expr.value, aliases)
         return None if head is None else f"{head}.{expr.attr}"
     return None
+
+
+def test_the_tests_import_the_cli_and_their_helpers_under_one_name():
+    """The CLI is simkit.cli and a helper of tests/ is tests.NAME: a second name (``import cli``,
+    ``import referee``) would load the module twice, as two module objects."""
+    helpers = {p.stem for p in (ROOT / "tests").glob("*.py")} | {"cli"}
+    second_names = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            second_names += [f"{path.name}:{node.lineno}: {n}" for n in names if n.split(".")[0] in helpers]
+    assert not second_names

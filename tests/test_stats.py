@@ -1,8 +1,8 @@
-"""Tests that can fail for simkit.stats: coverage of every 95% interval against a known truth,
+"""Tests that can fail for simkit.analysis.stats: coverage of every 95% interval against a known truth,
 and exactness checks where a closed form exists.
 
 Coverage tests draw many seeded synthetic samples from a known distribution (numpy ``default_rng`` with a fixed
-seed: the figures are exact and reproducible), compute the interval of each sample with simkit.stats and count
+seed: the figures are exact and reproducible), compute the interval of each sample with simkit.analysis.stats and count
 how often it covers the truth. With 10,000 samples the standard error of a 95% coverage is 0.22 pp, so the band
 94%-96% is +-4.5 standard errors: a correct interval stays inside it, while an interval with a standard error off
 by a factor of 2 covers about 68% or 99.99% of the time. Each coverage test also checks that the same intervals
@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
-from simkit import stats as S
+from simkit.analysis import stats as S
 
 SAMPLES = 10_000
 BAND = (0.94, 0.96)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.play import simulate
+from simkit.game.policies import POLICIES, Lineup, PolicyError, value_table
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
 from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.kernels.players.dispatch import decide, policy_set, workspace
-from simkit.play import simulate
-from simkit.policies import POLICIES, Lineup, PolicyError, value_table
-from simkit.records import game_record
-from simkit.rules import Rules
 from tests import referee
 from tests.positions import random_midgame, scramble_hidden
 
@@ -81,12 +81,12 @@ def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
 
 
 def test_parameter_rows_fit_the_kernels():
+    from simkit.game.policies import N_PARAMS, RICH_NAMES, VALUE_NAMES
     from simkit.kernels.players import fast, search
     from simkit.kernels.players import rollouts as lookahead
     from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
     from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
     from simkit.kernels.values.rich import N_RICH_WEIGHTS
-    from simkit.policies import N_PARAMS, RICH_NAMES, VALUE_NAMES
 
     names = list(POLICIES["ismcts"].params)
     assert len(names) == search.N_SEARCH_PARAMS <= N_PARAMS
@@ -162,8 +162,8 @@ def test_bad_parameters_are_refused(spec, message):
 def test_swift_plays_every_table_with_the_value_fitted_for_it():
     """The value of hand and board of the table's shape, or the table's own where it has one (8 players or
     more: RICH_WEIGHTS); the search settings of its shape."""
+    from simkit.game.rules import LEGAL_TEAMS
     from simkit.kernels.values.weights import RICH_WEIGHTS, rich_table, rich_weights
-    from simkit.rules import LEGAL_TEAMS
 
     for players, teams in [(p, t) for p, ts in LEGAL_TEAMS.items() for t in ts]:
         rules = Rules.make(players, teams)
@@ -184,8 +184,8 @@ def test_ismcts_rich_is_refused_where_its_value_is_not_fitted(players, teams):
 
 def test_ismcts_rich_is_ismcts_with_the_value_of_hand_and_board_of_its_table():
     """ismcts's search settings and greedy weights; the value weights of the table shape (RICH_WEIGHTS)."""
+    from simkit.game.policies import RICH_WEIGHTS
     from simkit.kernels.values.weights import rich_weights
-    from simkit.policies import RICH_WEIGHTS
 
     for players in (2, 4, 12):
         rules = Rules.make(players, 2)
@@ -212,10 +212,10 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
     FittedLeaf: kernels.values.evaluation's softmax over the teams (ismcts, unchanged)."""
     import numba
 
+    from simkit.game.policies import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
     from simkit.kernels.players.search import end_value, leaf_values
     from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
     from simkit.kernels.values.rich import rich_chance
-    from simkit.policies import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
 
     @numba.njit
     def values(leaf, tb, cfg, st, mover, weights, out):
@@ -240,13 +240,13 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
 
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
-    """Measured per table shape (benchmarks/matches.md, simkit.policies.SWIFT_SETTINGS), 10 deals raced
+    """Measured per table shape (benchmarks/matches.md, simkit.game.policies.SWIFT_SETTINGS), 10 deals raced
     every 2 and all four candidates searched when they hold a removal at every shape: one player per team
     and every three-team table, gap=16 and the lookahead's own weights for the other teams' replies (the
     leaves seen by the searching seat with three teams); two teams with partners, every candidate
     searched, the default greedy's replies and the leaves seen by the searching seat; at 12p/3t, a table
     of its own, 4 plies on 20 deals raced every 4."""
-    from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
+    from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS
 
     alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0, "removals": 4.0,
              **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}}
@@ -427,9 +427,9 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
     swift's with removals=0. Positions: random midgames with a four of the other team planted
     (greedy lists a removal only where it breaks a four), the seat's hand cut to three cards of its own
     and, in half of them, the one-eyed Jack of spades."""
+    from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS
     from simkit.kernels.core.tables import ONE_EYED
     from simkit.kernels.players.greedy import score_actions
-    from simkit.policies import LOOKAHEAD_OWN_WEIGHTS
     from tests.positions import CORNERS, hand_cards, place_chip, set_hand
 
     rules = Rules.make(players, 2)
@@ -538,7 +538,7 @@ def test_the_new_players_beat_random():
 
 
 def test_chunks_are_short_when_a_slow_player_plays():
-    from simkit.runner import RunSpec
+    from simkit.running.runner import RunSpec
 
     assert RunSpec(TWO, Lineup.parse("ismcts,greedy", TWO), 1, 10).chunking == 100
     assert RunSpec(TWO, Lineup.parse("fast,random", TWO), 1, 10).chunking == 1_000

@@ -14,11 +14,13 @@ import pytest
 from scipy.stats import binomtest
 from typer.testing import CliRunner
 
-from simkit import dataset as ds
-from simkit.metrics import METRICS, markdown_table
-from simkit.options import RulesError
-from simkit.runner import RunEvents
-from simkit.studies import KINDS, LEGAL_TABLES, StudyError, default_folder, make_study, run_study
+from simkit.analysis.metrics import METRICS
+from simkit.game.options import RulesError
+from simkit.presentation.render import metrics_markdown
+from simkit.running import dataset as ds
+from simkit.running.runner import RunEvents
+from simkit.studies.base import LEGAL_TABLES, StudyError, default_folder, run_study
+from simkit.studies.registry import KINDS, make_study
 
 REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
 GAMES = 400
@@ -285,7 +287,7 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     the parameter; --overwrite replays that folder alone and keeps the study's other runs."""
     from dataclasses import replace
 
-    from simkit import policies
+    from simkit.game import policies
 
     out = tmp_path / "study"
     study = first_player(2, policies=("random", "greedy"), games=200)
@@ -414,7 +416,7 @@ class Synthetic:
         self.asked: list[str] = []
 
     def aggregate(self, config):
-        from simkit.aggregate import Aggregate
+        from simkit.analysis.aggregate import Aggregate
 
         self.asked.append(config.label)
         knob = int(str(dict(config.facts)["setting"]).split(",")[0])
@@ -429,8 +431,8 @@ class Synthetic:
 
 @pytest.mark.parametrize("crossing", [0.0, 3.4, 7.6, 10.5])
 def test_the_search_brackets_a_known_crossing(crossing):
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
     rules = Rules.make(12, 2)
@@ -450,8 +452,8 @@ def test_the_search_brackets_a_known_crossing(crossing):
 
 
 def test_a_search_that_cannot_reach_zero_says_so():
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
     rules = Rules.make(12, 2)
@@ -461,13 +463,13 @@ def test_a_search_that_cannot_reach_zero_says_so():
 
 
 def test_the_three_team_search_moves_both_knobs():
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
     class TwoKnobs(Synthetic):
         def aggregate(self, config):
-            from simkit.aggregate import Aggregate
+            from simkit.analysis.aggregate import Aggregate
 
             h0, *rest = (int(x) for x in str(dict(config.facts)["setting"]).split(","))
             h1 = rest[0] if rest else 0
@@ -492,7 +494,7 @@ class Shares:
         self.table, self.far, self.games = table, far, games
 
     def aggregate(self, config):
-        from simkit.aggregate import Aggregate
+        from simkit.analysis.aggregate import Aggregate
 
         h0, *rest = (int(x) for x in str(dict(config.facts)["setting"]).split(","))
         shares = self.table.get((h0, rest[0] if rest else 0), self.far)
@@ -506,8 +508,8 @@ def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
     """Three teams: the eight neighbours of where the coordinate search's steps end are visited, and one
     where both criteria are nearer zero is the answer; every neighbour is asked for (a missing one is
     played: the search resumes there)."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import Need, Search
 
     rules = Rules.make(3)
@@ -534,8 +536,8 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
     """The standard game's games came out nearly even (its interval holds zero) while every other setting
     falls through even at 8.3: unguided, the search stops at 0; begun at another line-up's answer (9), it goes
     on and finds 8."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import NO_EDGE_AT_0, Search
 
     rules = Rules.make(2)
@@ -553,8 +555,8 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
 def test_the_answer_is_the_visited_setting_nearest_fair():
     """The steps bracket the crossing and fit a line through the bracket, which ends at 20 (+0.08 pp); the
     bisection visited 19, at 0.00 pp: the answer is 19 (where the steps ended was the answer before)."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
     rules = Rules.make(2)
@@ -574,9 +576,9 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
     over the fair band and its largest gap's upper bound over the gap target (the confirmation's test with
     the margins scaled). Where the steps ended (43,33) is farther than a setting visited on the way (31,15),
     and a setting with team 0 at its fair share but teams 1 and 2 far apart (20,0) is farther still."""
-    from simkit import stats
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.analysis import stats
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, Search
 
     rules = Rules.make(3)
@@ -600,8 +602,8 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
 def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     """A first confirmation whose point estimate is fair but whose interval crosses the band's
     edge goes on to its next look's games on the same seed; a settled one stops."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import LOOKS, Search, confirmation, first_look
 
     rules = Rules.make(2)
@@ -630,8 +632,8 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
 def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, asked):
     """Under a strong line-up a confirmation goes on from its first look to 2, then 4 times its games
     while each look is inconclusive, deciding from the games on disk (in multiples of the first look's)."""
-    from simkit.policies import Lineup
-    from simkit.rules import Rules
+    from simkit.game.policies import Lineup
+    from simkit.game.rules import Rules
     from simkit.studies.compensation import Search, confirmation, first_look, looks_taken
 
     rules = Rules.make(2)
@@ -665,7 +667,7 @@ class BySeed:
         self.asked: list[tuple[str, int, int]] = []
 
     def aggregate(self, config):
-        from simkit.aggregate import Aggregate
+        from simkit.analysis.aggregate import Aggregate
 
         seed = config.seed_of(self.seed)
         self.asked.append((dict(config.facts)["setting"], seed, config.games))
@@ -731,7 +733,7 @@ def test_a_refinement_chooses_on_the_fitted_plane_not_a_lucky_setting():
     """Three teams: the refinement's nine settings follow a plane whose shares are nearest equal at (6,4);
     at (8,6) the games happened to come out even. The fitted plane still chooses (6,4); the settings'
     own values alone would choose (8,6)."""
-    from simkit.aggregate import Aggregate
+    from simkit.analysis.aggregate import Aggregate
     from simkit.studies.compensation import Point, fitted_nearest_fair
 
     def point(h0, h1, games=20_000):
@@ -834,7 +836,7 @@ def test_a_compensation_answer_is_checked_by_another_line_up_with_its_wall_time(
 # --- the command line ------------------------------------------------------------
 
 def test_the_docs_metric_table_is_the_registry():
-    assert markdown_table() in REPORTS_PAGE.read_text(encoding="utf-8")
+    assert metrics_markdown() in REPORTS_PAGE.read_text(encoding="utf-8")
     assert list(METRICS) == ["advantage", "relative_advantage", "balance", "balance_decided", "completion",
                              "drawishness", "timeouts", "duration", "duration_sd"]
 
@@ -929,7 +931,7 @@ def test_the_study_help_says_what_each_study_takes():
     from typer.testing import CliRunner
 
     from simkit.cli import app
-    from simkit.options import OPTIONS
+    from simkit.game.options import OPTIONS
     from simkit.studies.base import Results
 
     text = "".join(CliRunner().invoke(app, ["study", "--help"]).stdout.split())

@@ -1,6 +1,6 @@
 """One test per rule of docs/RULES.md, "Rule variants", each failing if the kernel broke it.
 
-Whole games come from the kernel (``simkit.records.game_record``) and are
+Whole games come from the kernel (``simkit.game.records.game_record``) and are
 checked by replaying them with code that shares nothing with the kernel
 (``tests/positions.replay``); the referee (``tests/referee.py``) must accept
 every such game and refuse a record that breaks a variant's rule. The
@@ -15,10 +15,10 @@ from functools import cache
 
 import pytest
 
-from simkit.play import simulate
-from simkit.policies import Lineup
-from simkit.records import game_record
-from simkit.rules import Rules
+from simkit.game.play import simulate
+from simkit.game.policies import Lineup
+from simkit.game.records import game_record
+from simkit.game.rules import Rules
 from tests import naive, referee
 from tests.positions import replay
 

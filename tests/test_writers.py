@@ -16,14 +16,14 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from simkit import dataset as ds
-from simkit import manifest as mf
-from simkit.atomic import WriteError, replacing
+from simkit.files.atomic import WriteError, replacing
+from simkit.files.lock import DirectoryLock, LockedError
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 from simkit.kernels.core.state import N_STATS
-from simkit.lock import DirectoryLock, LockedError
-from simkit.policies import Lineup
-from simkit.rules import Rules
-from simkit.runner import RunEvents, RunSpec, run
+from simkit.running import dataset as ds
+from simkit.running import manifest as mf
+from simkit.running.runner import RunEvents, RunSpec, run
 
 TWO = Rules.make(2)
 
@@ -53,7 +53,7 @@ def test_a_killed_run_does_not_leave_the_directory_locked(tmp_path):
     """kill -9 of the lock holder: the operating system releases the lock with the process."""
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import time
-        from simkit.lock import DirectoryLock
+        from simkit.files.lock import DirectoryLock
         with DirectoryLock({str(tmp_path)!r}):
             print("locked", flush=True)
             time.sleep(600)
@@ -251,8 +251,9 @@ def test_overwrite_removes_the_parts_set_aside_and_the_logs_with_the_run(tmp_pat
 def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the_first(tmp_path):
     from typer.testing import CliRunner
 
-    from cli import app
-    from simkit.studies import StudyError, make_study, run_study
+    from simkit.cli import app
+    from simkit.studies.base import StudyError, run_study
+    from simkit.studies.registry import make_study
 
     study = make_study("first-player", ["random"], 100, 5, {"players": 2})
     with DirectoryLock(tmp_path):

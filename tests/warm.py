@@ -6,9 +6,9 @@ plays exactly once (the fast build, and with ``--boundscheck-cache`` the bounds-
 in its own numba cache), as many at a time as there are cores; the workers then load them from
 numba's cache. With a warm cache it loads them and returns in seconds.
 
-    python tests/warm.py --tier quick                 # random and greedy (make test-quick)
-    python tests/warm.py --tier all --boundscheck-cache .numba-boundscheck   # make test
-    python tests/warm.py --tier boundscheck --boundscheck-cache .numba-boundscheck   # its bounds-checked sets
+    python -m tests.warm --tier quick                 # random and greedy (make test-quick)
+    python -m tests.warm --tier all --boundscheck-cache .numba-boundscheck   # make test
+    python -m tests.warm --tier boundscheck --boundscheck-cache .numba-boundscheck   # its bounds-checked sets
 
 Every line-up beyond the lookahead shares one policy set in the tests (``SIMKIT_ONE_STRONG_SET``,
 tests/conftest.py). That set calls every player's kernel, and numba caches each kernel apart:
@@ -25,7 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-from test_policy_sets import OWN_SETS as OWN_SET_LINEUPS
+from tests.test_policy_sets import OWN_SETS as OWN_SET_LINEUPS
+
+ROOT = Path(__file__).resolve().parents[1]
 
 ONE_STRONG_SET = "SIMKIT_ONE_STRONG_SET"
 # name -> (line-up, players, teams, in the tests' joint set): one line-up per policy set the suite plays.
@@ -44,14 +46,14 @@ BOUNDSCHECKED = ["lookahead", "greedy", "random"]  # the sets of the bounds-chec
 def compile_set(name: str) -> None:
     """Compile (or load) one policy set's entry points: a batch of games, a game's record, and one
     decision on a fresh deal."""
-    from simkit.cards import tables
+    from simkit.game.cards import tables
+    from simkit.game.play import simulate
+    from simkit.game.policies import Lineup
+    from simkit.game.records import game_record
+    from simkit.game.rules import Rules
     from simkit.kernels.core.state import new_state
     from simkit.kernels.engine import reset
     from simkit.kernels.players.dispatch import decide, workspace
-    from simkit.play import simulate
-    from simkit.policies import Lineup
-    from simkit.records import game_record
-    from simkit.rules import Rules
 
     spec, players, teams, _ = SETS[name]
     rules = Rules.make(players, teams)
@@ -96,7 +98,7 @@ def main() -> None:
         while ready and len(running) < args.jobs:
             label, name, env = task = ready.pop(0)
             waiting.remove(task)
-            proc = subprocess.Popen([sys.executable, __file__, "--one", name], env=env)
+            proc = subprocess.Popen([sys.executable, "-m", "tests.warm", "--one", name], env=env, cwd=ROOT)
             running.append((label, time.perf_counter(), proc))
         time.sleep(0.2)
         for task in list(running):

@@ -6,7 +6,7 @@
 Builds sequence.c (gcc -O2 -march=native) into a temporary folder, checks
 that its statistics rows equal the kernel's at every legal table (games
 1000.. of seed 7), then times both on one thread: in each round every table
-is timed once, C then simkit (``simkit.play.simulate`` as a run plays, no
+is timed once, C then simkit (``simkit.game.play.simulate`` as a run plays, no
 Parquet), so a slow spell of a shared machine hits both alike; each one's
 best round is reported (load can only slow a round down). Prints the load
 before and after: nothing else heavy should run.
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.play import set_threads, simulate
-from simkit.policies import Lineup
-from simkit.rules import Rules
+from simkit.game.play import set_threads, simulate
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))

@@ -9,7 +9,7 @@ dataset in a folder of its own below the study directory::
     DIR/*.png, DIR/*.csv    the kind's figures and extra tables
     DIR/p2t2-random/        one dataset per configuration (simkit report reads any of them)
 
-A study *kind* (``StudyKind``, one entry of ``simkit.studies.KINDS``)
+A study *kind* (``StudyKind``, one entry of ``simkit.studies.registry.KINDS``)
 declares its configurations and what it writes. Its ``plan`` is called
 with the results so far and returns every configuration the study needs
 now: a fixed grid returns its grid; a search (the compensation study)
@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,17 +40,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit import dataset as ds
-from simkit import defaults, stats
-from simkit import manifest as mf
-from simkit.aggregate import Aggregate, Pairs, paired, runs_of
-from simkit.lock import DirectoryLock, LockedError
-from simkit.metrics import measure
-from simkit.options import OPTIONS, is_default
-from simkit.policies import Lineup
-from simkit.rules import LEGAL_TEAMS, Rules
-from simkit.runner import RunEvents, RunSpec, identity_differences, run, run_folder_name
-from simkit.study_options import StudyError, StudyOption, options_of
+from simkit.analysis import stats
+from simkit.analysis.aggregate import Aggregate, Pairs, paired, runs_of
+from simkit.analysis.metrics import INTERVALS, measure
+from simkit.files.atomic import replacing
+from simkit.files.lock import DirectoryLock, LockedError
+from simkit.game import defaults
+from simkit.game.options import OPTIONS, is_default
+from simkit.game.play import simulate
+from simkit.game.policies import Lineup
+from simkit.game.rules import LEGAL_TEAMS, Rules
+from simkit.presentation import plots
+from simkit.presentation.render import markdown_table
+from simkit.running import dataset as ds
+from simkit.running import manifest as mf
+from simkit.running.distributed import check_scheduler, opened
+from simkit.running.executors import noting_compile
+from simkit.running.runner import RunEvents, RunSpec, identity_differences, run, run_folder_name
+from simkit.studies.options import StudyError, StudyOption, options_of
 
 STUDY_FORMAT = "simkit.study/2"
 STUDY_FILE = "study.json"
@@ -153,7 +162,7 @@ class Results:
         return min(games_of_run(self.out / config.folder(self.seed), config_run_id(config, self.seed)), config.games)
 
     def seconds(self, config: Config) -> float | None:
-        """The wall time the configuration's run took to play on this machine (simkit.manifest's times
+        """The wall time the configuration's run took to play on this machine (simkit.running.manifest's times
         log); None when it was played before the log existed or is not on disk."""
         return mf.played_seconds(self.out / config.folder(self.seed))
 
@@ -161,11 +170,11 @@ class Results:
         self._aggregates.pop(config.folder(self.seed), None)
 
     def pairs(self, a: Config, b: Config) -> Pairs:
-        """The games of a and b paired by index (simkit.aggregate.paired)."""
+        """The games of a and b paired by index (simkit.analysis.aggregate.paired)."""
         return paired(self.out / a.folder(self.seed), self.out / b.folder(self.seed), a.rules.teams)
 
     def joint(self, a: Config, b: Config) -> np.ndarray:
-        """Games of a and b paired by index: (teams + 1, teams + 1) by winner + 1 (simkit.stats.shift)."""
+        """Games of a and b paired by index: (teams + 1, teams + 1) by winner + 1 (simkit.analysis.stats.shift)."""
         return self.pairs(a, b).winners
 
 
@@ -191,7 +200,7 @@ class StudyKind:
     -> {file name: matplotlib Figure}. varies: the rule options the kind
     sets itself (refused on its command line, except where `restricts` lets
     them choose among the kind's tables). options: the kind's own options,
-    declared in simkit.study_options.STUDY_OPTIONS (the entries naming the
+    declared in simkit.studies.options.STUDY_OPTIONS (the entries naming the
     kind); those that choose among its parts (compensation: ``families``)
     are, with `restricts`, the options ``choosing``: like the tables, they are
     not the study's identity nor its folder, so a command that asks for some
@@ -215,7 +224,7 @@ class StudyKind:
 
     @property
     def options(self) -> dict[str, StudyOption]:
-        """The kind's own options by name (simkit.study_options.STUDY_OPTIONS)."""
+        """The kind's own options by name (simkit.studies.options.STUDY_OPTIONS)."""
         return options_of(self.name)
 
     @property
@@ -333,7 +342,7 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
               command: Sequence[str] | None = None, overwrite: bool = False) -> StudyOutcome:
     """Play every configuration `study` needs into `out`, then write its summary, plots and study.json.
 
-    scheduler: None (this machine), or as ``simkit.runner.run`` takes it.
+    scheduler: None (this machine), or as ``simkit.running.runner.run`` takes it.
     overwrite: replace a study directory holding another study, and replay the runs in it that the
     code would play differently (stale_runs). One writer
     at a time: a second run_study on `out` is refused at once, naming the other.
@@ -342,7 +351,6 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
     if out.exists() and not out.is_dir():
         raise StudyError(f"{out} exists and is not a directory")
     if isinstance(scheduler, str):  # a bad scheduler, or no Dask: refused before anything is written
-        from simkit.distributed import check_scheduler
 
         check_scheduler(scheduler)
     # a study that cannot be made is refused before anything is written
@@ -418,8 +426,6 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
 def warm_up(configs: list[Config], results: Results, events: RunEvents) -> None:
     """Compile (first run) or load every kernel the configurations still to play need, before the first
     game; a compile says so in one notice that lists the line-ups ('random and greedy')."""
-    from simkit.executors import noting_compile
-    from simkit.play import simulate
 
     todo = [c for c in configs if results.aggregate(c) is None]
     if not todo:
@@ -458,12 +464,10 @@ def _distinct(configs: list[Config], seed: int) -> list[Config]:
 
 
 def _cluster(scheduler):
-    """A context holding the study's Dask cluster open across its runs (simkit.distributed.opened)."""
+    """A context holding the study's Dask cluster open across its runs (simkit.running.distributed.opened)."""
     if scheduler is None:
-        from contextlib import nullcontext
 
         return nullcontext(None)
-    from simkit.distributed import opened
 
     return opened(scheduler)
 
@@ -688,7 +692,6 @@ def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
 def write_summary(study: Study, configs: list[Config], results: Results, out: Path,
                   command: Sequence[str] | None = None, gone: set[str] = frozenset()) -> Tables:
     """Write summary.csv, the extra tables, the plots, summary.md and study.json; the tables."""
-    from simkit import plots
 
     tables = study.kind.tables(study, configs, results)
     _write_csv(out / "summary.csv", tables.summary)
@@ -733,7 +736,6 @@ HOW_IT_RUNS = {"-q": 0, "--quiet": 0, "--threads": 1, "--scheduler": 1, "--overw
 
 def _policies(text: str, kind: StudyKind) -> list[str]:
     """The line-ups a recorded command names with --policy (the kind's defaults when it names none)."""
-    import shlex
 
     words = shlex.split(text)
     named = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--policy"]
@@ -743,7 +745,6 @@ def _policies(text: str, kind: StudyKind) -> list[str]:
 
 def _what_it_plays(text: str) -> tuple[str, ...]:
     """A recorded command's words without the options of HOW_IT_RUNS (and their values)."""
-    import shlex
 
     words, kept = shlex.split(text), []
     i = 0
@@ -770,7 +771,6 @@ def study_json(study: Study, configs: list[Config], commands: list[str]) -> dict
 
 
 def _command_text(command: Sequence[str] | None) -> str:
-    import shlex
 
     args = list(command) if command is not None else ["simkit", *sys.argv[1:]]
     return " ".join(shlex.quote(a) for a in args)
@@ -778,7 +778,6 @@ def _command_text(command: Sequence[str] | None) -> str:
 
 def summary_markdown(study: Study, tables: Tables, commands: list[str], figures: list[str]) -> str:
     """summary.md: the question, the commands that regenerate it, the key table, the sections, the plots, notes."""
-    from simkit.render import markdown_table
 
     versions = ds.versions()
     lineups = "; ".join(f"{lineup}: {games:,} games per {study.kind.unit}" for lineup, games in study.lineups.items())
@@ -794,7 +793,6 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
     parts += tables.sections
     for name in figures:
         parts.append(f"![{name}]({name})\n")
-    from simkit.metrics import INTERVALS
 
     notes = [INTERVALS, *tables.notes,
              "The metrics are defined in docs/guide/reports.md, 'Metrics'; summary.csv has every number with its "
@@ -804,14 +802,12 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
 
 
 def _write_csv(path: Path, frame: pd.DataFrame) -> None:
-    from simkit.atomic import replacing
 
     with ds.writing(path), replacing(path) as tmp:
         frame.to_csv(tmp, index=False, float_format="%.6g")
 
 
 def _write_text(path: Path, text: str) -> None:
-    from simkit.atomic import replacing
 
     with ds.writing(path), replacing(path) as tmp:
         tmp.write_text(text, encoding="utf-8")

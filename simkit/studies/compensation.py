@@ -20,7 +20,7 @@ points to, when that lies beyond them), and the setting the fit puts
 nearest fair is confirmed on another fresh seed. The first confirmation
 stays in the summary, as ``first confirmation``.
 
-The families are rule options (simkit.options.OPTIONS): ``late_card`` (K:
+The families are rule options (simkit.game.options.OPTIONS): ``late_card`` (K:
 team 0 short until its K-th turn) and ``handicap`` (H: team 0's seats short
 for H turns in all, spread over its seats; H0,H1 with three teams).
 
@@ -45,10 +45,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from simkit import stats
-from simkit.options import OPTIONS, RulesError, is_default
-from simkit.render import count, pct, pp
-from simkit.rules import Rules
+from simkit.analysis import stats
+from simkit.game.options import OPTIONS, RulesError, is_default
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
+from simkit.presentation import plots
+from simkit.presentation.render import count, pct, pp
 from simkit.studies.base import (
     LEGAL_TABLES,
     STUDY_FILE,
@@ -65,7 +67,7 @@ from simkit.studies.base import (
     summary_frame,
     table_list,
 )
-from simkit.study_options import CHECK_GAMES, FAMILIES  # declared with --family and --check, whose help says them
+from simkit.studies.options import CHECK_GAMES, FAMILIES  # declared with --family and --check, whose help says them
 
 CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
 SEARCH_GAMES = {"casual": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)
@@ -480,7 +482,6 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     greedy search is replayed first, and played first if it is not on disk (a guide: no confirmation of
     its own unless greedy is asked for), so the slow search is the same whatever ran before it.
     """
-    from simkit.policies import Lineup
 
     rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
     out = []
@@ -654,7 +655,6 @@ def inconclusive(wins: np.ndarray, kind: str, teams: int) -> bool:
 def plan(study: Study, results: Results) -> list[Config]:
     """Every setting played so far, the next ones each unfinished search needs, the confirmations, and once
     a confirmation is done, its checks by the --check line-ups."""
-    from simkit.policies import Lineup
 
     for spec in study.options.get("checks") or ():
         Lineup.parse(spec, Rules.make(2))  # a bad --check is refused before anything is played
@@ -672,7 +672,6 @@ def plan(study: Study, results: Results) -> list[Config]:
 
 def check(search: Search, spec: str, seed: int) -> Config:
     """The search's answer played by the line-up `spec` on seed + CHECK_SEED_OFFSET, CHECK_GAMES games."""
-    from simkit.policies import Lineup
 
     rules = search.config(search.chosen).rules
     lineup = Lineup.parse(spec, rules)
@@ -863,7 +862,7 @@ def standard_game(search: Search) -> dict:
 
 def wall_seconds(configs: list[Config], results: Results) -> float:
     """The wall time their runs took to play on this machine (each folder once), in seconds; NaN when one
-    of them was played before runs recorded it (simkit.manifest's times log)."""
+    of them was played before runs recorded it (simkit.running.manifest's times log)."""
     times = {c.folder(results.seed): results.seconds(c) for c in configs}
     return math.nan if any(t is None for t in times.values()) else float(sum(times.values()))
 
@@ -934,7 +933,6 @@ def search_section(found: list) -> str:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     out = {}
     summary = t.summary

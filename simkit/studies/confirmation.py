@@ -36,6 +36,7 @@ card arrives before the game ends (``bite``).
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import subprocess
 import tomllib
@@ -46,12 +47,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit import stats
-from simkit.options import flags_text, from_flags
-from simkit.policies import Lineup
-from simkit.render import count, pct, pp
-from simkit.rules import Rules
-from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, round_games
+from simkit.analysis import stats
+from simkit.files.atomic import replacing
+from simkit.game.options import flags_text, from_flags
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
+from simkit.kernels.core.state import CFG_LATE
+from simkit.presentation import plots
+from simkit.presentation.render import count, markdown_table, pct, pp
+from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, round_games, summary_frame
 
 PROTOCOL_FILE = "protocol.toml"
 FORMAT = "simkit.protocol/1"
@@ -168,7 +172,6 @@ class Entry:
 def short_all_game(rules: Rules) -> tuple[int, ...]:
     """The simpler rule beside a late card: every seat dealt short keeps one card fewer all game (no late
     card), as a hand size per team (--hand-size cycles over the seats as the teams do)."""
-    from simkit.kernels.core.state import CFG_LATE
 
     late = rules.cfg()[CFG_LATE:CFG_LATE + rules.players]
     return tuple(rules.hand_sizes[t] - (1 if late[t] > 0 else 0) for t in range(rules.teams))
@@ -176,7 +179,6 @@ def short_all_game(rules: Rules) -> tuple[int, ...]:
 
 def used_seeds(results: Path, besides: Path | None = None) -> set[int]:
     """Every seed a published study in `results` played (study.json: the study's and its configurations')."""
-    import json
 
     seeds: set[int] = set()
     for path in results.glob("*/study.json"):
@@ -189,7 +191,7 @@ def used_seeds(results: Path, besides: Path | None = None) -> set[int]:
 
 
 def plan(card, results: Path, seed: int) -> dict:
-    """The protocol of `card`, the rules card made from the studies in `results` (simkit.card.make_card):
+    """The protocol of `card`, the rules card made from the studies in `results` (simkit.studies.rules_card.make_card):
     every verdict's games from the power calculation, and the informative estimates. Seeds: `seed` for the
     verdicts, seed + 1 for the estimates."""
     taken = used_seeds(results)
@@ -256,7 +258,6 @@ def _shares(path: Path, rule) -> tuple[float, ...]:
 def write_protocol(path: Path, protocol: dict) -> None:
     import tomli_w
 
-    from simkit.atomic import replacing
 
     if path.exists():
         raise ProtocolError(f"{path} exists: a protocol is never rewritten; plan a new one in another folder")
@@ -340,7 +341,6 @@ def bite(rules: Rules, length: np.ndarray) -> tuple[float, float, float] | None:
     """How often a late card arrives: (share of games in which the first short seat's card arrives, the
     same for the last card to arrive, the median game length in the first player's own turns).
     None when no seat is dealt short. length: the histogram of game lengths in turns (Aggregate.length)."""
-    from simkit.kernels.core.state import CFG_LATE
 
     late = [(seat, int(k)) for seat, k in enumerate(rules.cfg()[CFG_LATE:CFG_LATE + rules.players]) if k > 0]
     if not late:
@@ -417,7 +417,6 @@ def bite_rows(configs: list[Config], results: Results) -> pd.DataFrame:
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
-    from simkit.studies.base import summary_frame
 
     protocol = study.options["_protocol"]
     verdicts = verdict_rows(configs, results, protocol)
@@ -443,7 +442,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         "table": f"{r.players}p/{r.teams}t", "rule": f"{r.rule_of}: {r.rule}", "played by": r.lineup,
         "first card arrives": pct(r.first_card_arrives), "last card arrives": pct(r.last_card_arrives),
         "median game, first player's own turns": f"{r.median_own_turns:.0f}"} for r in bites.itertuples()])
-    from simkit.render import markdown_table
 
     fair_n = int(verdicts.fair.sum()) if len(verdicts) else 0
     sections = [
@@ -468,7 +466,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     return {"confirmation.png": plots.confirmation(t.extra["verdicts"])}
 

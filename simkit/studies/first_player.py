@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simkit.render import count, format_p_value, pct, pp, relative
-from simkit.rules import Rules
+from simkit.game.rules import Rules
+from simkit.presentation import plots
+from simkit.presentation.render import count, format_p_value, pct, pp, relative
 from simkit.studies.base import (
     LEGAL_TABLES,
     Config,
@@ -74,7 +75,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     return {"first_player.png": plots.first_player(t.summary)}
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simkit import stats
+from simkit.analysis import stats
+from simkit.game.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
 from simkit.kernels.core.state import DECK_SIZE
-from simkit.render import count, format_p_value, markdown_table, pct, pp
-from simkit.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
+from simkit.presentation import plots
+from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
 from simkit.studies.base import (
     Config,
     Results,
@@ -19,7 +20,7 @@ from simkit.studies.base import (
     one_table_text,
     summary_frame,
 )
-from simkit.study_options import DEFAULT_SIZES  # its own option, --sizes (simkit.study_options), sweeps them
+from simkit.studies.options import DEFAULT_SIZES  # its own option, --sizes (simkit.studies.options), sweeps them
 
 
 def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:
@@ -153,7 +154,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     out = {"hand_size.png": plots.hand_size(t.summary)}
     if len(t.extra.get("shifts", [])):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simkit import stats
-from simkit.policies import POLICIES, Lineup
-from simkit.render import count, markdown_table, pct
-from simkit.rules import Rules
+from simkit.analysis import stats
+from simkit.game.policies import POLICIES, Lineup
+from simkit.game.rules import Rules
+from simkit.presentation import plots
+from simkit.presentation.render import count, markdown_table, pct
 from simkit.studies.base import (
     LEGAL_TABLES,
     Config,
@@ -55,7 +56,7 @@ def plan(study: Study, results: Results) -> list[Config]:
 
 def pairs_and_ratings(configs: list[Config], results: Results) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs, ratings): per pair, A's score (wins + draws / 2) with its interval; a Bradley-Terry rating per
-    line-up (Elo scale, ANCHOR = 0; simkit.stats.bradley_terry)."""
+    line-up (Elo scale, ANCHOR = 0; simkit.analysis.stats.bradley_terry)."""
     rows, fit = [], []
     for c in configs:
         a, b = (p.spec for p in c.lineup.per_team)
@@ -121,7 +122,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     return {"skill.png": plots.skill(t.extra["ratings"])}
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simkit.render import count, format_p_value, pct, pp, relative
-from simkit.rules import Rules
+from simkit.game.rules import Rules
+from simkit.presentation import plots
+from simkit.presentation.render import count, format_p_value, pct, pp, relative
 from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list
 
 SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
@@ -72,7 +73,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     return {"teams.png": plots.teams(t.summary)}
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simkit import stats
-from simkit.render import count, format_p_value, markdown_table, pct, pp
-from simkit.rules import Rules
+from simkit.analysis import stats
+from simkit.game.rules import Rules
+from simkit.presentation import plots
+from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
 from simkit.studies.base import (
     LEGAL_TABLES,
     Config,
@@ -19,6 +20,7 @@ from simkit.studies.base import (
     summary_frame,
     table_list,
 )
+from simkit.studies.hand_size import pairing_sentence
 
 TABLES = ((2, 2), (3, 3), (4, 2))
 VARIANTS: tuple[tuple[str, dict], ...] = (
@@ -109,7 +111,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         [(f"{r.players}p / {r.teams}t", r.policies, count(r.games), pp(r.advantage, r.advantage_low,
                                                                        r.advantage_high, digits=2),
           pct(r.stalemate_rate, digits=2), f"{r.duration:.2f}") for r in standard.itertuples()])
-    from simkit.studies.hand_size import pairing_sentence
 
     said = pairing_sentence(s, "advantage_shift_correlation", "advantage_shift_paired", "advantage_shift_narrower")
     section = ("## The standard game\n\n" + base + "\nShifts of team 0's advantage: " + said +
@@ -124,7 +125,6 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 
 def figures(t: Tables) -> dict:
-    from simkit import plots
 
     return {"variants.png": plots.variants(t.extra["shifts"])}
 

@@ -1,6 +1,6 @@
 """How numbers and reports are printed: formats, the one markdown table writer, and the renderers.
 
-Nothing here computes a statistic (``simkit.stats`` and ``simkit.report``
+Nothing here computes a statistic (``simkit.analysis.stats`` and ``simkit.analysis.report``
 do); this module only formats:
 
 - ``format_value`` / ``format_interval``: counts with thousands separators
@@ -11,7 +11,7 @@ do); this module only formats:
 - ``markdown_table``: every markdown pipe table simkit writes (reports,
   study summaries, README's tables);
 - ``render`` (json, csv, markdown) and ``render_rich`` (the terminal) of a
-  list of ``simkit.report.Summary``.
+  list of ``simkit.analysis.report.Summary``.
 """
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from simkit.glossary import GLOSSARY, P_FLOOR_TEXT, UNDEFINED
+from simkit.analysis.metrics import METRICS
+from simkit.analysis.report import CONFIG_COLUMNS, SECTIONS
+from simkit.analysis.stats import FAIR_BAND
+from simkit.presentation.glossary import GLOSSARY, P_FLOOR_TEXT, UNDEFINED
 
 if TYPE_CHECKING:  # the report imports nothing from here at run time, so no cycle
-    from simkit.report import Summary
+    from simkit.analysis.report import Summary
 
 P_FLOOR = 1e-300
 """p-values below this (including an exact 0.0 from scipy's underflow) print as `P_FLOOR_TEXT`."""
@@ -257,7 +260,6 @@ def to_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
     value, ci_low and ci_high are float columns (NaN: undefined or no interval);
     `render(..., "csv")` writes the counts among them as integers.
     """
-    from simkit.report import CONFIG_COLUMNS
 
     summaries = list(summaries)
     config_cols = [c for c in CONFIG_COLUMNS if any(c in s.config for s in summaries)]
@@ -307,7 +309,6 @@ _LEFT = frozenset({"policy", "outcome", "metric"})
 
 
 def _title(section: str) -> str:
-    from simkit.report import SECTIONS
 
     name, context = SECTIONS[section]
     return f"{name} ({context})" if context else name
@@ -372,7 +373,6 @@ def _length_block(s: Summary) -> _Block:
 
 def fair_line() -> str:
     """What "fair" means where simkit says it: an equivalence margin on the advantage, not a zero edge."""
-    from simkit.stats import FAIR_BAND
 
     return (f"fair: the compensation study calls a setting fair when the advantage's 95% interval lies within "
             f"±{100 * FAIR_BAND['casual']:g} pp (casual play: random and greedy) or ±{100 * FAIR_BAND['strong']:g} pp "
@@ -383,7 +383,6 @@ def fair_line() -> str:
 def _blocks(s: Summary) -> Iterator[_Block]:
     """The printed sections of a summary, in `SECTIONS` order, each with its notes (the rounds, a section of
     the data formats, are a column of the length's table)."""
-    from simkit.report import SECTIONS
 
     for section in SECTIONS:
         if section == "outcomes":
@@ -447,14 +446,14 @@ def looks_numeric(text: str) -> bool:
 
 
 def glossary_markdown() -> str:
-    """The glossary (simkit.glossary.GLOSSARY) as a markdown pipe table (term, meaning), as in
+    """The glossary (simkit.presentation.glossary.GLOSSARY) as a markdown pipe table (term, meaning), as in
     docs/guide/reports.md, 'Glossary'."""
     return markdown_table(["term", "meaning"], [(f"`{term}`", meaning) for term, meaning in GLOSSARY.items()],
                           left=["term", "meaning"], pad=False)
 
 
 def glossary_table() -> Table:
-    """The glossary (simkit.glossary.GLOSSARY) as a rich table."""
+    """The glossary (simkit.presentation.glossary.GLOSSARY) as a rich table."""
     table = Table(title="Reading this report", title_justify="left", show_edge=False, header_style="bold",
                   show_lines=False)
     table.add_column("term", max_width=24, overflow="fold")
@@ -578,3 +577,10 @@ def relative(value: float, low: float | None = None, high: float | None = None, 
 def count(n: Any) -> str:
     """'1,000,000'."""
     return UNDEFINED if n is None or (isinstance(n, float) and not np.isfinite(n)) else f"{int(n):,}"
+
+
+def metrics_markdown() -> str:
+    """The metrics registry as a markdown table (docs/guide/reports.md, 'Metrics')."""
+    return markdown_table(["metric", "definition", "range"],
+                          [(f"`{m.name}`", m.definition, m.range) for m in METRICS.values()],
+                          left=["metric", "definition", "range"], pad=False)

@@ -1,11 +1,11 @@
-"""A run's report: its sections, computed from the run's aggregate (``simkit.aggregate``).
+"""A run's report: its sections, computed from the run's aggregate (``simkit.analysis.aggregate``).
 
 ``summarise_dataset(DIR)`` reads a dataset (or a folder of them, such as a
 study) part by part and returns one ``Summary`` per run; ``summarise(df)``
 does the same for rows already in memory (``simkit.simulate``,
 ``simkit.read_games``). Either way a summary's numbers come from an
-``Aggregate`` of whole-number counts and sums, through ``simkit.stats``,
-which defines each of them; ``simkit.render`` prints them.
+``Aggregate`` of whole-number counts and sums, through ``simkit.analysis.stats``,
+which defines each of them; ``simkit.presentation.render`` prints them.
 
 Conventions:
 
@@ -35,9 +35,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit import stats
-from simkit.aggregate import Aggregate
-from simkit.options import OPTIONS
+from simkit.analysis import stats
+from simkit.analysis.aggregate import Aggregate, runs_of
+from simkit.game.options import OPTIONS, is_default
+from simkit.running import dataset as ds
 
 CONFIG_COLUMNS = [*OPTIONS, "policies", "seed"]
 """Columns that identify a configuration (every rule option, the policies, the seed)."""
@@ -101,7 +102,7 @@ class Summary:
     advantage (= win_rate - fair_share, +CI), relative_advantage (= win_rate / fair_share - 1, +CI), p_value
     (two-sided exact binomial test against fair_share)."""
     balance: dict[str, float]
-    """balance (+CI) over all games and balance_decided (+CI) over the decided games (simkit.stats.balance)."""
+    """balance (+CI) over all games and balance_decided (+CI) over the decided games (simkit.analysis.stats.balance)."""
     team_means: pd.DataFrame
     """Per-team means per game: team, one_eyed, two_eyed, jacks, sequences, chips."""
     game_means: dict[str, float]
@@ -109,7 +110,7 @@ class Summary:
     lineups: pd.DataFrame | None = None
     """With seats swapped: per line-up position, its policy's games, wins, draws, score (+CI); else None."""
     run_id: str | None = None
-    """The run's identity hash (simkit.dataset), None for rows without one."""
+    """The run's identity hash (simkit.running.dataset), None for rows without one."""
     notes: list[str] = field(default_factory=list)
     """Why statistics are NaN, or caveats (e.g. small expected counts); printed after all sections."""
     section_notes: dict[str, list[str]] = field(default_factory=dict)
@@ -118,15 +119,15 @@ class Summary:
     """Games the run was asked for (from its manifest), when known."""
     shares: pd.DataFrame | None = None
     """Every team's share of the decided games: columns team, wins, decided_share, ci_low, ci_high (Goodman's
-    simultaneous 95% intervals, simkit.stats.decided_shares)."""
+    simultaneous 95% intervals, simkit.analysis.stats.decided_shares)."""
     gap: dict[str, float] | None = None
     """The largest gap between two teams' shares of the decided games: decided, max_gap (+CI,
-    simkit.stats.max_gap)."""
+    simkit.analysis.stats.max_gap)."""
     rounds: dict[str, float] | None = None
     """The game length in rounds (turns per player: every seat's turn once is a round): the keys of
     `length` but std, each divided by the players (+CI for the mean); None when the players are unknown."""
     shortfall: Any = None
-    """What the run lacks on disk (simkit.dataset.Shortfall: parts left out as damaged or unreadable, games
+    """What the run lacks on disk (simkit.running.dataset.Shortfall: parts left out as damaged or unreadable, games
     missing, the command that completes it); None when nothing (or for rows in memory)."""
 
     def add_note(self, text: str, section: str | None = None) -> None:
@@ -165,8 +166,7 @@ class Summary:
 
 def title_config(config: dict[str, Any]) -> dict[str, Any]:
     """What a title line shows of a configuration: the required rule options, every other one
-    not at its default (simkit.options.shown), then the rest (policies, seed, ...)."""
-    from simkit.options import is_default
+    not at its default (simkit.game.options.shown), then the rest (policies, seed, ...)."""
 
     values = {k: v for k, v in config.items() if k in OPTIONS}
     if not all(k in values for k in ("players", "teams")):
@@ -482,8 +482,6 @@ def summarise_dataset(root: Path) -> list[Summary]:
     (``shortfalls``, ``check_whole``: what the command line and the API
     refuse to summarise silently).
     """
-    from simkit import dataset as ds
-    from simkit.aggregate import runs_of
 
     out = []
     for found in runs_of(Path(root)):
@@ -513,15 +511,15 @@ def summarise_dataset(root: Path) -> list[Summary]:
 
 
 def shortfalls(summaries: list[Summary]) -> list:
-    """What the runs of `summaries` lack on disk (simkit.dataset.Shortfall), the whole ones left out."""
+    """What the runs of `summaries` lack on disk (simkit.running.dataset.Shortfall), the whole ones left out."""
     return [s.shortfall for s in summaries if s.shortfall is not None]
 
 
 def check_whole(root: Path, summaries: list[Summary], allow_incomplete: bool, then: str) -> None:
-    """Refuse the summaries of a dataset that lacks games or has parts left out: simkit.dataset.IncompleteDataset,
+    """Refuse the summaries of a dataset that lacks games or has parts left out:
+    simkit.running.dataset.IncompleteDataset,
     whose lines say what is missing, the commands that complete it, and `then` (what gives the partial report
-    on purpose); allow_incomplete: a simkit.dataset.IncompleteDatasetWarning saying the same."""
-    from simkit import dataset as ds
+    on purpose); allow_incomplete: a simkit.running.dataset.IncompleteDatasetWarning saying the same."""
 
     ds.check_complete(root, shortfalls(summaries), allow_incomplete, then)
 

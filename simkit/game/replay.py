@@ -29,8 +29,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from simkit.cards import CORNER, RANKS, SUITS, board_names, card_code, cell_name, tables
-from simkit.rules import CHIP_SUPPLY, TEAM_COLOURS  # RULES.md's facts, declared once in simkit.options
+from simkit.game.cards import CORNER, RANKS, SUITS, board_names, card_code, cell_name, tables
+from simkit.game.options import RulesError
+from simkit.game.rules import CHIP_SUPPLY, TEAM_COLOURS, Rules  # RULES.md's facts, declared once in simkit.game.options
 
 FORMAT = "simkit.game/1"
 TWO_EYED = ("JD", "JC")
@@ -124,8 +125,6 @@ class _Game:
     """The referee's view: the board, the sequences, the hands, the draw pile and the discards."""
 
     def __init__(self, record: dict):
-        from simkit.options import RulesError
-        from simkit.rules import Rules
 
         if record.get("format") != FORMAT:
             raise ReplayError(f"format {record.get('format')!r} is not {FORMAT!r} (docs/RECORD.md)")

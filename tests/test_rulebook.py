@@ -1,8 +1,8 @@
 """One test per rule of docs/RULES.md, each one failing if the kernel broke that rule.
 
 Fixed positions are built with tests/positions.py on the kernel's own State
-arrays; whole games come from the kernel (``simkit.records.game_record``,
-``simkit.play.simulate``) and are checked by replaying them with code that
+arrays; whole games come from the kernel (``simkit.game.records.game_record``,
+``simkit.game.play.simulate``) and are checked by replaying them with code that
 shares nothing with the kernel (tests/positions.py ``replay``, the official
 board of tests/referee.py).
 """
@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from simkit.cards import board_names, tables
+from simkit.game.cards import board_names, tables
+from simkit.game.play import simulate
+from simkit.game.policies import Lineup
+from simkit.game.records import game_record
+from simkit.game.rules import Rules, RulesError
 from simkit.kernels.core import state as ks
 from simkit.kernels.core.state import STAT_NAMES, is_dead, new_state, targets
 from simkit.kernels.core.tables import ONE_EYED, ORDINARY, TWO_EYED
-from simkit.play import simulate
-from simkit.policies import Lineup
-from simkit.records import game_record
-from simkit.rules import Rules, RulesError
 from tests import referee
 from tests.positions import (
     CORNERS,
@@ -612,7 +612,7 @@ def test_win_the_moment_a_team_has_enough_sequences(players, teams, kw):
 
 def test_table_penalties_off_hand_sizes_constant():
     """RULES.md, Table penalties: off in the simulator: every hand keeps its size all game."""
-    from simkit.options import OPTIONS
+    from simkit.game.options import OPTIONS
 
     assert set(Rules.make(2).as_dict()) == set(OPTIONS)  # no option for either penalty
     for rules, rec, _ in sample_records():

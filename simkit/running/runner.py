@@ -1,21 +1,21 @@
 """Run N games of one configuration into a dataset, chunk by chunk, resumably.
 
-A run is identified by its identity (``simkit.dataset.identity_of``). Its
+A run is identified by its identity (``simkit.running.dataset.identity_of``). Its
 games are split into chunks of ``chunk_size`` consecutive game indices;
-an executor (``simkit.executors``: this machine's threads, or a Dask
-cluster, ``simkit.distributed``) plays each chunk and writes it as one part
+an executor (``simkit.running.executors``: this machine's threads, or a Dask
+cluster, ``simkit.running.distributed``) plays each chunk and writes it as one part
 file. A part file that exists is complete (it was fsynced and renamed into
 place) and says which run it belongs to, so a re-run checks the parts on
 disk, plays only the missing chunks, and a finished run plays nothing. A
 part that cannot be read (a power loss, a truncated copy), or whose bytes are
 not those written (their sha256 differs from the one the chunk log recorded
-when it was written: simkit.dataset.open_part), is set aside under a name
-that says so and played again, the same bytes. The manifest (``simkit.manifest``) is
+when it was written: simkit.running.dataset.open_part), is set aside under a name
+that says so and played again, the same bytes. The manifest (``simkit.running.manifest``) is
 a small header and a log with one line per finished chunk: the same
 bookkeeping per chunk at any length of run.
 
 The runner keeps the directory: one writer at a time (a run holds the
-directory's lock, ``simkit.lock``, from start to end), resume, refusals and
+directory's lock, ``simkit.files.lock``, from start to end), resume, refusals and
 the manifest; the executor only plays and writes parts.
 """
 
@@ -26,14 +26,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from simkit import dataset as ds
-from simkit import manifest as mf
-from simkit.atomic import remove_temporaries
-from simkit.executors import Chunks, Executor, LocalExecutor, RunEvents
-from simkit.lock import LOCK_NAME, DirectoryLock, LockedError
-from simkit.play import check_games, game_loop_compiled
-from simkit.policies import POLICIES, Lineup
-from simkit.rules import Rules
+from simkit.files.atomic import remove_temporaries
+from simkit.files.lock import LOCK_NAME, DirectoryLock, LockedError
+from simkit.game.options import OPTIONS, is_default, shown
+from simkit.game.play import check_games, game_loop_compiled
+from simkit.game.policies import POLICIES, Lineup
+from simkit.game.rules import Rules
+from simkit.running import dataset as ds
+from simkit.running import manifest as mf
+from simkit.running.distributed import DaskExecutor  # loaded only when a cluster plays
+from simkit.running.executors import Chunks, Executor, LocalExecutor, RunEvents
 
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 
@@ -73,11 +75,10 @@ def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) 
     """A directory name made of a run's configuration: 'p4t2-random', 'p2t2-greedy+random-swap-s7'.
 
     The table ('p4t2'), the line-up, then every rule option not at its
-    default (its tag in simkit.options.OPTIONS: 'h6,7', 'q3', 'cap30',
+    default (its tag in simkit.game.options.OPTIONS: 'h6,7', 'q3', 'cap30',
     'chips', 'noreshuffle', 'late5'), 'swap', and the seed when it is not
     `default_seed`.
     """
-    from simkit.options import OPTIONS, is_default
 
     values = rules.values()
     specs = [p.spec.replace(":", "_") for p in lineup.per_team]
@@ -108,7 +109,7 @@ class RunSpec:
         return default_chunk_size(self.lineup) if self.chunk_size is None else self.chunk_size
 
     def identity(self) -> dict:
-        """The facts that decide every row (``simkit.dataset.identity_of``)."""
+        """The facts that decide every row (``simkit.running.dataset.identity_of``)."""
         return ds.identity_of(self.rules, self.lineup, self.seed)
 
     def chunks(self) -> list[tuple[int, int]]:
@@ -122,7 +123,6 @@ class RunSpec:
 
 def describe(identity: dict) -> str:
     """A run's configuration in a few words, from its identity (of this version or an older one)."""
-    from simkit.options import OPTIONS, shown
 
     given = identity["rules"]
     values: dict = {}
@@ -394,9 +394,9 @@ def run(
     events hears of the run's progress. Ctrl-C stops within about a game's
     time: the chunk being played is dropped, the part being written
     completes; the outcome says `interrupted`. scheduler: None plays here on
-    this machine's threads (simkit.play.set_threads); 'local:N' or 'tcp://HOST:PORT' on a Dask cluster
-    (``simkit.distributed``), as does a cluster from simkit.distributed.connect or a distributed.Client;
-    an Executor (``simkit.executors``) plays as it does.
+    this machine's threads (simkit.game.play.set_threads); 'local:N' or 'tcp://HOST:PORT' on a Dask cluster
+    (``simkit.running.distributed``), as does a cluster from simkit.running.distributed.connect or a distributed.Client;
+    an Executor (``simkit.running.executors``) plays as it does.
     """
     check_spec(spec)
     executor = executor_for(scheduler)
@@ -465,7 +465,6 @@ def executor_for(scheduler) -> Executor:
         return LocalExecutor()
     if isinstance(scheduler, Executor):
         return scheduler
-    from simkit.distributed import DaskExecutor  # loaded only when a cluster plays
 
     return DaskExecutor(scheduler)
 

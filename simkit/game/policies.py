@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simkit.game.rules import Rules
 from simkit.kernels.players import dispatch
 from simkit.kernels.players.lookahead import OWN_WEIGHTS as LOOKAHEAD_OWN_WEIGHTS
 from simkit.kernels.players.player import ALL_TABLES, RESEARCH, Player
 from simkit.kernels.players.swift import SETTINGS as SWIFT_SETTINGS
 from simkit.kernels.values.weights import RICH_NAMES, RICH_WEIGHTS, VALUE_NAMES, VALUE_WEIGHTS, table_shape
-from simkit.rules import Rules
 
 N_PARAMS = 80  # width of the kernel's per-seat parameter rows
 

@@ -3,8 +3,8 @@
 In the spirit of Ludii's game-evaluation metrics (AdvantageP1, Balance,
 Completion, Drawishness, Timeouts, DurationTurns): one registry, ``METRICS``,
 of (name, definition, range, function of a run's aggregate). Every value is
-a ``simkit.stats.Estimate`` (the value, its 95% interval and the games
-behind it), defined in ``simkit.stats``; the study summaries, the metric
+a ``simkit.analysis.stats.Estimate`` (the value, its 95% interval and the games
+behind it), defined in ``simkit.analysis.stats``; the study summaries, the metric
 table of docs/guide/reports.md, 'Metrics' and the tests all read this
 registry, so adding a metric touches one place (see
 docs/dev/extending.md, 'Adding a metric').
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from simkit import stats
-from simkit.aggregate import Aggregate
-from simkit.stats import Estimate
+from simkit.analysis import stats
+from simkit.analysis.aggregate import Aggregate
+from simkit.analysis.stats import Estimate
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,3 @@ def measure(agg: Aggregate) -> dict[str, Estimate]:
     """Every metric of one run's aggregate."""
     return {name: metric.compute(agg) for name, metric in METRICS.items()}
 
-
-def markdown_table() -> str:
-    """The registry as a markdown table (docs/guide/reports.md, 'Metrics')."""
-    from simkit.render import markdown_table as table
-
-    return table(["metric", "definition", "range"], [(f"`{m.name}`", m.definition, m.range) for m in METRICS.values()],
-                 left=["metric", "definition", "range"], pad=False)

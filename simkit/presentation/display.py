@@ -4,7 +4,7 @@ Each cell is written ``2S``, with ``:b`` / ``:g`` / ``:r`` after it when a
 blue / green / red chip is on it, upper case (``:B``) when that chip is part
 of a completed sequence. Corners are ``XX``. With colour, chips are shown in
 their team's colour instead, bold when locked. A cell is named by its column
-letter and row number (D3: simkit.cards.cell_name); the cell of the last move
+letter and row number (D3: simkit.game.cards.cell_name); the cell of the last move
 (in a replay) is marked with ``*`` after it, still a space apart from the next
 cell (``7H:b* 2H``): every cell takes six columns.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from simkit.cards import COLUMN_LETTERS, board_names
-from simkit.rules import TEAM_COLOURS
+from simkit.game.cards import COLUMN_LETTERS, board_names
+from simkit.game.rules import TEAM_COLOURS
 
 CHIP_LETTERS = "bgr"
 CELL_WIDTH = 6  # "7H:b* ": the card, the chip, the last move's mark, a space

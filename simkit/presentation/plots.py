@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simkit.files.atomic import replacing
+
 FAIR = dict(color="0.35", linestyle="--", linewidth=1)
 MARKERS = "osD^v<>"
 
@@ -123,7 +125,7 @@ def hand_size(summary: pd.DataFrame) -> Figure:
 
 def shifts(frame: pd.DataFrame) -> Figure:
     """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, with the
-    interval its table uses (paired or unpaired, simkit.stats.shift), and for each line-up the shift that would
+    interval its table uses (paired or unpaired, simkit.analysis.stats.shift), and for each line-up the shift that would
     cancel the even game's edge."""
     frame = frame.reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(9, 0.55 * len(frame) + 1.8))
@@ -345,7 +347,6 @@ def skill(ratings: pd.DataFrame) -> Figure:
 
 def save(figure: Figure, path: Path) -> None:
     """Write a figure as PNG (150 dpi, tight), whole or not at all, and free it."""
-    from simkit.atomic import replacing
 
     with replacing(Path(path)) as tmp:
         figure.savefig(tmp, format="png", dpi=150, bbox_inches="tight", metadata={"Software": None})

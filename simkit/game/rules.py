@@ -1,4 +1,4 @@
-"""Game configurations: ``Rules``, one value of every option of ``simkit.options.OPTIONS``.
+"""Game configurations: ``Rules``, one value of every option of ``simkit.game.options.OPTIONS``.
 
 Its fields are the table's options, in the table's order; it is checked
 however it is built (``Rules.make`` fills in the defaults of the RULES.md
@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.kernels.core import state as ks
-from simkit.options import (  # noqa: F401  (re-exported: the RULES.md tables)
+from simkit.game.options import (  # noqa: F401  (re-exported: the RULES.md tables)
     CHIP_SUPPLY,
     DEFAULT_MAX_TURNS,
     HAND_SIZE,
@@ -31,6 +30,7 @@ from simkit.options import (  # noqa: F401  (re-exported: the RULES.md tables)
     shown,
     sizes_text,
 )
+from simkit.kernels.core import state as ks
 
 
 class _RulesMethods:
@@ -110,6 +110,6 @@ Rules = make_dataclass(
     frozen=True,
 )
 Rules.__module__ = __name__  # pickled by name (Dask sends Rules to its workers)
-Rules.__doc__ = ("One game configuration: a value of every rule option (simkit.options.OPTIONS), checked. "
+Rules.__doc__ = ("One game configuration: a value of every rule option (simkit.game.options.OPTIONS), checked. "
                  "hand_size is one integer when every seat holds the same number of cards, else a tuple "
                  "with one size per seat, seat 0 first.")

@@ -5,7 +5,7 @@ help and the section of RULES.md it comes from (as OpenSpiel declares a
 game's parameters). Everything else is derived from this table and from
 nothing else:
 
-- the fields of ``simkit.rules.Rules`` and their validation, and the
+- the fields of ``simkit.game.rules.Rules`` and their validation, and the
   kernel's configuration vector (``Rules.cfg``);
 - the command-line options of ``simkit run``, ``simkit study`` and
   ``simkit play`` (``simkit.cli``) and the keyword arguments of

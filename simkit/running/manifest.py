@@ -6,19 +6,19 @@
 
 The games of a run are cut into chunks of chunk_size consecutive games
 (``chunk_list``); chunk `first` is the part file ``part_name(first)``.
-This module owns that format; ``simkit.dataset`` writes the parts and reads
+This module owns that format; ``simkit.running.dataset`` writes the parts and reads
 runs through it, and never the other way round.
 
 A finished chunk costs one appended, fsynced line (about 120 bytes), however
 long the run; the header and the log are rewritten whole (durably, see
-``simkit.atomic.replacing``) only when a run starts, resumes or grows, from
+``simkit.files.atomic.replacing``) only when a run starts, resumes or grows, from
 the part files on disk. A line is appended only once its part is on disk
 for good, so the log never claims a missing part; a torn last line (a power
 loss mid-append) is skipped.
 
 Each line also holds the sha256 of its part's bytes as they were written
 (``digests``): every reader of the part compares it with the file's
-(``simkit.dataset``), so a part damaged since, by a single bit, is never
+(``simkit.running.dataset``), so a part damaged since, by a single bit, is never
 read as other numbers. A line without one (a log written before parts had
 their digest) checks nothing, as before; ``sha256sum part-*.parquet``
 checks the same digests by hand.
@@ -38,10 +38,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from simkit.atomic import append_line, replacing, reporting_write_errors
+from simkit.files.atomic import append_line, replacing, reporting_write_errors
 
-FORMAT = "simkit.dataset/2"  # of the header and of every part's metadata
-OLD_FORMATS = ("simkit.dataset/1",)  # read by reports, never resumed
+FORMAT = "simkit.running.dataset/2"  # of the header and of every part's metadata
+OLD_FORMATS = ("simkit.running.dataset/1",)  # read by reports, never resumed
 HEADER = "_manifest.json"  # "_": Parquet readers skip it, so pandas.read_parquet(DIR) works
 LOG = "_chunks.log"  # "_": Parquet readers skip it, as they skip the header
 TIMES = "_times.log"  # the wall time of each command that played games
@@ -60,7 +60,7 @@ def part_name(first_game: int) -> str:
 
 def writing(path: Path):
     """Disk trouble while writing a run's file (a part, the header, the log), said plainly
-    (simkit.atomic.reporting_write_errors)."""
+    (simkit.files.atomic.reporting_write_errors)."""
     return reporting_write_errors(path, RESUMING)
 
 
@@ -71,7 +71,7 @@ def chunk_list(games: int, chunk_size: int) -> list[tuple[int, int]]:
 
 def header(identity: dict, games: int, chunk_size: int, *, run_id: str, versions: dict, columns: list[str]) -> dict:
     """What the header says of a run (no chunks: they are in the log): its identity and that identity's
-    hash `run_id`, the `versions` that wrote it and the `columns` of its parts (``simkit.dataset``)."""
+    hash `run_id`, the `versions` that wrote it and the `columns` of its parts (``simkit.running.dataset``)."""
     return {
         "format": FORMAT,
         "run_id": run_id,

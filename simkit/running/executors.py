@@ -2,8 +2,8 @@
 
 An executor is given chunks of a run (``Chunks``: games [first, first + n)
 of one configuration) and plays them, writing each chunk's part file
-(``simkit.dataset.write_part``) and calling ``finished(first, n)`` once the
-part is on disk. ``simkit.runner.run`` chooses the executor and keeps
+(``simkit.running.dataset.write_part``) and calling ``finished(first, n)`` once the
+part is on disk. ``simkit.running.runner.run`` chooses the executor and keeps
 everything else: the directory's lock, resume, refusals and the manifest.
 
     Executor.check()                         refuse what cannot play, before the directory is touched
@@ -11,10 +11,10 @@ everything else: the directory's lock, resume, refusals and the manifest.
     Executor.play(chunks, finished, events)  play every chunk; True when Ctrl-C (or SIGTERM) stopped it
 
 ``LocalExecutor`` plays here: the kernel plays a chunk on every thread
-(``simkit.play.set_threads``) in a thread of its own and reports its games
+(``simkit.game.play.set_threads``) in a thread of its own and reports its games
 as they finish, so the progress bar moves and Ctrl-C answers within about a
 game's time, whatever the policy; a writer thread writes the previous chunk
-meanwhile. ``simkit.distributed.DaskExecutor`` plays on a Dask cluster.
+meanwhile. ``simkit.running.distributed.DaskExecutor`` plays on a Dask cluster.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit import dataset as ds
+from simkit.game.play import get_threads, simulate
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 from simkit.kernels.batch import new_done
-from simkit.play import get_threads, simulate
-from simkit.policies import Lineup
-from simkit.rules import Rules
+from simkit.running import dataset as ds
 
 POLL_SECONDS = 0.2  # how often the progress bar hears from the kernel
 
@@ -68,7 +68,7 @@ class RunEvents:
 @dataclass(frozen=True)
 class Chunks:
     """Chunks of one run to play: games [first, first + n) for each (first, n) of `todo`, each into its
-    part file in `out`, with the run's `identity` (``simkit.dataset.identity_of``) in its rows."""
+    part file in `out`, with the run's `identity` (``simkit.running.dataset.identity_of``) in its rows."""
 
     out: Path
     rules: Rules
@@ -99,7 +99,7 @@ class Executor(ABC):
         events.advanced(games) as games finish; True when Ctrl-C (or SIGTERM) stopped it.
 
         Stopped, it returns once the parts being written are whole: a part renamed into place as it
-        stopped may not have been handed back (``simkit.runner.record_parts_on_disk`` finds it).
+        stopped may not have been handed back (``simkit.running.runner.record_parts_on_disk`` finds it).
         """
 
 

@@ -3,13 +3,13 @@
 Needs ``dask[distributed]`` (``pip install 'simkit[distributed]'``); this
 module imports it only when a cluster is used, so simkit works without it.
 
-``DaskExecutor`` is the cluster's ``simkit.executors.Executor``: ``simkit.runner.run``
+``DaskExecutor`` is the cluster's ``simkit.running.executors.Executor``: ``simkit.running.runner.run``
 chooses it for a scheduler, holds the directory's lock and keeps the
 manifest. How a cluster run goes (``DaskExecutor.play``):
 
 1. Every worker is probed (``client.run``) before any game is played: it
    must import simkit, run the client's simkit, kernel and libraries
-   (``simkit.dataset.versions``), and see the output directory (a filesystem
+   (``simkit.running.dataset.versions``), and see the output directory (a filesystem
    the client and every worker share, at the same path). Anything else is
    refused with one line naming the worker.
 2. Every worker compiles the line-up's kernels (or loads them from numba's
@@ -17,7 +17,7 @@ manifest. How a cluster run goes (``DaskExecutor.play``):
    announced (``RunEvents.compiling``).
 3. Each chunk is one Dask task (``play_chunk``): it plays games
    [first, first + n) on one kernel thread and writes its own part file with
-   ``simkit.dataset.write_part`` (a temporary name of its own, then a
+   ``simkit.running.dataset.write_part`` (a temporary name of its own, then a
    rename), returning only a few numbers: the client's memory does not grow
    with the run. Tasks are pure: a task's key names the run, the chunk and
    this call, and the part it writes has the bytes a local run writes.
@@ -63,11 +63,13 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit import dataset as ds
-from simkit.atomic import remove_temporaries
-from simkit.executors import Chunks, Executor, Finished, RunEvents, in_background, noting_compile
+from simkit.files.atomic import remove_temporaries
+from simkit.game.play import set_threads, simulate
 from simkit.kernels.batch import new_done
-from simkit.play import set_threads, simulate
+from simkit.kernels.core.state import N_STATS
+from simkit.running import dataset as ds
+from simkit.running.executors import Chunks, Executor, Finished, RunEvents, in_background, noting_compile
+from simkit.version import VERSION
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +83,7 @@ WORKER_SECONDS = 60  # for a scheduler without workers to get one
 STOP_SECONDS = 30  # for the chunks still playing after Ctrl-C or an error to stop
 PROGRESS_SECONDS = 0.5  # how often a running chunk reports its games
 POLL_SECONDS = 0.1  # how often the client looks at finished chunks and progress
-PART_TMP_GLOB = ".part-*.parquet.*.tmp"  # simkit.atomic.replacing's temporaries of part files
+PART_TMP_GLOB = ".part-*.parquet.*.tmp"  # simkit.files.atomic.replacing's temporaries of part files
 
 
 class ClusterError(ValueError):
@@ -131,7 +133,7 @@ def check_scheduler(scheduler) -> None:
         distributed = None
     if distributed is not None and isinstance(scheduler, distributed.Client):
         return
-    raise ValueError(f"scheduler must be {ALLOWED}, or a cluster from simkit.distributed.connect; "
+    raise ValueError(f"scheduler must be {ALLOWED}, or a cluster from simkit.running.distributed.connect; "
                      f"got a {type(scheduler).__name__}")
 
 
@@ -150,7 +152,7 @@ def _check_reachable(address: str) -> None:
 class Cluster:
     """An open Dask client (and the LocalCluster it started, if any), for as many runs as you like.
 
-    Get one with ``connect``; pass it as ``scheduler`` to ``simkit.runner.run``.
+    Get one with ``connect``; pass it as ``scheduler`` to ``simkit.running.runner.run``.
     ``client`` is the ``distributed.Client``.
     """
 
@@ -284,7 +286,7 @@ class DaskExecutor(Executor):
 
     def play(self, chunks: Chunks, finished: Finished, events: RunEvents) -> bool:
         """Play `chunks` on the cluster: its workers are probed, warm up, then play and write the parts
-        (see simkit.executors.Executor.play)."""
+        (see simkit.running.executors.Executor.play)."""
         if not isinstance(self.scheduler, str):
             return _play(_as_cluster(self.scheduler), chunks, finished, events)
         try:
@@ -357,7 +359,8 @@ def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvent
         if done is not None:
             done.clear()  # gather no more results: the rest are stopped, or recorded by what is on disk
         if pending or interrupted:
-            _halt(client, token, list(pending.values()))  # parts renamed meanwhile: simkit.runner.record_parts_on_disk
+            # parts renamed meanwhile: simkit.running.runner.record_parts_on_disk
+            _halt(client, token, list(pending.values()))
         if listening:
             client.unsubscribe_topic(topic)
         remove_temporaries(out, PART_TMP_GLOB)
@@ -402,14 +405,13 @@ def check_workers(client, out: Path, rid: str) -> None:
     kernel, numba, numpy, pyarrow, Python major.minor: the games and the part
     files' bytes depend on them), and see and write `out`.
     """
-    import simkit
 
     mine = _compared_versions(ds.versions())
     answers = client.run(_probe, str(out), rid, on_error="return")
     problems = []
     for address, answer in sorted(answers.items()):
         if isinstance(answer, BaseException):
-            problems.append(_probe_failure(address, answer, simkit.__version__))
+            problems.append(_probe_failure(address, answer, VERSION))
             continue
         where = f"worker {address} ({answer['host']}, pid {answer['pid']})"
         theirs = answer["versions"]
@@ -417,7 +419,7 @@ def check_workers(client, out: Path, rid: str) -> None:
         if differ:
             problems.append(WorkerMismatch(
                 f"{where} runs {', '.join(differ)}; every worker needs the client's simkit, kernel and "
-                f"libraries: install simkit {simkit.__version__} there ({INSTALL}, from the client's source)"))
+                f"libraries: install simkit {VERSION} there ({INSTALL}, from the client's source)"))
         elif not answer["sees_run"]:
             problems.append(ClusterError(
                 f"{where} does not see the run in {out}: the output directory must be on a filesystem that "
@@ -485,6 +487,9 @@ class _StoppedGathers(logging.Filter):
 
 
 _STOPPED_GATHERS = _StoppedGathers()
+# A filter on distributed's scheduler logger, matched on its message: without it a run stopped on a
+# LocalCluster printed the scheduler's error above its one line (CI, 2026-12-03). tests/test_distributed.py
+# fails if distributed stops logging that message from that logger.
 logging.getLogger("distributed.scheduler").addFilter(_STOPPED_GATHERS)
 
 
@@ -584,7 +589,6 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from simkit.kernels.core.state import N_STATS
 
     set_threads(1)
     simulate(rules, lineup, seed, 0, 0)

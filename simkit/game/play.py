@@ -6,14 +6,14 @@ import os
 
 import numpy as np
 
-from simkit.cards import tables
+from simkit.game.cards import tables
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 from simkit.kernels.batch import run_batch
 from simkit.kernels.core.jit import is_cached
 from simkit.kernels.core.state import new_state
 from simkit.kernels.engine import play_game, play_to_end
 from simkit.kernels.players.dispatch import workspace
-from simkit.policies import Lineup
-from simkit.rules import Rules
 
 MAX_SEED = 2**63 - 1
 _threads: list[int | None] = [None]  # kernel threads (None: all cores); set_threads changes it

@@ -2,7 +2,7 @@
 
 A kind's own option (hand-size's ``--sizes``, compensation's ``--family``
 and ``--check``) is one ``StudyOption`` here: its name (the keyword of
-``simkit.studies.make_study`` and its key in a study's options and
+``simkit.studies.registry.make_study`` and its key in a study's options and
 study.json), the kind that takes it, its flag, how the command line's text
 becomes its value, its help and its default. Everything else reads it:
 
@@ -34,7 +34,7 @@ class StudyError(ValueError):
 
 # The constants the options' help states (the kinds' code reads them from here too).
 DEFAULT_SIZES = tuple(range(3, 10))  # hand-size: the common hand sizes swept without --sizes
-FAMILIES = ("late_card", "handicap")  # compensation: the families searched (rule options of simkit.options)
+FAMILIES = ("late_card", "handicap")  # compensation: the families searched (rule options of simkit.game.options)
 CHECK_GAMES = 10_000  # compensation: a check of a confirmed setting by another line-up: a 95% half-width of about 1 pp
 
 

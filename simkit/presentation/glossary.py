@@ -1,15 +1,15 @@
 """What every term a report prints means: the one source of the table of docs/guide/reports.md, 'Glossary'.
 
-Data only: ``simkit.render`` draws it (``glossary_markdown``, ``glossary_table``),
+Data only: ``simkit.presentation.render`` draws it (``glossary_markdown``, ``glossary_table``),
 and ``simkit report --explain`` prints it. A test keeps the docs' table equal to
-``simkit.render.glossary_markdown()`` and checks that every term a report prints
+``simkit.presentation.render.glossary_markdown()`` and checks that every term a report prints
 has an entry.
 """
 
 from __future__ import annotations
 
-from simkit.options import OPTIONS
-from simkit.stats import FAIR_BAND
+from simkit.analysis.stats import FAIR_BAND
+from simkit.game.options import OPTIONS
 
 P_FLOOR_TEXT = "< 1e-300"
 UNDEFINED = "\u2014"
@@ -156,7 +156,7 @@ GLOSSARY: dict[str, str] = {
 """What every term the report prints means, in report order: term (or comma-separated terms) -> meaning.
 
 The one source of the glossary: the table of docs/guide/reports.md, 'Glossary' is
-``simkit.render.glossary_markdown()``, and ``simkit report --explain`` prints it.
+``simkit.presentation.render.glossary_markdown()``, and ``simkit report --explain`` prints it.
 """
 
 

@@ -27,11 +27,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from simkit.files.atomic import replacing
+from simkit.game.options import OPTIONS, from_flags
+from simkit.game.policies import Lineup
+from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.kernels.core import state as ks
-from simkit.options import OPTIONS, from_flags
-from simkit.policies import Lineup
-from simkit.render import pp
-from simkit.rules import LEGAL_TEAMS, Rules
+from simkit.presentation.render import pp
 from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, from_fair, strength
 from simkit.studies.confirmation import hypotheses_of
 
@@ -534,7 +535,6 @@ def _laid_out(card: Card, size: float) -> tuple[_Page, float]:
 
 def write(results: Path, out: Path) -> list[Path]:
     """Make the card from the studies in `results`; write its markdown, PNG and PDF into `out`."""
-    from simkit.atomic import replacing
 
     card = make_card(Path(results))
     out = Path(out)

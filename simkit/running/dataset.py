@@ -2,12 +2,12 @@
 
 Layout of a run directory::
 
-    DIR/_manifest.json                     identity, versions, games, chunk size (simkit.manifest)
-    DIR/_chunks.log                        one line per finished chunk (simkit.manifest)
-    DIR/_times.log                         the wall time of each command that played (simkit.manifest)
+    DIR/_manifest.json                     identity, versions, games, chunk size (simkit.running.manifest)
+    DIR/_chunks.log                        one line per finished chunk (simkit.running.manifest)
+    DIR/_times.log                         the wall time of each command that played (simkit.running.manifest)
     DIR/part-000000000000.parquet          games [0, chunk_size)
     DIR/part-000000100000.parquet          games [chunk_size, 2 * chunk_size)
-    DIR/.simkit.lock                       held by the run writing DIR (simkit.lock)
+    DIR/.simkit.lock                       held by the run writing DIR (simkit.files.lock)
     DIR/_part-....parquet.unreadable-...   a part a resume could not read, set aside (set_aside)
 
 A run's *identity* is everything that decides its rows (``identity_of``):
@@ -20,10 +20,10 @@ another run is recognised, and a report never pools two runs or counts a
 game twice.
 
 Files are written under a temporary name, fsynced and renamed into place
-(simkit.atomic.replacing), so a part file that exists is complete, even
+(simkit.files.atomic.replacing), so a part file that exists is complete, even
 after a power loss. Every part is checked whenever it is read (``open_part``):
 its bytes against the sha256 its chunk log recorded when it was written
-(simkit.manifest.digests); a part without a recorded digest (its log line
+(simkit.running.manifest.digests); a part without a recorded digest (its log line
 lost) has each page it is read from checked against the CRC-32 the page
 carries (Parquet page checksums, written into every part). A part that fails
 (``DamagedPart``) is a missing chunk to every reader: a report names it, a
@@ -35,7 +35,7 @@ the string columns and delta encoding for the game index (see
 WRITE_OPTIONS): about 19-25 ms of CPU per 100,000 games, Arrow conversion
 included (the kernel hands each statistic over as a contiguous column, so
 the conversion copies nothing it need not). The writer thread shares the
-cores at the kernel's priority (simkit.executors.LocalExecutor); a part holds
+cores at the kernel's priority (simkit.running.executors.LocalExecutor); a part holds
 ~1.85 MB per 100,000 games.
 """
 
@@ -45,6 +45,9 @@ import hashlib
 import json
 import os
 import platform
+import shlex
+import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,13 +55,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simkit import manifest as mf
-from simkit.atomic import fsync_directory, replacing
+from simkit.files.atomic import fsync_directory, replacing
+from simkit.game.cards import board_names
+from simkit.game.options import OPTIONS, is_default, sizes_text
+from simkit.game.policies import Lineup
+from simkit.game.rules import CHIP_SUPPLY, Rules
 from simkit.kernels import GAMES_STAMP
 from simkit.kernels.core.jit import SOURCES_HASH
 from simkit.kernels.core.state import END_NAMES, STAT_NAMES
-from simkit.manifest import FORMAT, part_name, writing
-from simkit.options import OPTIONS
+from simkit.running import manifest as mf
+from simkit.running.manifest import FORMAT, part_name, writing
+from simkit.version import VERSION
 
 MANIFEST = mf.HEADER  # the manifest's header file, DIR/_manifest.json
 PART_GLOB = "part-*.parquet"
@@ -87,7 +94,7 @@ NUMPY_TYPES = {pa.bool_(): np.bool_, pa.int8(): np.int8, pa.int16(): np.int16, p
 """The numpy type of each Arrow type of a non-text column (Arrow's to_pandas_dtype would import
 pandas, half a second of CPU, in the writer thread of every run)."""
 OPTION_TYPES: dict[str, pa.DataType] = {name: option.column_type for name, option in OPTIONS.items()}
-"""A column per rule option (simkit.options.OPTIONS), in the table's order."""
+"""A column per rule option (simkit.game.options.OPTIONS), in the table's order."""
 CONFIG_TYPES: dict[str, pa.DataType] = {
     **OPTION_TYPES,
     "policies": STRING,  # per seat, seat 0 first; with swapped seats it alternates from game to game
@@ -123,10 +130,9 @@ def versions() -> dict[str, str]:
     """Versions of everything that took part in writing a dataset."""
     import numba
 
-    import simkit
 
     return {
-        "simkit": simkit.__version__,
+        "simkit": VERSION,
         "kernel_sources": SOURCES_HASH[:16],  # the sources that ran (provenance); the games: "kernel" of identity_of
         "numba": numba.__version__,
         "numpy": np.__version__,
@@ -137,15 +143,12 @@ def versions() -> dict[str, str]:
 
 def board_hash() -> str:
     """A short hash of the board layout the kernel plays on."""
-    from simkit.cards import board_names
 
     return hashlib.sha256(",".join(board_names()).encode()).hexdigest()[:16]
 
 
 def identity_of(rules, lineup, seed: int) -> dict:
-    """Everything that decides a run's rows (rules: simkit.rules.Rules; lineup: simkit.policies.Lineup)."""
-    import simkit
-    from simkit.rules import CHIP_SUPPLY
+    """Everything that decides a run's rows (rules: simkit.game.rules.Rules; lineup: simkit.game.policies.Lineup)."""
 
     return {
         "seed": seed,
@@ -155,7 +158,7 @@ def identity_of(rules, lineup, seed: int) -> dict:
         "swap_seats": lineup.swap_seats,
         "seat_policies": lineup.seat_texts(),
         "policies": lineup.resolved(),
-        "simkit": simkit.__version__,
+        "simkit": VERSION,
         "kernel": GAMES_STAMP,
     }
 
@@ -244,7 +247,7 @@ def write_json_atomic(path: Path, obj: dict) -> None:
 
 
 def read_manifest(directory: Path) -> dict | None:
-    """The run's manifest, with its chunks list and complete flag (simkit.manifest.read), or None
+    """The run's manifest, with its chunks list and complete flag (simkit.running.manifest.read), or None
     where there is none; DatasetError if unreadable."""
     try:
         return mf.read(directory)
@@ -357,7 +360,6 @@ def set_aside(path: Path) -> Path:
     The leading "_" keeps pandas, pyarrow and Dask from reading it as a
     part; the name no longer ends in .parquet, so globs skip it too.
     """
-    import time
 
     path = Path(path)
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -425,7 +427,7 @@ def find_runs(root: Path) -> list[Run]:
 
 def _checked_chunks(directory: Path) -> tuple[dict[str, str], dict[str, tuple[int, int]]]:
     """(part file name -> the sha256 the run's chunk log recorded of it, name -> (first game, games)) for
-    the chunks the log gives a digest (simkit.manifest.checked_chunks)."""
+    the chunks the log gives a digest (simkit.running.manifest.checked_chunks)."""
     try:
         chunks = mf.checked_chunks(directory)
     except mf.ManifestError as e:
@@ -439,7 +441,7 @@ def _read_part(path: Path, run: Run, columns: list[str] | None) -> pa.Table:
     table = read_columns(open_part(path, run.digest(path)), path)
     if b"simkit" not in (table.schema.metadata or {}):
         raise DatasetError(f"{path} is not a simkit part file (no simkit metadata)")
-    if "run_id" not in table.column_names:  # simkit.dataset/1: an int8 hand size, no run_id
+    if "run_id" not in table.column_names:  # simkit.running.dataset/1: an int8 hand size, no run_id
         n = len(table)
         hand = table.column("hand_size").cast(pa.string()).dictionary_encode().cast(STRING)
         table = table.set_column(table.schema.get_field_index("hand_size"), "hand_size", hand)
@@ -544,7 +546,6 @@ class IncompleteDatasetWarning(UserWarning):
 
 def _always_warn() -> None:
     """Every read of a dataset that lacks games warns, not only the first from a line of code (Python's default)."""
-    import warnings
 
     warnings.filterwarnings("always", category=IncompleteDatasetWarning)
 
@@ -620,7 +621,6 @@ def check_complete(root: Path, shortfalls: list[Shortfall], allow_incomplete: bo
     lines = shortfall_lines(root, shortfalls, then)
     if not allow_incomplete:
         raise IncompleteDataset(lines, shortfalls)
-    import warnings
 
     warnings.warn("\n".join(lines[:-1]), IncompleteDatasetWarning, stacklevel=3)
 
@@ -628,9 +628,7 @@ def check_complete(root: Path, shortfalls: list[Shortfall], allow_incomplete: bo
 def run_command(manifest: dict, out: Path) -> tuple[str | None, str]:
     """(the `simkit run` command that completes the run of `manifest` in `out`, None if this simkit cannot;
     why not). The command names every option that decides the run's identity, so it is that run's."""
-    import shlex
 
-    from simkit.options import OPTIONS, is_default, sizes_text
 
     identity = manifest.get("identity") or {}
     games = manifest.get("games")
@@ -639,8 +637,6 @@ def run_command(manifest: dict, out: Path) -> tuple[str | None, str]:
               f"{identity.get('kernel') or manifest.get('versions', {}).get('kernel_sources', '?')}; this is "
               f"{identity_now()}): complete it with that version, or replay it whole with `simkit run --overwrite`")
     try:
-        from simkit.policies import Lineup
-        from simkit.rules import Rules
 
         given = {k: tuple(v) if isinstance(v, list) else v for k, v in identity["rules"].items() if k in OPTIONS}
         rules = Rules.make(**given)
@@ -669,6 +665,5 @@ def run_command(manifest: dict, out: Path) -> tuple[str | None, str]:
 
 def identity_now() -> str:
     """'simkit 0.5.0, kernel <stamp>': the version of simkit and of its games this is."""
-    import simkit
 
-    return f"simkit {simkit.__version__}, kernel {GAMES_STAMP}"
+    return f"simkit {VERSION}, kernel {GAMES_STAMP}"

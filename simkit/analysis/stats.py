@@ -1,10 +1,10 @@
 """What every number simkit publishes is: each statistic defined once, with its interval and its test.
 
-Inputs are counts and sums (``simkit.aggregate``), never rows, so the same
+Inputs are counts and sums (``simkit.analysis.aggregate``), never rows, so the same
 function serves a 400-game test and a billion-game run. Every estimate is an
 ``Estimate``: the value, its 95% interval [low, high], the number of games
 behind it and the name of the interval's method. Renderers
-(``simkit.render``) only format what is computed here.
+(``simkit.presentation.render``) only format what is computed here.
 
 The quantities (the first mover is seat 0, of team 0; "decided" games have a
 winner; the fair share of a team is 1/teams):

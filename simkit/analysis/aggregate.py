@@ -21,17 +21,22 @@ An aggregate holds, for one run:
 
 ``runs_of`` walks a dataset (or a folder of them): every run found, its
 aggregate, the part files it left out (unreadable, or damaged: not the bytes
-written, ``simkit.dataset.open_part``), the games no part gave and the
+written, ``simkit.running.dataset.open_part``), the games no part gave and the
 copies it skipped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from simkit.game.options import OPTIONS
+from simkit.running import dataset as ds
+from simkit.running import manifest as mf
 
 SUMMED = (
     *(f"{name}_{t}" for name in ("one_eyed", "two_eyed", "sequences", "chips") for t in range(3)),
@@ -152,9 +157,8 @@ def _end_codes(end) -> np.ndarray:
 def part_columns(path: Path, teams: int, digest: str | None = None, checked: bytes | None = None
                  ) -> dict[str, np.ndarray]:
     """The COLUMNS of one part file as numpy arrays (`end` as codes): all that is read of it, checked against
-    `digest`, the sha256 its chunk log recorded (``simkit.dataset.open_part``; DamagedPart when it fails;
+    `digest`, the sha256 its chunk log recorded (``simkit.running.dataset.open_part``; DamagedPart when it fails;
     `checked`: its bytes, already checked)."""
-    from simkit import dataset as ds
 
     table = ds.read_columns(ds.open_part(path, digest, checked), path, list(COLUMNS))
     out = {name: table.column(name).to_numpy() for name in COLUMNS if name != "end"}
@@ -173,20 +177,18 @@ class FoundRun:
     swapped: bool
     aggregate: Aggregate
     unreadable: list[Path] = field(default_factory=list)
-    left_out: list = field(default_factory=list)  # the parts left out, as simkit.dataset.UnreadablePart (why)
+    left_out: list = field(default_factory=list)  # the parts left out, as simkit.running.dataset.UnreadablePart (why)
     missing: list[tuple[int, int]] = field(default_factory=list)  # [first, end) of the games no part gave
-    run: object = None  # the first simkit.dataset.Run found of it
+    run: object = None  # the first simkit.running.dataset.Run found of it
 
     def shortfall(self):
-        """What the run lacks (simkit.dataset.Shortfall), None when nothing."""
-        from simkit import dataset as ds
+        """What the run lacks (simkit.running.dataset.Shortfall), None when nothing."""
 
         return ds.Shortfall.of_ranges(self.run, self.missing, self.left_out) if self.run is not None else None
 
 
 def _config_of(identity: dict) -> tuple[dict, bool, int, int]:
     """(configuration columns, swapped, teams, max turns) of a run, from its identity."""
-    from simkit.options import OPTIONS
 
     given = identity.get("rules", {})
     values: dict = {}
@@ -210,7 +212,6 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
     pages against their checksums), is listed in ``unreadable`` and ``left_out`` and its
     games are left out; ``missing`` gives the games no part gave.
     """
-    from simkit import dataset as ds
 
     runs = ds.find_runs(root)
     if not any(r.parts for r in runs):
@@ -275,17 +276,15 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
 
 
 class _Checked:
-    """The bytes of a run's parts, each checked against its digest (simkit.dataset.part_bytes), the next part's
+    """The bytes of a run's parts, each checked against its digest (simkit.running.dataset.part_bytes), the next part's
     read and hashed in a thread while the caller decodes this one: the check costs (almost) no wall time."""
 
     def __init__(self, parts: list[tuple[Path, str | None]]):
-        from concurrent.futures import ThreadPoolExecutor
 
         self.parts, self.ahead = parts, {}
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-check")
 
     def _fetch(self, i: int) -> None:
-        from simkit import dataset as ds
 
         if i < len(self.parts) and i not in self.ahead:
             self.ahead[i] = self.pool.submit(ds.part_bytes, *self.parts[i])
@@ -307,8 +306,6 @@ class _Checked:
 def _winner_parts(directory: Path) -> list[tuple[int, int, Path, str | None]]:
     """(first game, games, path, recorded digest) of every readable part of the run in `directory`, by first
     game."""
-    from simkit import dataset as ds
-    from simkit import manifest as mf
 
     digests = mf.digests(directory)
     parts = []
@@ -337,10 +334,9 @@ class Pairs:
 
 
 def paired(dir_a: Path, dir_b: Path, teams: int) -> Pairs:
-    """The games both runs played, paired by index (``simkit.stats.shift`` and ``paired_difference`` read
-    them). Reads three columns, one part of each run at a time, each part checked (simkit.dataset.open_part:
+    """The games both runs played, paired by index (``simkit.analysis.stats.shift`` and ``paired_difference`` read
+    them). Reads three columns, one part of each run at a time, each part checked (simkit.running.dataset.open_part:
     DamagedPart when it fails)."""
-    from simkit import dataset as ds
 
     pairs = Pairs(np.zeros((teams + 1, teams + 1), np.int64), np.zeros((3, 3), np.int64), np.zeros(5, np.int64), 0)
     b_parts = _winner_parts(dir_b)

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from simkit.card import CARD, cells, figure, make_card, markdown, rule_words
-from simkit.render import pp
-from simkit.rules import Rules
+from simkit.game.rules import Rules
+from simkit.presentation.render import pp
+from simkit.studies.rules_card import CARD, cells, figure, make_card, markdown, rule_words
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 

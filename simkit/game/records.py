@@ -8,12 +8,12 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from simkit.atomic import replacing, reporting_write_errors
-from simkit.cards import board_names, card_name, cell_name, tables
+from simkit.files.atomic import replacing, reporting_write_errors
+from simkit.game.cards import board_names, card_name, cell_name, tables
+from simkit.game.play import play_logged
+from simkit.game.policies import Lineup
+from simkit.game.rules import Rules
 from simkit.kernels.core import state as ks
-from simkit.play import play_logged
-from simkit.policies import Lineup
-from simkit.rules import Rules
 
 FORMAT = "simkit.game/1"
 

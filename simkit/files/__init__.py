@@ -1,0 +1,1 @@
+"""Files written safely: durable atomic writes and a run directory's lock."""

@@ -1,0 +1,2 @@
+"""Running games into datasets: the runner (chunks, resume, refusals), its executors (threads, Dask),
+the Parquet parts and their manifest."""
