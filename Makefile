@@ -14,7 +14,7 @@ BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 
-.PHONY: run lint test test-quick test-boundscheck bench results clean-cache docs
+.PHONY: run lint format test test-quick test-boundscheck bench results clean-cache docs
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -26,12 +26,17 @@ $(INSTALLED): pyproject.toml
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
 
-# The linted code; the rules are pyproject.toml's [tool.ruff]. The code is not run through `ruff format`
-# (its layout is kept by hand), so lint does not check formatting.
+# The linted code; the rules are pyproject.toml's [tool.ruff]. `ruff format` lays out the Python layer, its
+# tests and benchmarks (FORMATTED); `make format` applies it.
 LINTED := simkit cli.py kernels tests benchmarks
+FORMATTED := simkit cli.py tests benchmarks
 
-lint: $(INSTALLED)  ## ruff check over the code (CI runs it before the tests)
+lint: $(INSTALLED)  ## ruff check and ruff format --check over the code (CI runs it before the tests)
 	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(FORMATTED)
+
+format: $(INSTALLED)  ## ruff format: lay the code out as make lint expects
+	$(VENV)/bin/ruff format $(FORMATTED)
 
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) -m tests.warm --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)

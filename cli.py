@@ -36,8 +36,7 @@ class _OneLineErrors(typer.core.TyperGroup):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         exceptions = _click_exceptions()
         try:
-            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False,
-                              **extra)
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
             code = rv if isinstance(rv, int) else 0
         except exceptions.NoArgsIsHelpError as e:  # `simkit` alone: the help, as asked
             typer.echo(e.ctx.get_help())
@@ -154,18 +153,34 @@ def main(
     """Monte Carlo simulator for the board game Sequence."""
 
 
-PolicyOpt = Annotated[str, typer.Option(
-    "--policy", help="One policy per team, NAME[:KEY=VALUE...][,NAME...]: 'greedy,random' gives team 0 greedy and "
-    "team 1 random; a shorter list cycles over the teams, a longer one is refused.")]
-SwapSeats = Annotated[bool, typer.Option(
-    "--swap-seats", help="Rotate the line-up from game to game (two teams: swap seats every other game), "
-    "so each policy takes every place at the table equally often.")]
+PolicyOpt = Annotated[
+    str,
+    typer.Option(
+        "--policy",
+        help="One policy per team, NAME[:KEY=VALUE...][,NAME...]: 'greedy,random' gives team 0 greedy and "
+        "team 1 random; a shorter list cycles over the teams, a longer one is refused.",
+    ),
+]
+SwapSeats = Annotated[
+    bool,
+    typer.Option(
+        "--swap-seats",
+        help="Rotate the line-up from game to game (two teams: swap seats every other game), "
+        "so each policy takes every place at the table equally often.",
+    ),
+]
 Seed = Annotated[int, typer.Option("--seed", "-s", min=0, help="Master seed (0 .. 2**63-1).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors and warnings: no progress "
-                                     "bar, no report.")]
-Scheduler = Annotated[str | None, typer.Option(
-    "--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
-    "single-threaded workers on this machine (needs pip install 'simkit[distributed]').")]
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print nothing but errors and warnings: no progress bar, no report.")
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N "
+        "single-threaded workers on this machine (needs pip install 'simkit[distributed]').",
+    ),
+]
 
 
 def _options_as_one_keyword(command, keyword: str, added: dict, keep=lambda value: True):
@@ -203,10 +218,17 @@ def with_rule_options(command):
     for name, option in OPTIONS.items():
         typ = {"int": int, "bool": bool, "sizes": str, "counts": str}[option.kind]
         decls = [option.flags] + ([option.short] if option.short else [])
-        default = option.default_text or (("on" if option.default else "off") if option.kind == "bool"
-                                          else f"{option.default:,}")
-        info = typer.Option(None, *decls, help=f"{option.help} Default: {default}.", metavar=option.metavar,
-                            show_default=False, rich_help_panel="Rule options")
+        default = option.default_text or (
+            ("on" if option.default else "off") if option.kind == "bool" else f"{option.default:,}"
+        )
+        info = typer.Option(
+            None,
+            *decls,
+            help=f"{option.help} Default: {default}.",
+            metavar=option.metavar,
+            show_default=False,
+            rich_help_panel="Rule options",
+        )
         added[name] = (info, typ | None)
     return _options_as_one_keyword(command, "rule_options", added, keep=lambda value: value is not None)
 
@@ -220,9 +242,13 @@ def with_study_options(command):
     option to read (StudyOption.read). Declared once in STUDY_OPTIONS: adding
     an option there adds it to `simkit study`.
     """
-    added = {name: (typer.Option(None, option.flag, help=option.command_help),
-                    (list[str] | None) if option.repeat else (str | None))
-             for name, option in STUDY_OPTIONS.items()}
+    added = {
+        name: (
+            typer.Option(None, option.flag, help=option.command_help),
+            (list[str] | None) if option.repeat else (str | None),
+        )
+        for name, option in STUDY_OPTIONS.items()
+    }
     return _options_as_one_keyword(command, "study_options", added)
 
 
@@ -242,13 +268,21 @@ def run(
     policy: PolicyOpt = defaults.POLICY,
     swap_seats: SwapSeats = False,
     seed: Seed = defaults.SEED,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Dataset directory; default: runs/ (the workspace, ignored by git) and a name made "
-        "of the configuration (the default configuration: runs/default-2p-random). The published results/ "
-        "is written only when --out names it.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Dataset directory; default: runs/ (the workspace, ignored by git) and a name made "
+            "of the configuration (the default configuration: runs/default-2p-random). The published results/ "
+            "is written only when --out names it.",
+        ),
+    ] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
-    chunk_size: Annotated[int | None, typer.Option(
-        "--chunk-size", help="Games per part file; default 100,000 (1,000 when a lookahead plays).")] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option("--chunk-size", help="Games per part file; default 100,000 (1,000 when a lookahead plays)."),
+    ] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a different run already in --out.")] = False,
     quiet: Quiet = False,
     scheduler: Scheduler = None,
@@ -335,8 +369,10 @@ def _say_compiling(lineup: str, where: str = "") -> None:
     """The one line printed while the kernels of `lineup` compile."""
     from simkit.running.runner import compile_estimate
 
-    err_console.print(f"compiling the kernels for {lineup}{where} (first run only, about "
-                      f"{compile_estimate(lineup)} s) ...", highlight=False)
+    err_console.print(
+        f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s) ...",
+        highlight=False,
+    )
 
 
 def _progress():
@@ -423,8 +459,9 @@ def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):
         return run_games(out, spec, overwrite, events=_Bar(bar, scheduler), scheduler=scheduler)
 
 
-def _say_outcome(outcome, n_threads: int, quiet: bool, scheduler: str | None = None,
-                 stopped: str = "interrupted") -> None:
+def _say_outcome(
+    outcome, n_threads: int, quiet: bool, scheduler: str | None = None, stopped: str = "interrupted"
+) -> None:
     if outcome.replaced:
         err_console.print(f"replaced {outcome.out}: it held {outcome.replaced}", highlight=False)
     if outcome.chunks_before == outcome.chunks and not outcome.chunks_written:
@@ -461,8 +498,9 @@ def _study_policy_default() -> str:
     from simkit.studies.registry import KINDS
 
     usual = StudyKind.__dataclass_fields__["default_policies"].default
-    others = "; ".join(f"{k.name}: {', '.join(k.default_policies)}" for k in KINDS.values()
-                       if k.default_policies != usual)
+    others = "; ".join(
+        f"{k.name}: {', '.join(k.default_policies)}" for k in KINDS.values() if k.default_policies != usual
+    )
     return f"Default: {' and '.join(usual)}" + (f" ({others})." if others else ".")
 
 
@@ -489,21 +527,39 @@ class _StudyCommand(typer.core.TyperCommand):
 @with_rule_options
 def study(
     name: Annotated[str, typer.Argument(help="The study (see above).", show_default=False)],
-    policy: Annotated[list[str] | None, typer.Option(
-        "--policy", help="A line-up, as in `simkit run --policy`; repeat for several.")] = None,
-    games: Annotated[int | None, typer.Option(
-        "--games", "-n", help="Games per configuration (skill: per pair; compensation: per setting searched). "
-        "Default: 1,000,000 for random and greedy play (a 95% half-width of 0.1 pp), 10,000 with a lookahead; "
-        "skill 2,000 per pair; compensation 100,000 (5,000 with a lookahead).")] = None,
+    policy: Annotated[
+        list[str] | None, typer.Option("--policy", help="A line-up, as in `simkit run --policy`; repeat for several.")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            "-n",
+            help="Games per configuration (skill: per pair; compensation: per setting searched). "
+            "Default: 1,000,000 for random and greedy play (a 95% half-width of 0.1 pp), 10,000 with a lookahead; "
+            "skill 2,000 per pair; compensation 100,000 (5,000 with a lookahead).",
+        ),
+    ] = None,
     seed: Seed = defaults.SEED,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Study directory; default: runs/NAME and the options not at their default (runs/ is "
-        "the workspace, ignored by git; the published results/ is written only when --out names it).")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Study directory; default: runs/NAME and the options not at their default (runs/ is "
+            "the workspace, ignored by git; the published results/ is written only when --out names it).",
+        ),
+    ] = None,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     study_options: dict | None = None,
-    overwrite: Annotated[bool, typer.Option(
-        "--overwrite", help="Replace a study directory that holds another study, or replay the runs of "
-        "this one that this simkit would play differently.")] = False,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            "--overwrite",
+            help="Replace a study directory that holds another study, or replay the runs of "
+            "this one that this simkit would play differently.",
+        ),
+    ] = False,
     quiet: Quiet = False,
     scheduler: Scheduler = None,
     rule_options: dict | None = None,
@@ -532,8 +588,9 @@ def study(
         given = {k: v for k, v in given.items() if v is not None}
         for option in given:  # a kind's own option given to another kind is refused
             if STUDY_OPTIONS[option].study != name:
-                raise StudyError(f"{STUDY_OPTIONS[option].flag} applies to the {STUDY_OPTIONS[option].study} "
-                                 f"study, not to {name}")
+                raise StudyError(
+                    f"{STUDY_OPTIONS[option].flag} applies to the {STUDY_OPTIONS[option].study} study, not to {name}"
+                )
         set_threads(threads)
         the_study = make_study(name, policy, games, seed, rule_options, **given)
         out = out or Path(defaults.WORKSPACE) / default_folder(the_study)
@@ -600,20 +657,22 @@ def _say_left_out(left_out, out: Path) -> None:
         f"({lineups}) whose games are not on this machine (a clone holds summaries, not datasets); "
         f"summary.md and study.json now cover only what is here. The commands its earlier summary.md "
         f"listed play them again; in a clone of simkit, `git checkout -- {out}` restores the published "
-        f"files.", highlight=False)
+        f"files.",
+        highlight=False,
+    )
 
 
-def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite=False, command=None,
-                         label=None):
+def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite=False, command=None, label=None):
     """run_study with a progress bar on a terminal (label: the bar's; default 'study KIND'), quiet notices
     elsewhere. command: the command recorded in study.json (default: this `simkit study` command)."""
     if command is None and "study" in sys.argv:
-        command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1:]]
+        command = ["simkit", "study", *sys.argv[sys.argv.index("study") + 1 :]]
     if quiet or not sys.stderr.isatty():
         return run_study(the_study, out, _Quiet(notice=not quiet), scheduler, command, overwrite)
     with _progress() as bar:
-        return run_study(the_study, out, _Bar(bar, scheduler, label or f"study {the_study.kind.name}"), scheduler,
-                         command, overwrite)
+        return run_study(
+            the_study, out, _Bar(bar, scheduler, label or f"study {the_study.kind.name}"), scheduler, command, overwrite
+        )
 
 
 def _rich_table(frame, title: str | None = None):
@@ -644,8 +703,9 @@ def _print_study(the_study, outcome, out: Path) -> None:
         console.print(_rich_table(more, heading))
     if outcome.added:
         err_console.print(f"added to the study: {', '.join(outcome.added)}", highlight=False)
-    played = (f"{outcome.games_played:,} games played" if outcome.games_played
-              else "nothing to play: every game was on disk")
+    played = (
+        f"{outcome.games_played:,} games played" if outcome.games_played else "nothing to play: every game was on disk"
+    )
     err_console.print(f"{played}; summary.csv, summary.md, plots and study.json in {out}", highlight=False)
 
 
@@ -671,9 +731,12 @@ def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomp
     from simkit.running.dataset import IncompleteDatasetWarning
 
     summaries = summarise_dataset(directory)
-    then = (f"`simkit report --allow-incomplete {shlex.quote(str(directory))}` prints the partial report on "
-            "purpose (exit code 0)" if not allow_incomplete else
-            "the report below is partial: printed on purpose (--allow-incomplete)")
+    then = (
+        f"`simkit report --allow-incomplete {shlex.quote(str(directory))}` prints the partial report on "
+        "purpose (exit code 0)"
+        if not allow_incomplete
+        else "the report below is partial: printed on purpose (--allow-incomplete)"
+    )
     with warnings.catch_warnings(record=True) as heard:
         warnings.simplefilter("always", IncompleteDatasetWarning)
         check_whole(directory, summaries, allow_incomplete, then)
@@ -689,15 +752,27 @@ def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomp
 @app.command()
 def report(
     directory: Annotated[Path, typer.Argument(help="A dataset written by `simkit run` (or a folder of them).")],
-    fmt: Annotated[str, typer.Option(
-        "--format", "-f", metavar="|".join(FORMATS), help="rich (terminal tables), markdown, csv or json.")] = "rich",
-    explain: Annotated[bool, typer.Option(
-        "--explain", help="After the tables, print what every term in them means (rich and markdown only).",
-    )] = False,
-    allow_incomplete: Annotated[bool, typer.Option(
-        "--allow-incomplete", help="Print the report of a dataset that lacks games (a run interrupted or still "
-        "running, a damaged part left out) on purpose, after the lines saying what is missing; exit code 0. "
-        "Without it such a dataset gets only those lines, and exit code 3.")] = False,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", metavar="|".join(FORMATS), help="rich (terminal tables), markdown, csv or json."
+        ),
+    ] = "rich",
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain", help="After the tables, print what every term in them means (rich and markdown only)."
+        ),
+    ] = False,
+    allow_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--allow-incomplete",
+            help="Print the report of a dataset that lacks games (a run interrupted or still "
+            "running, a damaged part left out) on purpose, after the lines saying what is missing; exit code 0. "
+            "Without it such a dataset gets only those lines, and exit code 3.",
+        ),
+    ] = False,
 ) -> None:
     """Summarise a dataset: win rates with 95% intervals, game lengths, first sequences.
 
@@ -707,8 +782,13 @@ def report(
     Exit codes: 0 reported; 1 bad input; 2 a malformed command line; 3 the dataset lacks games.
     """
     if fmt not in FORMATS:
-        err_console.print(f"error: --format must be {', '.join(FORMATS[:-1])} or {FORMATS[-1]}, got {fmt!r}; "
-                          "see `simkit report --help`", highlight=False, markup=False, soft_wrap=True)
+        err_console.print(
+            f"error: --format must be {', '.join(FORMATS[:-1])} or {FORMATS[-1]}, got {fmt!r}; "
+            "see `simkit report --help`",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(2)
     if explain and fmt in ("csv", "json"):
         raise typer.BadParameter(
@@ -728,8 +808,9 @@ def play(
     seed: Seed = defaults.SEED,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games.")] = 1,
     first_game: Annotated[int, typer.Option("--first-game", min=0, help="Index of the first game.")] = 0,
-    record: Annotated[Path | None, typer.Option(
-        "--record", help="Write the games as simkit.game/1 JSON Lines.")] = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write the games as simkit.game/1 JSON Lines.")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing --record file.")] = False,
     board: Annotated[bool, typer.Option("--board/--no-board", help="Print each game's final board.")] = True,
     quiet: Quiet = False,
@@ -773,8 +854,9 @@ def play(
         try:
             n, interrupted = write_records(record, games_played())
         except KeyboardInterrupt:
-            err_console.print(f"interrupted before the first game finished: nothing written to {record}",
-                              highlight=False)
+            err_console.print(
+                f"interrupted before the first game finished: nothing written to {record}", highlight=False
+            )
             raise typer.Exit(130) from None
         if interrupted:
             err_console.print(f"interrupted: kept the {n} finished game record(s) in {record}", highlight=False)
@@ -783,20 +865,32 @@ def play(
             err_console.print(f"wrote {n} record(s) to {record}", highlight=False)
 
 
-
 @app.command()
 def confirm(
-    folder: Annotated[Path, typer.Argument(
-        help="The confirmation's folder: its protocol.toml, and the games, verdicts and plots it plays.",
-        show_default=False)],
-    plan: Annotated[bool, typer.Option(
-        "--plan", help="Write the folder's protocol.toml from the rules card's studies (--results) and stop: "
-        "commit it, then run the same command without --plan.")] = False,
-    results: Annotated[Path, typer.Option(
-        "--results", help="The published studies: the card's rules, and the seeds already played.")] = Path("results"),
-    seed: Annotated[int, typer.Option(
-        "--seed", help="With --plan: the verdicts' seed (the estimates play seed + 1); one no study used.")]
-    = 20261206,
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            help="The confirmation's folder: its protocol.toml, and the games, verdicts and plots it plays.",
+            show_default=False,
+        ),
+    ],
+    plan: Annotated[
+        bool,
+        typer.Option(
+            "--plan",
+            help="Write the folder's protocol.toml from the rules card's studies (--results) and stop: "
+            "commit it, then run the same command without --plan.",
+        ),
+    ] = False,
+    results: Annotated[
+        Path, typer.Option("--results", help="The published studies: the card's rules, and the seeds already played.")
+    ] = Path("results"),
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed", help="With --plan: the verdicts' seed (the estimates play seed + 1); one no study used."
+        ),
+    ] = 20261206,
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     quiet: Quiet = False,
 ) -> None:
@@ -816,9 +910,12 @@ def confirm(
             protocol = cf.plan(make_card(results), results, seed)
             cf.write_protocol(path, protocol)
             if not quiet:
-                out_console.print(f"wrote {path}: {len(protocol['verdict'])} verdicts "
-                                  f"({protocol['hypotheses']} hypotheses), {len(protocol['estimate'])} estimates; "
-                                  f"commit it, then run `simkit confirm {folder}`", highlight=False)
+                out_console.print(
+                    f"wrote {path}: {len(protocol['verdict'])} verdicts "
+                    f"({protocol['hypotheses']} hypotheses), {len(protocol['estimate'])} estimates; "
+                    f"commit it, then run `simkit confirm {folder}`",
+                    highlight=False,
+                )
             return
         protocol = cf.read_protocol(path)
         cf.check_committed(path)
@@ -827,8 +924,15 @@ def confirm(
         the_study = cf.study_of(protocol)
         with _stop_signals() as heard:
             try:
-                outcome = _study_with_progress(run_study, the_study, folder, quiet, None,
-                                               command=["simkit", "confirm", str(folder)], label="confirmation")
+                outcome = _study_with_progress(
+                    run_study,
+                    the_study,
+                    folder,
+                    quiet,
+                    None,
+                    command=["simkit", "confirm", str(folder)],
+                    label="confirmation",
+                )
             except KeyboardInterrupt:
                 outcome = None
         if outcome is None or outcome.interrupted:
@@ -839,12 +943,23 @@ def confirm(
 
 @app.command()
 def card(
-    results: Annotated[Path, typer.Option(
-        "--results", help="The published studies the card is made from: their compensation*/verdicts.csv and "
-        "first-player/summary.csv.")] = Path("results"),
-    out: Annotated[Path, typer.Option(
-        "--out", "-o", help="Where to write fair-sequence-card.md, .png and .pdf (runs/ is the workspace, "
-        "ignored by git; the published results/ is written only when --out names it).")] = Path(defaults.WORKSPACE),
+    results: Annotated[
+        Path,
+        typer.Option(
+            "--results",
+            help="The published studies the card is made from: their compensation*/verdicts.csv and "
+            "first-player/summary.csv.",
+        ),
+    ] = Path("results"),
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Where to write fair-sequence-card.md, .png and .pdf (runs/ is the workspace, "
+            "ignored by git; the published results/ is written only when --out names it).",
+        ),
+    ] = Path(defaults.WORKSPACE),
     quiet: Quiet = False,
 ) -> None:
     """Make the fair-Sequence rules card: at every table, the rule that brings the first player's edge within
@@ -860,14 +975,27 @@ def card(
 
 @app.command()
 def replay(
-    record: Annotated[Path, typer.Argument(help="A record file written by `simkit play --record` (JSON Lines, "
-                                                "docs/RECORD.md).", show_default=False)],
-    game: Annotated[int | None, typer.Option(
-        "--game", "-g", help="The game to replay, by its index (the record's game); default: the file's "
-        "first.")] = None,
-    turn: Annotated[int | None, typer.Option(
-        "--turn", min=0, help="Show the board after this turn (0: the deal) and stop (no short flag: -t is "
-        "--teams in run, study and play).")] = None,
+    record: Annotated[
+        Path,
+        typer.Argument(
+            help="A record file written by `simkit play --record` (JSON Lines, docs/RECORD.md).", show_default=False
+        ),
+    ],
+    game: Annotated[
+        int | None,
+        typer.Option(
+            "--game", "-g", help="The game to replay, by its index (the record's game); default: the file's first."
+        ),
+    ] = None,
+    turn: Annotated[
+        int | None,
+        typer.Option(
+            "--turn",
+            min=0,
+            help="Show the board after this turn (0: the deal) and stop (no short flag: -t is "
+            "--teams in run, study and play).",
+        ),
+    ] = None,
 ) -> None:
     """Replay a recorded game on the board, turn by turn, checking every move against the rules.
 
@@ -892,17 +1020,23 @@ def replay(
         err_console.print(f"error: {found.where} does not replay: {e}", highlight=False)
         raise typer.Exit(1) from None
     if turn is not None and turn > len(steps):
-        err_console.print(f"error: --turn {turn} is beyond the game's last turn, {len(steps)}; "
-                          f"see `simkit replay --help`", highlight=False)
+        err_console.print(
+            f"error: --turn {turn} is beyond the game's last turn, {len(steps)}; see `simkit replay --help`",
+            highlight=False,
+        )
         raise typer.Exit(1)
     rules = rec["rules"]
-    others = f" (the first of {in_file} games in {record}; --game chooses another)" if game is None and in_file > 1 \
-        else ""
+    others = (
+        f" (the first of {in_file} games in {record}; --game chooses another)" if game is None and in_file > 1 else ""
+    )
     name = f"game {rec['game']}" if isinstance(rec.get("game"), int) else f"the record on line {found.line}"
     seed = f" of seed {rec['seed']}" if isinstance(rec.get("seed"), int) else ""
-    out_console.print(f"{name}{others}{seed}: {rules['players']} players in "
-                      f"{rules['teams']} teams ({', '.join(map(str, rec.get('policies', [])))}); "
-                      f"{len(steps)} turns in all", highlight=False)
+    out_console.print(
+        f"{name}{others}{seed}: {rules['players']} players in "
+        f"{rules['teams']} teams ({', '.join(map(str, rec.get('policies', [])))}); "
+        f"{len(steps)} turns in all",
+        highlight=False,
+    )
     empty: list[int | None] = [None] * 100
     if turn is not None:
         if turn == 0:

@@ -54,8 +54,10 @@ def cpu_model() -> str:
         pass
     if "model name" not in fields:
         return platform.processor() or platform.machine()
-    return f"{fields['model name']}, family {fields.get('cpu family', '?')} model {fields.get('model', '?')}, " \
-           f"{platform.machine()}"
+    return (
+        f"{fields['model name']}, family {fields.get('cpu family', '?')} model {fields.get('model', '?')}, "
+        f"{platform.machine()}"
+    )
 
 
 def _cpu() -> float:
@@ -101,8 +103,10 @@ def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[
         for r in range(rounds):
             for key, (rules, lineup) in configs.items():
                 b = best[key]
-                measures = {"k1": partial(kernel, rules, lineup, games // 2, 1, r * games),
-                            "k2": partial(kernel, rules, lineup, games, 2, r * games)}
+                measures = {
+                    "k1": partial(kernel, rules, lineup, games // 2, 1, r * games),
+                    "k2": partial(kernel, rules, lineup, games, 2, r * games),
+                }
                 if whole_runs:
                     measures["run"] = partial(whole_run, rules, lineup, games * 2, 2, Path(tmp))
                 for name, measure in measures.items():
@@ -123,8 +127,11 @@ def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, f
     with tempfile.TemporaryDirectory() as tmp:
         peak_file = f"{tmp}/peak"
         t = time.perf_counter()
-        child = subprocess.Popen([python, str(HERE / "peak_rss.py"), peak_file, module, *rest],
-                                 env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            [python, str(HERE / "peak_rss.py"), peak_file, module, *rest],
+            env={**os.environ, **(env or {})},
+            stdout=subprocess.DEVNULL,
+        )
         status = child.wait()
         wall = time.perf_counter() - t
         if status != 0:
@@ -174,15 +181,21 @@ def main() -> None:
     if not args.quick:
         for policy in ("random", "greedy", "lookahead"):
             cold, warm = compile_times(policy)
-            extra.append((f"`simkit run --games 1000 --policy {policy}`, empty / warm numba cache",
-                          f"{cold:.1f} s / {warm:.1f} s"))
+            extra.append(
+                (
+                    f"`simkit run --games 1000 --policy {policy}`, empty / warm numba cache",
+                    f"{cold:.1f} s / {warm:.1f} s",
+                )
+            )
     kernel_2p = rows[0]["k2"][0]  # the two-player kernel on two threads, games/s
 
     def whole_command(games: int, where: str) -> tuple[str, str]:
         wall, peak = timed_subprocess([*SIMKIT, "run", "--games", str(games), "--out", where, "--quiet"])
-        return (f"`simkit run` {games:,} games, warm cache, whole command (start-up included)",
-                f"{wall:.1f} s = {games / wall:,.0f} games/s, {games / wall / kernel_2p:.1%} of the 2p kernel on "
-                f"2 threads; peak RSS {peak:.0f} MiB")
+        return (
+            f"`simkit run` {games:,} games, warm cache, whole command (start-up included)",
+            f"{wall:.1f} s = {games / wall:,.0f} games/s, {games / wall / kernel_2p:.1%} of the 2p kernel on "
+            f"2 threads; peak RSS {peak:.0f} MiB",
+        )
 
     with tempfile.TemporaryDirectory() as tmp:
         extra.append(whole_command(1_000_000, f"{tmp}/m"))
@@ -191,25 +204,30 @@ def main() -> None:
     import numba
 
     lines = [
-        "# Benchmark results", "",
+        "# Benchmark results",
+        "",
         f"Machine: {os.cpu_count()} cores ({cpu_model()}), Python "
         f"{platform.python_version()}, numba {numba.__version__}. Produced by `benchmarks/bench.py` on "
-        f"{time.strftime('%Y-%m-%d')}; load before: {before}; after: {load()}.", "",
+        f"{time.strftime('%Y-%m-%d')}; load before: {before}; after: {load()}.",
+        "",
         "Random play, per table: the kernel on 1 and 2 threads, a whole run (Parquet) on 2 threads; best of "
-        f"{args.rounds} rounds; CPU µs per game is user + system time over the games.", "",
+        f"{args.rounds} rounds; CPU µs per game is user + system time over the games.",
+        "",
         "| table | kernel, 1 thread | kernel, 2 threads | 2 / 1 | whole run, 2 threads | run / kernel | "
         "CPU µs per game, kernel / run |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
         (k1, _), (k2, c2), (run, cr) = r["k1"], r["k2"], r["run"]
-        lines.append(f"| {r['table']} | {k1:,.0f} | {k2:,.0f} | {k2 / k1:.2f} | {run:,.0f} | {run / k2:.1%} "
-                     f"| {c2:.2f} / {cr:.2f} |")
+        lines.append(
+            f"| {r['table']} | {k1:,.0f} | {k2:,.0f} | {k2 / k1:.2f} | {run:,.0f} | {run / k2:.1%} "
+            f"| {c2:.2f} / {cr:.2f} |"
+        )
     lines += ["", "| measurement | result |", "| --- | --- |", *[f"| {a} | {b} |" for a, b in extra], ""]
     text = "\n".join(lines)
     path = HERE / "results.md"
     kept = path.read_text(encoding="utf-8") if path.exists() else ""
-    kept = kept[kept.index("\n## ") + 1:] if "\n## " in kept else ""  # the sections other scripts wrote
+    kept = kept[kept.index("\n## ") + 1 :] if "\n## " in kept else ""  # the sections other scripts wrote
     path.write_text(text + ("\n" + kept if kept else ""), encoding="utf-8")
     print(text)
     if cores() < 2:

@@ -87,11 +87,25 @@ def run(tables, policy: str, games: int, seed: int, valgrind: str, branches: boo
     env = {**os.environ, **native_cpu()}
     for players, teams in tables:
         with tempfile.TemporaryDirectory() as tmp:
-            cmd = [valgrind, "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
-                   *(["--branch-sim=yes"] if branches else []),
-                   f"--callgrind-out-file={tmp}/cg.out", sys.executable, __file__,
-                   "--table", f"{players},{teams}", "--policy", policy, "--games", str(games),
-                   "--seed", str(seed), "--count"]
+            cmd = [
+                valgrind,
+                "--tool=callgrind",
+                "--instr-atstart=no",
+                "--collect-atstart=no",
+                *(["--branch-sim=yes"] if branches else []),
+                f"--callgrind-out-file={tmp}/cg.out",
+                sys.executable,
+                __file__,
+                "--table",
+                f"{players},{teams}",
+                "--policy",
+                policy,
+                "--games",
+                str(games),
+                "--seed",
+                str(seed),
+                "--count",
+            ]
             p = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
             turns = int(re.search(r"turns (\d+)", p.stdout).group(1))
             text = Path(f"{tmp}/cg.out").read_text()
@@ -102,8 +116,11 @@ def run(tables, policy: str, games: int, seed: int, valgrind: str, branches: boo
             if branches:  # valgrind's simple predictor: a relative measure, not this CPU's
                 missed = totals.get("Bcm", 0) + totals.get("Bim", 0)
                 extra = f", {missed / games:,.0f} branches mispredicted/game (simulated)"
-            print(f"{players}p/{teams}t {policy}: {ir / games:,.0f} instructions/game, "
-                  f"{ir / turns:,.1f}/turn ({turns / games:.1f} turns/game){extra}, {games} games", flush=True)
+            print(
+                f"{players}p/{teams}t {policy}: {ir / games:,.0f} instructions/game, "
+                f"{ir / turns:,.1f}/turn ({turns / games:.1f} turns/game){extra}, {games} games",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -124,8 +141,7 @@ def main() -> None:
         run(tables, args.policy, args.games, args.seed, args.valgrind, args.branches)
         return
     for players, teams in tables:
-        play(players, teams, args.policy, args.games if not args.warm else 10, args.seed, args.first,
-             args.count)
+        play(players, teams, args.policy, args.games if not args.warm else 10, args.seed, args.first, args.count)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,7 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
         def play(g, feats, mover):
             params = np.array([own if seat % teams == g % teams else default for seat in range(rules.players)])
             return self_play(UP_TO_GREEDY, tb, cfg, ids, params, st, st, seed, g, feats, mover)
+
         return play
 
     return across_threads(teams, n_games, threads, player)
@@ -163,8 +164,9 @@ def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int, 
         st, sim = new_state(0), workspace(policies, ids, params)
         if fair:
             copies = np.zeros(N_CODES)
-            return lambda g, feats, mover: fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats,
-                                                          mover, copies)
+            return lambda g, feats, mover: fair_self_play(
+                policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover, copies
+            )
         return lambda g, feats, mover: self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover)
 
     return across_threads(rules.teams, n_games, threads, player)
@@ -194,8 +196,9 @@ def log_loss(w, x, y):
     return loss, np.einsum("nt,ntk->k", p, x) / len(y)
 
 
-def fit(rules: Rules, games: int, seed: int, fair_of: str | None = None,
-        threads: int | None = None, of: str | None = None) -> tuple[np.ndarray, str]:
+def fit(
+    rules: Rules, games: int, seed: int, fair_of: str | None = None, threads: int | None = None, of: str | None = None
+) -> tuple[np.ndarray, str]:
     """(weights, report) of the fit for the table `rules`: on greedy games and the full features
     (the lookahead's value), or with `of` a line-up spec, on its games; or with `fair_of` a
     line-up spec, on its games and the features the fast policy sees (its value)."""
@@ -243,12 +246,18 @@ def main() -> None:
     parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     parser.add_argument("--games", type=int, default=40_000)
     parser.add_argument("--seed", type=int, default=777)
-    parser.add_argument("--fair-of", metavar="LINEUP",
-                        help="fit the fast policy's value instead: on games of this line-up (e.g. lookahead), "
-                             "with the features the seat that just played sees")
-    parser.add_argument("--of", metavar="LINEUP",
-                        help="fit the lookahead's value on games of this line-up (e.g. lookahead), every seat "
-                             "playing it, instead of greedy games")
+    parser.add_argument(
+        "--fair-of",
+        metavar="LINEUP",
+        help="fit the fast policy's value instead: on games of this line-up (e.g. lookahead), "
+        "with the features the seat that just played sees",
+    )
+    parser.add_argument(
+        "--of",
+        metavar="LINEUP",
+        help="fit the lookahead's value on games of this line-up (e.g. lookahead), every seat "
+        "playing it, instead of greedy games",
+    )
     parser.add_argument("--threads", type=int, help="default: every core")
     args = parser.parse_args()
     if args.of is not None and args.fair_of is not None:

@@ -48,8 +48,7 @@ def play_match(a: str, b: str, games: int, seed: int, players: int = 2, teams: i
     seconds = time.perf_counter() - t
     score = wins + draws / teams  # a draw: an equal share for every team
     ci = binomtest(round(score), games).proportion_ci(0.95, method="wilson")
-    return {"wins": wins, "draws": draws, "share": score / games, "low": ci.low, "high": ci.high,
-            "seconds": seconds}
+    return {"wins": wins, "draws": draws, "share": score / games, "low": ci.low, "high": ci.high, "seconds": seconds}
 
 
 def match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> str:
@@ -65,8 +64,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
-                        help="policies to match (repeatable); default: greedy random, lookahead greedy")
+    parser.add_argument(
+        "--pair",
+        nargs=2,
+        action="append",
+        metavar=("A", "B"),
+        help="policies to match (repeatable); default: greedy random, lookahead greedy",
+    )
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     parser.add_argument("--threads", type=int, help="kernel threads (default: all cores; 1 on a shared machine)")

@@ -130,8 +130,9 @@ def fit_logistic(x, y):
     mu, sd = x.mean(0), x.std(0)
     sd[sd == 0] = 1.0
     xs = (x - mu) / sd
-    r = minimize(binary_loss, np.zeros(x.shape[1] + 1), args=(xs, y), jac=True, method="L-BFGS-B",
-                 options={"maxiter": 5000})
+    r = minimize(
+        binary_loss, np.zeros(x.shape[1] + 1), args=(xs, y), jac=True, method="L-BFGS-B", options={"maxiter": 5000}
+    )
     w = r.x[:-1] / sd
     return np.concatenate([w, [r.x[-1] - np.dot(w, mu)]])
 
@@ -162,8 +163,7 @@ def match_game(policies, tb, cfg, ids, params, st, sim, view, seed, game, mine, 
     return -1
 
 
-def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: int, seed: int,
-               threads: int) -> dict:
+def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: int, seed: int, threads: int) -> dict:
     """The one-ply player on `weights` against `spec`, seats swapped: score, 95% Wilson interval."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
@@ -220,9 +220,11 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
                 t = time.perf_counter()
                 leaf_loop(tb, cfg, st, out, calls, rich)
                 cost[rich].append((time.perf_counter() - t) / calls * 1e6)
-    return (f"one thread, {calls:,} calls at turns 10, 20, 30: kernels.values.rich.rich_features "
-            f"{', '.join(f'{c:.2f}' for c in cost[True])} us per call, the lookahead's leaf features "
-            f"{', '.join(f'{c:.2f}' for c in cost[False])} us")
+    return (
+        f"one thread, {calls:,} calls at turns 10, 20, 30: kernels.values.rich.rich_features "
+        f"{', '.join(f'{c:.2f}' for c in cost[True])} us per call, the lookahead's leaf features "
+        f"{', '.join(f'{c:.2f}' for c in cost[False])} us"
+    )
 
 
 def main() -> None:
@@ -234,14 +236,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--match", type=int, default=0, help="games of each one-ply match (two players; 0: none)")
     parser.add_argument("--match-seed", type=int, default=5151)
-    parser.add_argument("--values", nargs="+", default=["fair features", "fair + extras"],
-                        choices=["fair features", "fair + extras"], help="the values to match")
-    parser.add_argument("--leaf-cost", action="store_true",
-                        help="time swift's leaf features against the lookahead's first")
+    parser.add_argument(
+        "--values",
+        nargs="+",
+        default=["fair features", "fair + extras"],
+        choices=["fair features", "fair + extras"],
+        help="the values to match",
+    )
+    parser.add_argument(
+        "--leaf-cost", action="store_true", help="time swift's leaf features against the lookahead's first"
+    )
     parser.add_argument("--width", type=int, default=2, help="greedy's actions the one-ply player judges")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--data", metavar="NPZ", help="keep the collected positions here: read them if the "
-                        "file exists (made with the same --of, --players, --games and --seed), else write it")
+    parser.add_argument(
+        "--data",
+        metavar="NPZ",
+        help="keep the collected positions here: read them if the "
+        "file exists (made with the same --of, --players, --games and --seed), else write it",
+    )
     args = parser.parse_args()
     if not 1 <= args.width <= MAX_SHORTLIST:
         parser.error(f"--width must be 1 to {MAX_SHORTLIST}")
@@ -271,8 +283,10 @@ def main() -> None:
         if args.data:
             np.savez(args.data + ".tmp.npz", key=key, x=x, y=y, xt=xt, yt=yt)
             os.replace(args.data + ".tmp.npz", args.data)
-    print(f"{args.games:,} {args.of!r} games at {args.players} players, {rules.teams} teams (seed {args.seed}): "
-          f"{len(y):,} positions fitted, {len(yt):,} held out, {time.perf_counter() - t:.0f} s")
+    print(
+        f"{args.games:,} {args.of!r} games at {args.players} players, {rules.teams} teams (seed {args.seed}): "
+        f"{len(y):,} positions fitted, {len(yt):,} held out, {time.perf_counter() - t:.0f} s"
+    )
     fits = {}
     for name, cols in (("fair features", N_BASE), ("fair + extras", N_RICH)):
         w = fit_logistic(x[:, :cols], y)
@@ -285,15 +299,19 @@ def main() -> None:
             w, cols = fits[name]
             weights = np.concatenate([w[:-1], np.zeros(N_RICH - cols), w[-1:]])
             m = play_match(rules, args.of, weights, args.width, args.match, args.match_seed, args.threads)
-            print(f"one ply on {name}, width {args.width}, against {args.of!r}: {m['share']:.1%} "
-                  f"[{m['low']:.1%}, {m['high']:.1%}] of {args.match:,} games")
+            print(
+                f"one ply on {name}, width {args.width}, against {args.of!r}: {m['share']:.1%} "
+                f"[{m['low']:.1%}, {m['high']:.1%}] of {args.match:,} games"
+            )
     w, _ = fits["fair + extras"]
     assert len(RICH_NAMES) == len(w) == N_RICH + 1
     width = max(len(n) for n in RICH_NAMES)
     for (name, v), (_, what) in zip(zip(RICH_NAMES[N_BASE:], w[N_BASE:]), [*EXTRAS, ("", "the intercept")]):
         print(f"  {name:{width}s} {v:+8.4f}  {what}")
-    print(f'"{rules.players} players, {rules.teams} teams" (shape "{value_table(rules)}"): '
-          f'({", ".join(f"{v:.4f}" for v in w)}),')
+    print(
+        f'"{rules.players} players, {rules.teams} teams" (shape "{value_table(rules)}"): '
+        f"({', '.join(f'{v:.4f}' for v in w)}),"
+    )
 
 
 if __name__ == "__main__":

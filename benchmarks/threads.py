@@ -44,8 +44,13 @@ def main() -> int:
     best: dict[str, dict[str, list[float]]] = {name: {} for name in trees}
     for _ in range(args.rounds):
         for name, env in trees.items():
-            child = subprocess.run([sys.executable, __file__, "--child", "--games", str(args.games)],
-                                   env={**os.environ, **env}, capture_output=True, text=True, check=True)
+            child = subprocess.run(
+                [sys.executable, __file__, "--child", "--games", str(args.games)],
+                env={**os.environ, **env},
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             for table, rates in json.loads(child.stdout).items():
                 old = best[name].get(table, [0.0, 0.0])
                 best[name][table] = [max(a, b) for a, b in zip(old, rates)]

@@ -59,17 +59,22 @@ def main() -> None:
             print(f"round {round_ + 1}: the kernel alone, 2 threads: {args.games:,} games at {speed:,.0f} games/s")
             for name, env in trees[::-1]:  # interleaved: a slow spell of the machine hits both
                 out = f"{tmp}/{name.replace(' ', '-')}{round_}"
-                wall, peak = timed_subprocess([*SIMKIT, "run", "--games", str(args.games), "--out", out, "--quiet"],
-                                              env)
+                wall, peak = timed_subprocess(
+                    [*SIMKIT, "run", "--games", str(args.games), "--out", out, "--quiet"], env
+                )
                 shutil.rmtree(out)
                 best[name] = min(best.get(name, wall), wall)
-                print(f"round {round_ + 1}: {name}: {args.games:,} games in {wall:.2f} s = {args.games / wall:,.0f} "
-                      f"games/s, {args.games / wall / speed:.1%} of this round's kernel; peak RSS {peak:.0f} MiB",
-                      flush=True)
+                print(
+                    f"round {round_ + 1}: {name}: {args.games:,} games in {wall:.2f} s = {args.games / wall:,.0f} "
+                    f"games/s, {args.games / wall / speed:.1%} of this round's kernel; peak RSS {peak:.0f} MiB",
+                    flush=True,
+                )
         print(f"the kernel alone, best of {args.rounds}: {kernel:,.0f} games/s")
         for name, wall in best.items():
-            print(f"{name}, best of {args.rounds}: {wall:.2f} s = {args.games / wall:,.0f} games/s, "
-                  f"{args.games / wall / kernel:.1%} of the kernel's best")
+            print(
+                f"{name}, best of {args.rounds}: {wall:.2f} s = {args.games / wall:,.0f} games/s, "
+                f"{args.games / wall / kernel:.1%} of the kernel's best"
+            )
         for name, env in trees[::-1]:
             wall, _ = timed_subprocess([*SIMKIT, "run", "--games", "1", "--out", f"{tmp}/one", "--quiet"], env)
             shutil.rmtree(f"{tmp}/one")

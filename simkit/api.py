@@ -54,8 +54,9 @@ def simulate(
     ValueError naming it (``games must be at least 1, got 0``).
     """
 
-    games, seed, first_game = (whole_number(v, k) for k, v in
-                               (("games", games), ("seed", seed), ("first_game", first_game)))
+    games, seed, first_game = (
+        whole_number(v, k) for k, v in (("games", games), ("seed", seed), ("first_game", first_game))
+    )
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games:,}")
     if not isinstance(swap_seats, bool):
@@ -72,8 +73,9 @@ def simulate(
     try:
         identity = ds.identity_of(rules, lineup, seed)
         tables = [
-            ds.to_table(play(rules, lineup, seed, start, min(SIMULATE_CHUNK, first_game + games - start)),
-                        start, identity)
+            ds.to_table(
+                play(rules, lineup, seed, start, min(SIMULATE_CHUNK, first_game + games - start)), start, identity
+            )
             for start in range(first_game, first_game + games, SIMULATE_CHUNK)
         ]
     finally:
@@ -86,7 +88,6 @@ def simulate(
 def _signature_with_rule_options():
     """simulate's signature lists every rule option as a keyword (for help() and editors)."""
 
-
     base = inspect.signature(simulate)
     params = [p for p in base.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
     params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None) for name in OPTIONS]
@@ -96,8 +97,7 @@ def _signature_with_rule_options():
 simulate.__signature__ = _signature_with_rule_options()
 
 
-def read_games(directory: str | Path, columns: list[str] | None = None,
-               allow_incomplete: bool = False) -> pd.DataFrame:
+def read_games(directory: str | Path, columns: list[str] | None = None, allow_incomplete: bool = False) -> pd.DataFrame:
     """Every game of the dataset (or folder of datasets, such as a study) at `directory`, one row each.
 
     The all-rows door, for notebooks: a row costs about 75 bytes in memory
@@ -142,8 +142,12 @@ def summarise(games: pd.DataFrame | str | Path, allow_incomplete: bool = False) 
         summaries = of_rows(games)
     else:
         summaries = summarise_dataset(Path(games))
-        check_whole(Path(games), summaries, allow_incomplete,
-                    "summarise(..., allow_incomplete=True) gives the tables of the games there are")
+        check_whole(
+            Path(games),
+            summaries,
+            allow_incomplete,
+            "summarise(..., allow_incomplete=True) gives the tables of the games there are",
+        )
     tables: dict[str, list[pd.DataFrame]] = {}
     for s in summaries:
         config = {**s.config, "games": s.games}
@@ -174,8 +178,9 @@ class SectionTable(pd.DataFrame):
         frame = pd.DataFrame(self)
         if "metric" in frame.columns and "value" in frame.columns and (frame["metric"] == "p_value").any():
             frame = frame.copy()
-            frame["value"] = [format_p_value(float(v)) if m == "p_value" else v
-                              for m, v in zip(frame["metric"], frame["value"])]
+            frame["value"] = [
+                format_p_value(float(v)) if m == "p_value" else v for m, v in zip(frame["metric"], frame["value"])
+            ]
         return frame
 
     def __repr__(self) -> str:

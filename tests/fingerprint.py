@@ -58,14 +58,23 @@ TABLE_OPTIONS = ("players", "teams")  # the rule options TABLES varies
 # them in simkit.game.options.OPTIONS order; an option new to OPTIONS plays nothing here until it has an entry (and
 # then the corpus plays other games: a new GAMES_STAMP, or an ADDED group; tests/test_options.py asks for one).
 AWAY = {
-    "hand_size": [(2, 2, (6, 7))], "sequences_to_win": [(2, 2, 1)], "max_turns": [(4, 2, 40)],
-    "chip_limit": [(3, 3, True)], "reshuffle": [(2, 2, False)], "dead_swap": [(2, 2, False)],
-    "late_card": [(2, 2, 5)], "handicap": [(4, 2, 9), (3, 3, (5, 3))],
+    "hand_size": [(2, 2, (6, 7))],
+    "sequences_to_win": [(2, 2, 1)],
+    "max_turns": [(4, 2, 40)],
+    "chip_limit": [(3, 3, True)],
+    "reshuffle": [(2, 2, False)],
+    "dead_swap": [(2, 2, False)],
+    "late_card": [(2, 2, 5)],
+    "handicap": [(4, 2, 9), (3, 3, (5, 3))],
 }
 TOGETHER = [(3, 3, {"hand_size": (6, 7, 7), "handicap": (0, 4)})]  # options away from their defaults together
 OPTIONS = [  # (players, teams, rule options away from their defaults)
-    *[(players, teams, {name: value}) for name in RULE_OPTIONS if name not in TABLE_OPTIONS
-      for players, teams, value in AWAY.get(name, [])],
+    *[
+        (players, teams, {name: value})
+        for name in RULE_OPTIONS
+        if name not in TABLE_OPTIONS
+        for players, teams, value in AWAY.get(name, [])
+    ],
     *TOGETHER,
 ]
 
@@ -83,19 +92,33 @@ def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
         out += [(policy, p, t, games, {}, False) for p, t in TABLES]
         out += [(policy, p, t, games // 3, o, False) for p, t, o in OPTIONS]
     out += [("greedy,random", 2, 2, 300, {}, True), ("random,greedy,random", 3, 3, 300, {}, True)]
-    out += [("lookahead", 2, 2, 6, {}, False), ("lookahead", 3, 3, 3, {}, False), ("lookahead", 4, 2, 3, {}, False),
-            ("lookahead", 2, 2, 3, {"late_card": 5}, False), ("lookahead,greedy", 2, 2, 4, {}, True),
-            ("quick", 2, 2, 6, {}, False), ("quick", 6, 3, 3, {}, False),
-            ("fast", 2, 2, 100, {}, False), ("fast", 3, 3, 60, {}, False), ("fast", 6, 3, 60, {}, False),
-            ("fast,lookahead", 2, 2, 4, {}, True),
-            ("ismcts:iterations=200", 2, 2, 4, {}, False), ("ismcts:iterations=200", 4, 2, 2, {}, False),
-            ("ismcts:iterations=200:cheat=1", 2, 2, 2, {}, False)]
+    out += [
+        ("lookahead", 2, 2, 6, {}, False),
+        ("lookahead", 3, 3, 3, {}, False),
+        ("lookahead", 4, 2, 3, {}, False),
+        ("lookahead", 2, 2, 3, {"late_card": 5}, False),
+        ("lookahead,greedy", 2, 2, 4, {}, True),
+        ("quick", 2, 2, 6, {}, False),
+        ("quick", 6, 3, 3, {}, False),
+        ("fast", 2, 2, 100, {}, False),
+        ("fast", 3, 3, 60, {}, False),
+        ("fast", 6, 3, 60, {}, False),
+        ("fast,lookahead", 2, 2, 4, {}, True),
+        ("ismcts:iterations=200", 2, 2, 4, {}, False),
+        ("ismcts:iterations=200", 4, 2, 2, {}, False),
+        ("ismcts:iterations=200:cheat=1", 2, 2, 2, {}, False),
+    ]
     return out
 
 
 # Policies added under GAMES_STAMP 91fc7e6872d2374b, each group hashed on its own.
-_SWIFT = [("swift", 2, 2, 6, {}, False), ("swift", 4, 2, 3, {}, False), ("swift", 6, 2, 2, {}, False),
-          ("swift", 2, 2, 3, {"late_card": 5}, False), ("swift,lookahead", 2, 2, 4, {}, True)]
+_SWIFT = [
+    ("swift", 2, 2, 6, {}, False),
+    ("swift", 4, 2, 3, {}, False),
+    ("swift", 6, 2, 2, {}, False),
+    ("swift", 2, 2, 3, {"late_card": 5}, False),
+    ("swift,lookahead", 2, 2, 4, {}, True),
+]
 
 
 def _spelled_out(group, settings_of):
@@ -103,8 +126,10 @@ def _spelled_out(group, settings_of):
     A group that names defaults by "swift" alone plays other games when the defaults change; with the
     settings that changed spelled out, it keeps playing the games it was recorded with (a later change
     of another default is spelled out the same way)."""
+
     def spell(spec, players):
         return spec.replace("swift", "swift:" + ":".join(f"{k}={v:g}" for k, v in settings_of(players).items()), 1)
+
     return [(spell(spec, players), players, *rest) for spec, players, *rest in group]
 
 
@@ -112,8 +137,14 @@ def _spelled_out(group, settings_of):
 # gap 16 at one player per team, 0 with partners; the leaves as the seat that played last sees them.
 # Literals, not POLICIES["greedy"].params: these games must not follow a later change of greedy's defaults.
 _DEFAULT_GREEDY = {"complete": 1000, "build": 1, "growth": 4, "block": 1, "block4": 500, "break4": 400, "jack_cost": 20}
-_FIRST_SETTINGS = {"rollouts": 6, "race": 0, "batch": 16, "view": 0, "removals": 0,
-                   **{f"opponent_{k}": v for k, v in _DEFAULT_GREEDY.items()}}
+_FIRST_SETTINGS = {
+    "rollouts": 6,
+    "race": 0,
+    "batch": 16,
+    "view": 0,
+    "removals": 0,
+    **{f"opponent_{k}": v for k, v in _DEFAULT_GREEDY.items()},
+}
 ADDED = {
     # swift's defaults (kernels/players/swift.py): 10 deals raced every 2, all of greedy's best four
     # searched when they hold a removal (removals 4); at one player per team the lookahead's own
@@ -123,32 +154,42 @@ ADDED = {
     # spelled-out specs reproduce the hash recorded for them (f1178b10...) with the old specs' text in
     # it, so they play its games.
     "swift's defaults of 2026-12-04 before removals, spelled out": _spelled_out(
-        _SWIFT, lambda players: {"removals": 0}),
+        _SWIFT, lambda players: {"removals": 0}
+    ),
     # swift's first defaults (until 2026-12-04), spelled out, removals 0 with them (recorded as
     # "swift's first defaults, spelled out", e2f49489..., before removals existed).
     "swift's first defaults, spelled out with removals": _spelled_out(
-        _SWIFT, lambda players: {**_FIRST_SETTINGS, "gap": 16 if players == 2 else 0}),
+        _SWIFT, lambda players: {**_FIRST_SETTINGS, "gap": 16 if players == 2 else 0}
+    ),
     # Every candidate searched at two players: swift as it was added (recorded as "swift:gap=0" until
     # 2026-12-04, then as "swift as added, spelled out", 10902215..., before removals existed).
     "swift as added (every candidate searched at two players), spelled out with removals": _spelled_out(
-        [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}),
+        [c for c in _SWIFT if c[1] == 2], lambda players: {**_FIRST_SETTINGS, "gap": 0}
+    ),
     # swift at every table (2026-12-05): the value of hand and board for three teams (the others summed),
     # the three-player settings at every three-team table, and a set of value weights of its own at each
     # table of 8 or more players; 12p/3t spelled out with the settings it had then (recorded as "swift at
     # three teams, and at 8 or more players with a set of its own", 05f0def0..., before 12p/3t had
     # settings of its own: the spelled-out values were its defaults, so the parameter rows are the same).
     "swift at three teams, and at 8 or more players with a set of its own, 12p/3t spelled out": [
-        ("swift", 3, 3, 4, {}, False), ("swift", 6, 3, 2, {}, False), ("swift", 9, 3, 1, {}, False),
-        ("swift:horizon=2:rollouts=10:batch=2", 12, 3, 1, {}, False), ("swift", 8, 2, 1, {}, False),
-        ("swift", 10, 2, 1, {}, False), ("swift", 12, 2, 1, {}, False)],
+        ("swift", 3, 3, 4, {}, False),
+        ("swift", 6, 3, 2, {}, False),
+        ("swift", 9, 3, 1, {}, False),
+        ("swift:horizon=2:rollouts=10:batch=2", 12, 3, 1, {}, False),
+        ("swift", 8, 2, 1, {}, False),
+        ("swift", 10, 2, 1, {}, False),
+        ("swift", 12, 2, 1, {}, False),
+    ],
     # swift at 12p/3t with settings of its own (2026-12-05): 4 plies, 20 deals raced every 4.
     "swift at 12p/3t, 4 plies on 20 deals": [("swift", 12, 3, 1, {}, False)],
     # ismcts-rich as added: ismcts's search, its playouts' ends scored by kernels/values/rich.py's
     # value of the table shape.
     "ismcts-rich as added": [
-        ("ismcts-rich:iterations=200", 2, 2, 4, {}, False), ("ismcts-rich:iterations=200", 4, 2, 2, {}, False),
+        ("ismcts-rich:iterations=200", 2, 2, 4, {}, False),
+        ("ismcts-rich:iterations=200", 4, 2, 2, {}, False),
         ("ismcts-rich:iterations=100", 2, 2, 2, {"late_card": 5}, False),
-        ("ismcts-rich:iterations=100,lookahead", 2, 2, 2, {}, True)],
+        ("ismcts-rich:iterations=100,lookahead", 2, 2, 2, {}, True),
+    ],
 }
 
 
@@ -202,14 +243,17 @@ def main() -> None:
     same_stamp = recorded.get("games_stamp") == GAMES_STAMP
     written = {"games_stamp": GAMES_STAMP, "sha256": fingerprint(), "added": {}}
     if same_stamp and recorded["sha256"] != written["sha256"]:
-        sys.exit(f"the corpus no longer plays the games of stamp {GAMES_STAMP}: give kernels.GAMES_STAMP a new "
-                 "value first (and fold ADDED into the corpus); nothing written")
+        sys.exit(
+            f"the corpus no longer plays the games of stamp {GAMES_STAMP}: give kernels.GAMES_STAMP a new "
+            "value first (and fold ADDED into the corpus); nothing written"
+        )
     for name, group in ADDED.items():
         written["added"][name] = added_fingerprint(group)
         old = recorded.get("added", {}).get(name) if same_stamp else None
         if old is not None and old != written["added"][name]:
-            sys.exit(f"the added group {name!r} no longer plays the games recorded for stamp {GAMES_STAMP}; "
-                     "nothing written")
+            sys.exit(
+                f"the added group {name!r} no longer plays the games recorded for stamp {GAMES_STAMP}; nothing written"
+            )
     FINGERPRINT_FILE.write_text(json.dumps(written, indent=2) + "\n")
     print(f"wrote {FINGERPRINT_FILE} for games stamp {GAMES_STAMP} (added: {', '.join(ADDED) or 'none'})")
 

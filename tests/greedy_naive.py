@@ -83,10 +83,10 @@ class View:
 
     teams: int
     team: int
-    owner: dict[int, int]          # cell -> team of the chip on it
+    owner: dict[int, int]  # cell -> team of the chip on it
     locked: set[int]
     sequences: list[list[set[int]]]  # per team, each sequence as its set of cells
-    hand: list[int]                # distinct card codes in the seat's hand, ascending
+    hand: list[int]  # distinct card codes in the seat's hand, ascending
     chip_limit: bool
 
     @classmethod

@@ -34,6 +34,7 @@ DEFAULT_BOARD_PATH = Path(__file__).resolve().parents[1] / "simkit" / "data" / "
 # Cards and board
 # --------------------------------------------------------------------------
 
+
 def cell_name(cell: int) -> str:
     """RECORD.md's cell name: the column letter A-J, then the row number 1-10 (row 1 at the top)."""
     return "ABCDEFGHIJ"[cell % 10] + str(cell // 10 + 1)
@@ -101,6 +102,7 @@ LINES = all_lines()
 # --------------------------------------------------------------------------
 # Random numbers
 # --------------------------------------------------------------------------
+
 
 def mix(z: int) -> int:
     """The splitmix64 output function (mod 2**64)."""
@@ -223,8 +225,7 @@ class Game:
     def targets(self, code: int, team: int) -> list[int]:
         """Legal cells for playing `code` as `team`, ascending."""
         if code in ONE_EYED:
-            return [c for c in range(100)
-                    if self.chips[c] != -1 and self.chips[c] != team and not self.locked[c]]
+            return [c for c in range(100) if self.chips[c] != -1 and self.chips[c] != team and not self.locked[c]]
         if not self.can_place(team):
             return []
         if code in TWO_EYED:
@@ -301,8 +302,7 @@ class Game:
         return self.hand_sizes[seat] - (1 if self.late_turn(seat) > 0 else 0)
 
 
-def play_game(rules: dict, policies: list[str], seed: int, game: int,
-              board: list[str] | None = None) -> dict:
+def play_game(rules: dict, policies: list[str], seed: int, game: int, board: list[str] | None = None) -> dict:
     """Play one game and return its simkit.game/1 record as a dict."""
     players = rules["players"]
     if len(policies) != players:
@@ -373,17 +373,19 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
         if not playable:
             passes += 1
             late_card(game_ends=passes == players)
-            turns.append({
-                "seat": s,
-                "dead": None if dead is None else card_str(dead),
-                "card": None,
-                "action": "pass",
-                "cell": None,
-                "cell_name": None,
-                "drawn": [card_str(k) for k in drawn],
-                "reshuffle": reshuffle,
-                "sequences": [],
-            })
+            turns.append(
+                {
+                    "seat": s,
+                    "dead": None if dead is None else card_str(dead),
+                    "card": None,
+                    "action": "pass",
+                    "cell": None,
+                    "cell_name": None,
+                    "drawn": [card_str(k) for k in drawn],
+                    "reshuffle": reshuffle,
+                    "sequences": [],
+                }
+            )
             if passes == players:
                 end = "stalemate"
                 break
@@ -414,17 +416,19 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
                 hand.sort()
             late_card(game_ends=False)
 
-        turns.append({
-            "seat": s,
-            "dead": None if dead is None else card_str(dead),
-            "card": card_str(card),
-            "action": action,
-            "cell": cell,
-            "cell_name": cell_name(cell),
-            "drawn": [card_str(k) for k in drawn],
-            "reshuffle": reshuffle,
-            "sequences": declared,
-        })
+        turns.append(
+            {
+                "seat": s,
+                "dead": None if dead is None else card_str(dead),
+                "card": card_str(card),
+                "action": action,
+                "cell": cell,
+                "cell_name": cell_name(cell),
+                "drawn": [card_str(k) for k in drawn],
+                "reshuffle": reshuffle,
+                "sequences": declared,
+            }
+        )
         if won:
             end = "win"
             winner = t
@@ -451,6 +455,7 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int,
 # --------------------------------------------------------------------------
 # Per-game statistics
 # --------------------------------------------------------------------------
+
 
 def stats(record: dict) -> dict:
     """The per-game statistics of ENGINE.md, computed from a record."""

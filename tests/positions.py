@@ -27,17 +27,8 @@ import numpy as np
 from simkit.game.cards import tables
 from simkit.game.rules import Rules
 from simkit.kernels.core.decide import choose_dead  # noqa: F401  (re-exported: tests build positions with it)
-from simkit.kernels.core.moves import (  # noqa: F401  (re-exported: tests build positions with them)
-    declare_sequences,
-    place_chip,
-    remove_chip,
-)
-from simkit.kernels.core.random_move import (  # noqa: F401  (re-exported: tests build positions with them)
-    dead_codes,
-    playable_codes,
-    random_action,
-    random_dead,
-)
+from simkit.kernels.core.moves import declare_sequences, place_chip, remove_chip  # noqa: F401  (re-exported: tests build positions with them)
+from simkit.kernels.core.random_move import dead_codes, playable_codes, random_action, random_dead  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.rng import seed_stream
 from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
 from simkit.kernels.engine import reset  # noqa: F401  (re-exported: tests build positions with it)
@@ -57,6 +48,7 @@ JS, JH, JD, JC = "JS", "JH", "JD", "JC"
 
 
 # --- cards and cells (independent of the kernel) ------------------------------
+
 
 def code(name: str | int) -> int:
     """Card code of 'QS' (suit * 13 + rank); an int passes through."""
@@ -99,6 +91,7 @@ def bb_cells(words) -> list[int]:
 
 
 # --- building kernel states -----------------------------------------------------
+
 
 def parse_picture(picture: str | list[str]) -> tuple[dict[int, list[int]], list[int]]:
     """({team: cells}, locked cells) of a ten-by-ten picture."""
@@ -147,8 +140,7 @@ def codes_of(codes) -> list[int]:
     return [k for k in range(52) if (int(codes) >> k) & 1]
 
 
-def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), hands=None,
-          log_rows: int = 0):
+def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), hands=None, log_rows: int = 0):
     """A kernel State with the given chips (placed with ``place_chip``), locked cells and hands.
 
     `hands` maps seat -> list of card names. Locked cells are written straight
@@ -216,20 +208,21 @@ def place(tb, st, team: int, cell: int) -> list[list[int]]:
     before = int(st.nseq[team])
     place_chip(tables(), st, team, cell)
     declare_sequences(tb, st, team, cell)
-    return [sorted(int(c) for c in tb.line_cells[k]) for k in st.seqs[team, before: st.nseq[team]]]
+    return [sorted(int(c) for c in tb.line_cells[k]) for k in st.seqs[team, before : st.nseq[team]]]
 
 
 # --- replaying records (independent of the kernel) ------------------------------
+
 
 @dataclass
 class Snapshot:
     """What the table looks like just before a turn starts."""
 
-    owner: dict[int, int]          # cell -> team
+    owner: dict[int, int]  # cell -> team
     locked: set[int]
-    sequences: list[int]           # per team
+    sequences: list[int]  # per team
     hands: list[list[str]]
-    pile_n: int                    # cards left in the draw pile
+    pile_n: int  # cards left in the draw pile
     discards: list[str] = field(default_factory=list)
 
     def dead(self, card: str) -> bool:
@@ -261,8 +254,7 @@ def replay(record: dict):
     pile_n = 104 - sum(len(h) for h in hands)
     discards: list[str] = []
     for i, turn in enumerate(record["turns"]):
-        snap = Snapshot(dict(owner), set(locked), list(nseq), [list(h) for h in hands], pile_n,
-                        list(discards))
+        snap = Snapshot(dict(owner), set(locked), list(nseq), [list(h) for h in hands], pile_n, list(discards))
         seat = turn["seat"]
         team = seat % teams
         hand = hands[seat]
@@ -312,4 +304,3 @@ def board_at_end(record: dict) -> dict[int, int]:
 def reshuffle_events(record: dict) -> int:
     """How many times the discards became the draw pile over the game."""
     return sum(events for *_, events in replay(record))
-

@@ -41,15 +41,20 @@ ONE_EYED_JACKS = {"JS", "JH"}
 TEAM_SUPPLY = {0: 50, 1: 50, 2: 35}
 
 LEGAL_TABLE = {  # players -> allowed team counts
-    2: {2}, 3: {3}, 4: {2}, 6: {2, 3}, 8: {2}, 9: {3}, 10: {2}, 12: {2, 3},
+    2: {2},
+    3: {3},
+    4: {2},
+    6: {2, 3},
+    8: {2},
+    9: {3},
+    10: {2},
+    12: {2, 3},
 }
 HAND_TABLE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 WIN_TABLE = {2: 2, 3: 1}
 
-RECORD_KEYS = ["format", "rules", "policies", "seed", "game", "board",
-               "hands", "turns", "result"]
-TURN_KEYS = ["seat", "dead", "card", "action", "cell", "cell_name", "drawn", "reshuffle",
-             "sequences"]
+RECORD_KEYS = ["format", "rules", "policies", "seed", "game", "board", "hands", "turns", "result"]
+TURN_KEYS = ["seat", "dead", "card", "action", "cell", "cell_name", "drawn", "reshuffle", "sequences"]
 RESULT_KEYS = ["winner_team", "end", "turns", "sequences"]
 RULE_KEYS = ["players", "teams", "hand_size", "sequences_to_win", "max_turns"]
 
@@ -58,8 +63,7 @@ FULL_DECK: Counter = Counter(r + s for s in SUIT_CHARS for r in RANK_CHARS for _
 
 def _is_card(x: object) -> bool:
     """A two-character card string like 'QS'."""
-    return (isinstance(x, str) and len(x) == 2
-            and x[0] in RANK_CHARS and x[1] in SUIT_CHARS)
+    return isinstance(x, str) and len(x) == 2 and x[0] in RANK_CHARS and x[1] in SUIT_CHARS
 
 
 def _is_int(x: object) -> bool:
@@ -134,8 +138,7 @@ class _Table:
     def legal_cells(self, card: str, team: int) -> list[int]:
         """Every cell on which `card` may legally act for `team`."""
         if card in ONE_EYED_JACKS:
-            return sorted(c for c, t in self.owner.items()
-                          if t != team and c not in self.locked)
+            return sorted(c for c, t in self.owner.items() if t != team and c not in self.locked)
         if not self.may_place(team):
             return []
         if card in TWO_EYED_JACKS:
@@ -249,8 +252,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             bad.append(f"sequences_to_win {to_win} is not RULES.md's {WIN_TABLE[teams]}")
 
     policies = record["policies"]
-    if (not isinstance(policies, list) or len(policies) != players
-            or not all(isinstance(p, str) for p in policies)):
+    if not isinstance(policies, list) or len(policies) != players or not all(isinstance(p, str) for p in policies):
         bad.append("policies must be a list of one string per seat")
     if not _is_int(record["seed"]) or not _is_int(record["game"]):
         bad.append("seed and game must be integers")
@@ -456,8 +458,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
                 table.owner[cell] = team
                 expected_seqs = table.sequences_through(cell, team)
             if turn["sequences"] != expected_seqs:
-                bad.append(f"{where}: declared sequences {turn['sequences']}, "
-                           f"rules give {expected_seqs}")
+                bad.append(f"{where}: declared sequences {turn['sequences']}, rules give {expected_seqs}")
             if len(table.seqs[team]) >= to_win:
                 ended = "win"
                 winner = team
@@ -474,8 +475,10 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
                 table.pile[extra_card] -= 1
                 hand.append(extra_card)
         if turn["reshuffle"] != reshuffled:
-            bad.append(f"{where}: reshuffle flag {turn['reshuffle']}, "
-                       f"but a reshuffle was {'needed' if reshuffled else 'not needed'}")
+            bad.append(
+                f"{where}: reshuffle flag {turn['reshuffle']}, "
+                f"but a reshuffle was {'needed' if reshuffled else 'not needed'}"
+            )
         hand.sort(key=lambda x: SUIT_CHARS.index(x[1]) * 13 + RANK_CHARS.index(x[0]))
         conservation(where)
 

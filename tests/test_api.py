@@ -22,27 +22,31 @@ def test_simulate_gives_the_rows_simkit_run_writes(tmp_path):
     from simkit.cli import app
 
     args = ["--players", "4", "--policy", "greedy,random", "--swap-seats", "--hand-size", "6,5", "--seed", "7"]
-    result = CliRunner().invoke(app, ["run", "--games", "300", "--chunk-size", "120", *args,
-                                      "--out", str(tmp_path), "--quiet"])
+    result = CliRunner().invoke(
+        app, ["run", "--games", "300", "--chunk-size", "120", *args, "--out", str(tmp_path), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     written = ds.read_games(tmp_path)
-    played = simkit.simulate(players=4, policy="greedy,random", swap_seats=True, hand_size="6,5", seed=7,
-                             games=300)
+    played = simkit.simulate(players=4, policy="greedy,random", swap_seats=True, hand_size="6,5", seed=7, games=300)
     assert list(played.columns) == ds.SCHEMA.names
     pd.testing.assert_frame_equal(played, written)
-    later = simkit.simulate(players=4, policy="greedy,random", swap_seats=True, hand_size=[6, 5], seed=7,
-                            games=100, first_game=200)
+    later = simkit.simulate(
+        players=4, policy="greedy,random", swap_seats=True, hand_size=[6, 5], seed=7, games=100, first_game=200
+    )
     pd.testing.assert_frame_equal(later.reset_index(drop=True), written.iloc[200:].reset_index(drop=True))
 
 
-@pytest.mark.parametrize("kwargs, cli_args", [
-    (dict(players=5), ["--players", "5"]),
-    (dict(policy="greedy,random,lookahead"), ["--policy", "greedy,random,lookahead"]),
-    (dict(policy="greedy:block4=1:block4=2"), ["--policy", "greedy:block4=1:block4=2"]),
-    (dict(hand_size="7,7,7"), ["--hand-size", "7,7,7"]),
-    (dict(games=0), ["--games", "0"]),
-    (dict(seed=-1), ["--seed", "-1"]),
-])
+@pytest.mark.parametrize(
+    "kwargs, cli_args",
+    [
+        (dict(players=5), ["--players", "5"]),
+        (dict(policy="greedy,random,lookahead"), ["--policy", "greedy,random,lookahead"]),
+        (dict(policy="greedy:block4=1:block4=2"), ["--policy", "greedy:block4=1:block4=2"]),
+        (dict(hand_size="7,7,7"), ["--hand-size", "7,7,7"]),
+        (dict(games=0), ["--games", "0"]),
+        (dict(seed=-1), ["--seed", "-1"]),
+    ],
+)
 def test_bad_arguments_raise_value_error_in_the_cli_words(tmp_path, kwargs, cli_args):
     from simkit.cli import app
 
@@ -86,8 +90,7 @@ def test_the_examples_that_read_folders_run(tmp_path, monkeypatch, capsys):
 
     monkeypatch.chdir(tmp_path)
     for players in (2, 4):
-        run_study(make_study("first-player", ["random"], 200, rules={"players": players}),
-                  Path("runs/first-player"))
+        run_study(make_study("first-player", ["random"], 200, rules={"players": players}), Path("runs/first-player"))
     rules = Rules.make(2)
     run(Path("runs/default-2p-random"), RunSpec(rules, Lineup.parse("random", rules), 2026, 500))
     readme, api_page = _blocks(README, skipped=False), _blocks(API_PAGE, skipped=True)

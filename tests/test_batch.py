@@ -32,8 +32,11 @@ def _buffer(a: np.ndarray) -> np.ndarray:
     return a
 
 
-@pytest.mark.parametrize("make", [lambda: new_state(0), lambda: new_state(30), lambda: new_work(20)[1:]],
-                         ids=["state", "logged state", "search work"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: new_state(0), lambda: new_state(30), lambda: new_work(20)[1:]],
+    ids=["state", "logged state", "search work"],
+)
 def test_a_states_arrays_are_one_buffer_padded_at_both_ends(make) -> None:
     """Every array of a State (or of a search's work) is a view of one buffer of its own, which holds
     APART bytes before the first array and after the last: no other allocation within a cache-line pair."""
@@ -75,8 +78,7 @@ def test_the_done_counters_count_every_game_a_stride_apart(threads: int) -> None
     lineup = Lineup.parse("random", rules)
     n = 500
     done = new_done(n, threads)
-    run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads,
-              None, done)
+    run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads, None, done)
     assert done.shape == (n_blocks(n, threads) * DONE_STRIDE,)
     assert done.sum() == n
     assert not np.delete(done, np.arange(0, done.size, DONE_STRIDE)).any()
@@ -87,8 +89,19 @@ def test_a_done_array_of_another_shape_is_refused() -> None:
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
     with pytest.raises(ValueError, match=r"done must be new_done\(100, 2\)"):
-        run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, 100, 2,
-                  None, np.zeros(n_blocks(100, 2), np.int64))
+        run_batch(
+            lineup.policy_set(),
+            tables(),
+            rules.cfg(),
+            lineup.ids(),
+            lineup.params(),
+            1,
+            0,
+            100,
+            2,
+            None,
+            np.zeros(n_blocks(100, 2), np.int64),
+        )
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -108,8 +121,7 @@ def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) 
 def _random_batch(first: int, n: int, threads: int) -> np.ndarray:
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
-    return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n,
-                     threads)
+    return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n, threads)
 
 
 def test_batches_reuse_the_kernel_threads_and_their_states() -> None:

@@ -22,7 +22,8 @@ import pytest
 from simkit.kernels.core.jit import KERNELS_DIR, inline_kernel, kernel
 
 pytestmark = pytest.mark.skipif(
-    not numba.config.BOUNDSCHECK, reason="bounds-checked pass only (make test-boundscheck: NUMBA_BOUNDSCHECK=1)")
+    not numba.config.BOUNDSCHECK, reason="bounds-checked pass only (make test-boundscheck: NUMBA_BOUNDSCHECK=1)"
+)
 
 
 @inline_kernel

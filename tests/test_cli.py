@@ -30,8 +30,23 @@ def test_version():
 
 def test_play_writes_records_an_independent_referee_accepts(tmp_path):
     path = tmp_path / "games.jsonl"
-    result = invoke("play", "--players", "4", "--teams", "2", "--policy", "random", "--seed", "3",
-                    "--games", "3", "--first-game", "10", "--record", str(path))
+    result = invoke(
+        "play",
+        "--players",
+        "4",
+        "--teams",
+        "2",
+        "--policy",
+        "random",
+        "--seed",
+        "3",
+        "--games",
+        "3",
+        "--first-game",
+        "10",
+        "--record",
+        str(path),
+    )
     assert result.exit_code == 0, result.output
     records = read_records(path)
     assert [r["game"] for r in records] == [10, 11, 12]
@@ -84,24 +99,34 @@ def test_the_usage_errors_are_the_classes_typer_raises():
         (["study", "hand-size", "--sizes", "3..x"], "--sizes '3..x' must be a range such as 3..9"),
         (["study", "first-player", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
         (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
-        (["study", "first-player", "--out", "{tmp}/afile", "--players", "2", "--policy", "random"],
-         "exists and is not a directory"),
+        (
+            ["study", "first-player", "--out", "{tmp}/afile", "--players", "2", "--policy", "random"],
+            "exists and is not a directory",
+        ),
         # Replays.
         (["replay", "{tmp}/missing.jsonl"], "cannot read {tmp}/missing.jsonl: No such file or directory"),
         (["replay", "{tmp}/afile"], "line 1 of {tmp}/afile is not JSON"),
         (["replay", "{tmp}"], "cannot read {tmp}"),
         # Line-ups are exact: one policy per team, no repeated parameter, no empty name.
-        (["run", "--games", "10", "--policy", "greedy,random,lookahead", "--out", "{tmp}/x"],
-         "3 policies in 'greedy,random,lookahead' for 2 teams; the list gives one policy per team"),
-        (["run", "--games", "10", "--policy", "greedy:block4=800:block4=100", "--out", "{tmp}/x"],
-         "parameter block4 of 'greedy' is given twice"),
+        (
+            ["run", "--games", "10", "--policy", "greedy,random,lookahead", "--out", "{tmp}/x"],
+            "3 policies in 'greedy,random,lookahead' for 2 teams; the list gives one policy per team",
+        ),
+        (
+            ["run", "--games", "10", "--policy", "greedy:block4=800:block4=100", "--out", "{tmp}/x"],
+            "parameter block4 of 'greedy' is given twice",
+        ),
         (["run", "--games", "10", "--policy", "greedy,,random", "--out", "{tmp}/x"], "empty policy"),
         (["play", "-p", "4", "--policy", "greedy,random,random,random"], "4 policies in"),
         # Hand sizes per seat.
-        (["run", "--games", "10", "--hand-size", "7,6,5", "--out", "{tmp}/x"],
-         "--hand-size list 7,6,5 has 3 sizes for 2 seats"),
-        (["run", "--games", "10", "-p", "8", "--hand-size", "13,14", "--out", "{tmp}/x"],
-         "deals 108 cards to 8 players; the deck holds 104"),
+        (
+            ["run", "--games", "10", "--hand-size", "7,6,5", "--out", "{tmp}/x"],
+            "--hand-size list 7,6,5 has 3 sizes for 2 seats",
+        ),
+        (
+            ["run", "--games", "10", "-p", "8", "--hand-size", "13,14", "--out", "{tmp}/x"],
+            "deals 108 cards to 8 players; the deck holds 104",
+        ),
         (["run", "--games", "10", "--hand-size", "7,", "--out", "{tmp}/x"], "--hand-size '7,' is empty"),
         # Records are checked before any game is played.
         (["play", "--games", "3", "--record", "{tmp}"], "it is a directory; give a file name"),
@@ -130,8 +155,9 @@ def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
     assert refused.exit_code == 3 and "Traceback" not in refused.output and refused.stdout == ""
     first, named, command, then = refused.stderr.splitlines()
     assert first.startswith(f"error: {tmp_path} is incomplete: 1 run lacks games, 1 part left out")
-    assert named.startswith(f"  {tmp_path}: 10 of 20 games; damaged part-000000000000.parquet (its bytes are not "
-                            "the ones written: sha256 ")
+    assert named.startswith(
+        f"  {tmp_path}: 10 of 20 games; damaged part-000000000000.parquet (its bytes are not the ones written: sha256 "
+    )
     assert command == f"  complete it: simkit run --games 20 --policy random --seed 2026 --players 2 --out {tmp_path}"
     assert "--allow-incomplete" in then
     result = runner.invoke(app, ["report", str(tmp_path), "--format", "markdown", "--allow-incomplete"])
@@ -173,10 +199,27 @@ def test_a_run_without_out_is_named_after_its_configuration(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     assert invoke("run", "--games", "50", "--quiet").exit_code == 0
     assert invoke("run", "-p", "4", "--games", "50", "--quiet").exit_code == 0
-    assert invoke("run", "--games", "50", "--policy", "greedy,random", "--swap-seats", "--seed", "7",
-                  "--hand-size", "6,7", "--quiet").exit_code == 0
+    assert (
+        invoke(
+            "run",
+            "--games",
+            "50",
+            "--policy",
+            "greedy,random",
+            "--swap-seats",
+            "--seed",
+            "7",
+            "--hand-size",
+            "6,7",
+            "--quiet",
+        ).exit_code
+        == 0
+    )
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
-        "default-2p-random", "p2t2-greedy+random-h6,7-swap-s7", "p4t2-random"]
+        "default-2p-random",
+        "p2t2-greedy+random-h6,7-swap-s7",
+        "p4t2-random",
+    ]
     assert len(ds.read_games(tmp_path / "runs" / "default-2p-random")) == 50
     assert not (tmp_path / "results").exists()  # the published results are written only when --out names them
 
@@ -185,8 +228,10 @@ def test_overwrite_says_what_it_replaced(tmp_path):
     invoke("run", "--games", "60", "--out", str(tmp_path), "--quiet")
     result = invoke("run", "--games", "40", "-p", "4", "--out", str(tmp_path), "--overwrite", "--quiet")
     assert result.exit_code == 0
-    assert (f"replaced {tmp_path}: it held 60 games of 2 players, 2 teams, hand 7, 2 sequences to win, "
-            "turn cap 1,000, policies random, seed 2026") in result.stderr
+    assert (
+        f"replaced {tmp_path}: it held 60 games of 2 players, 2 teams, hand 7, 2 sequences to win, "
+        "turn cap 1,000, policies random, seed 2026"
+    ) in result.stderr
 
 
 def test_play_record_refuses_to_clobber_unless_forced_and_writes_per_seat_hand_sizes(tmp_path):
@@ -212,9 +257,12 @@ def test_ctrl_c_during_play_keeps_the_finished_records(tmp_path):
     import time
 
     path = tmp_path / "many.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "simkit", "play", "--games", "100000", "--no-board", "--quiet",
-                             "--record", str(path)], stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # `make test &` ignores it
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simkit", "play", "--games", "100000", "--no-board", "--quiet", "--record", str(path)],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # `make test &` ignores it
     deadline = time.monotonic() + 120
     tmp = None
     while tmp is None or tmp.stat().st_size < 200_000:  # some games are finished and written
@@ -260,28 +308,38 @@ def test_the_help_names_the_extra_to_install(command):
     assert "pip install 'simkit[distributed]'" in text
 
 
-@pytest.mark.parametrize("args, message", [
-    (["run", "--no-reshufle"], "error: no such option --no-reshufle (did you mean --no-reshuffle?); "
-                               "see `simkit run --help`"),
-    (["run", "--late-card", "x"], "error: --late-card takes a whole number; see `simkit run --help`"),
-    (["run", "--games"], "error: option '--games' requires an argument; see `simkit run --help`"),
-    (["play", "--jokers"], "error: no such option --jokers; see `simkit play --help`"),
-    (["study", "first-player", "--sizes"], "requires an argument; see `simkit study --help`"),
-    (["report"], "error: missing argument 'directory'; see `simkit report --help`"),
-    (["stdy"], "no such command 'stdy'"),
-    (["study", "--gmes", "3"], "error: no such option --gmes (did you mean --games?); see `simkit study --help`"),
-    (["study", "first-player", "--games", "many"], "error: --games/-n takes a whole number; see `simkit study --help`"),
-    (["study"], "error: missing argument 'name'; see `simkit study --help`"),
-    (["report", "x", "--format", "xml"],
-     "error: --format must be rich, markdown, csv or json, got 'xml'; see `simkit report --help`"),
-    (["report", "x", "-f", "JSON"], "error: --format must be rich, markdown, csv or json, got 'JSON'"),
-    (["report", "x", "--format"], "error: option '--format' requires an argument; see `simkit report --help`"),
-    (["replay"], "error: missing argument 'record'; see `simkit replay --help`"),
-    (["replay", "x.jsonl", "-t", "3"], "error: no such option -t; see `simkit replay --help`"),
-    (["replay", "x.jsonl", "--turn", "x"], "error: --turn takes a whole number; see `simkit replay --help`"),
-    (["replay", "x.jsonl", "--turn", "-1"], "see `simkit replay --help`"),
-    (["replay", "x.jsonl", "--gme", "1"], "error: no such option --gme (did you mean --game?)"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["run", "--no-reshufle"],
+            "error: no such option --no-reshufle (did you mean --no-reshuffle?); see `simkit run --help`",
+        ),
+        (["run", "--late-card", "x"], "error: --late-card takes a whole number; see `simkit run --help`"),
+        (["run", "--games"], "error: option '--games' requires an argument; see `simkit run --help`"),
+        (["play", "--jokers"], "error: no such option --jokers; see `simkit play --help`"),
+        (["study", "first-player", "--sizes"], "requires an argument; see `simkit study --help`"),
+        (["report"], "error: missing argument 'directory'; see `simkit report --help`"),
+        (["stdy"], "no such command 'stdy'"),
+        (["study", "--gmes", "3"], "error: no such option --gmes (did you mean --games?); see `simkit study --help`"),
+        (
+            ["study", "first-player", "--games", "many"],
+            "error: --games/-n takes a whole number; see `simkit study --help`",
+        ),
+        (["study"], "error: missing argument 'name'; see `simkit study --help`"),
+        (
+            ["report", "x", "--format", "xml"],
+            "error: --format must be rich, markdown, csv or json, got 'xml'; see `simkit report --help`",
+        ),
+        (["report", "x", "-f", "JSON"], "error: --format must be rich, markdown, csv or json, got 'JSON'"),
+        (["report", "x", "--format"], "error: option '--format' requires an argument; see `simkit report --help`"),
+        (["replay"], "error: missing argument 'record'; see `simkit replay --help`"),
+        (["replay", "x.jsonl", "-t", "3"], "error: no such option -t; see `simkit replay --help`"),
+        (["replay", "x.jsonl", "--turn", "x"], "error: --turn takes a whole number; see `simkit replay --help`"),
+        (["replay", "x.jsonl", "--turn", "-1"], "see `simkit replay --help`"),
+        (["replay", "x.jsonl", "--gme", "1"], "error: no such option --gme (did you mean --game?)"),
+    ],
+)
 def test_every_bad_command_line_is_one_error_line(args, message):
     """Unknown options, missing values and wrong types: one `error:` line pointing to --help, a close
     match where there is one, exit code 2 (Click's usage errors; README, "Exit codes")."""
@@ -328,6 +386,7 @@ def test_an_abort_ends_with_exit_code_130_and_no_traceback(monkeypatch):
 
 # --- an unwritable --out, said alike by run and study --------------------------------------------------
 
+
 def _unwritable_folder(tmp_path):
     """A folder this process cannot write: a read-only one for a user, /sys for root (if it refuses too)."""
     import os
@@ -357,8 +416,24 @@ def test_study_says_an_unwritable_out_as_run_does(tmp_path):
     folder = _unwritable_folder(tmp_path)
     for out in (folder, folder / "new"):
         ran = _error_line(runner.invoke(app, ["run", "--games", "10", "--out", str(out), "--quiet"]))
-        studied = _error_line(runner.invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
-                                                  "--games", "10", "--out", str(out), "--quiet"]))
+        studied = _error_line(
+            runner.invoke(
+                app,
+                [
+                    "study",
+                    "first-player",
+                    "--policy",
+                    "random",
+                    "--players",
+                    "2",
+                    "--games",
+                    "10",
+                    "--out",
+                    str(out),
+                    "--quiet",
+                ],
+            )
+        )
         assert ran.startswith(f"error: cannot write to {out}: ") and "Errno" not in ran
         assert studied == ran
     assert not (folder / "new").exists()
@@ -377,24 +452,50 @@ def test_a_read_only_file_system_is_said_in_words(tmp_path, monkeypatch):
     def read_only(path):
         return str(path).startswith(str(folder))
 
-    real_mkstemp, real_mkdtemp, real_write, real_mkdir = (tempfile.mkstemp, tempfile.mkdtemp,
-                                                          pathlib.Path.write_bytes, pathlib.Path.mkdir)
+    real_mkstemp, real_mkdtemp, real_write, real_mkdir = (
+        tempfile.mkstemp,
+        tempfile.mkdtemp,
+        pathlib.Path.write_bytes,
+        pathlib.Path.mkdir,
+    )
 
     def refuse(path):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
 
-    monkeypatch.setattr(tempfile, "mkstemp", lambda *a, dir=None, **k: refuse(dir) if read_only(dir)
-                        else real_mkstemp(*a, dir=dir, **k))
-    monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, dir=None, **k: refuse(dir) if read_only(dir)
-                        else real_mkdtemp(*a, dir=dir, **k))
-    monkeypatch.setattr(pathlib.Path, "write_bytes", lambda self, data: refuse(self) if read_only(self)
-                        else real_write(self, data))
-    monkeypatch.setattr(pathlib.Path, "mkdir", lambda self, *a, **k: refuse(self) if read_only(self) and
-                        not self.exists() else real_mkdir(self, *a, **k))
+    monkeypatch.setattr(
+        tempfile, "mkstemp", lambda *a, dir=None, **k: refuse(dir) if read_only(dir) else real_mkstemp(*a, dir=dir, **k)
+    )
+    monkeypatch.setattr(
+        tempfile, "mkdtemp", lambda *a, dir=None, **k: refuse(dir) if read_only(dir) else real_mkdtemp(*a, dir=dir, **k)
+    )
+    monkeypatch.setattr(
+        pathlib.Path, "write_bytes", lambda self, data: refuse(self) if read_only(self) else real_write(self, data)
+    )
+    monkeypatch.setattr(
+        pathlib.Path,
+        "mkdir",
+        lambda self, *a, **k: refuse(self) if read_only(self) and not self.exists() else real_mkdir(self, *a, **k),
+    )
     for out in (folder, folder / "new"):
         ran = _error_line(runner.invoke(app, ["run", "--games", "10", "--out", str(out), "--quiet"]))
-        studied = _error_line(runner.invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
-                                                  "--games", "10", "--out", str(out), "--quiet"]))
+        studied = _error_line(
+            runner.invoke(
+                app,
+                [
+                    "study",
+                    "first-player",
+                    "--policy",
+                    "random",
+                    "--players",
+                    "2",
+                    "--games",
+                    "10",
+                    "--out",
+                    str(out),
+                    "--quiet",
+                ],
+            )
+        )
         assert ran == studied == f"error: cannot write to {out}: Read-only file system"
 
 
@@ -414,29 +515,84 @@ def test_no_short_flag_means_two_things():
 
 # --- a fuzz of bad command lines: one error line, never a traceback ---------------------------------------
 
-RULE_VALUES = {"--players": ["2", "4", "5", "x"], "-p": ["3", "0"], "--teams": ["2", "3", "4"], "-t": ["3", "x"],
-               "--hand-size": ["7", "6,7", "7,", "0", "7,6,5", ""], "--late-card": ["0", "5", "-1", "x"],
-               "--handicap": ["9", "9,3", "0,", "x"], "--max-turns": ["30", "0", "100001"],
-               "--sequences-to-win": ["1", "9"], "--no-reshuffle": None, "--chip-limit": None}
+RULE_VALUES = {
+    "--players": ["2", "4", "5", "x"],
+    "-p": ["3", "0"],
+    "--teams": ["2", "3", "4"],
+    "-t": ["3", "x"],
+    "--hand-size": ["7", "6,7", "7,", "0", "7,6,5", ""],
+    "--late-card": ["0", "5", "-1", "x"],
+    "--handicap": ["9", "9,3", "0,", "x"],
+    "--max-turns": ["30", "0", "100001"],
+    "--sequences-to-win": ["1", "9"],
+    "--no-reshuffle": None,
+    "--chip-limit": None,
+}
 FUZZ = {  # command: (positional arguments, {option: its values, None for a flag})
-    "run": ([], {"--games": ["10", "0", "-3", "x", "1e3"], "-n": ["5"], "--policy": ["random", "greedy,random,random",
-             "clever", "random:depth=3", "greedy:block4=1:block4=2", ",", ""], "--seed": ["1", "-1", str(2**63)],
-             "--threads": ["1", "99", "0"], "--chunk-size": ["10", "0", "5000001"], "--scheduler": ["lan:3", "local:x"],
-             "--out": ["{tmp}/new", "{tmp}/afile", "{tmp}/afile/x", "{tmp}/ds", "{tmp}/damaged"], "--swap-seats": None,
-             "--overwrite": None, **RULE_VALUES}),
-    "study": (["first-player", "hand-size", "teams", "variants", "nosuch", ""],
-              {"--games": ["10", "0", "x"], "--policy": ["random", "clever", "random,random,random"],
-               "--sizes": ["3..5", "3..x", "9..3", ""], "--family": ["late_card", "nosuch"], "--check": ["x"],
-               "--seed": ["1", "-1"], "--out": ["{tmp}/study", "{tmp}/afile", "{tmp}/afile/x", "/sys/x"],
-               "--threads": ["0", "1"], **RULE_VALUES}),
-    "report": (["{tmp}/ds", "{tmp}/damaged", "{tmp}/missing", "{tmp}/afile", "{tmp}", ""],
-               {"--format": ["xml", "json", "csv", "markdown", "rich", "JSON", ""], "-f": ["md", "csv"],
-                "--explain": None, "--allow-incomplete": None}),
-    "play": ([], {"--games": ["1", "0", "x"], "--first-game": ["-1", "3"], "--policy": ["random", "clever"],
-                  "--record": ["{tmp}/r.jsonl", "{tmp}/afile", "{tmp}", "/nonexistent-dir/x.jsonl"], "--force": None,
-                  "--no-board": None, "--seed": ["1", "x"], **RULE_VALUES}),
-    "replay": (["{tmp}/game.jsonl", "{tmp}/bad.jsonl", "{tmp}/missing.jsonl", "{tmp}/afile", "{tmp}", ""],
-               {"--turn": ["0", "3", "-1", "99999", "x"], "--game": ["7", "99", "x"], "-g": ["7"], "-t": ["3"]}),
+    "run": (
+        [],
+        {
+            "--games": ["10", "0", "-3", "x", "1e3"],
+            "-n": ["5"],
+            "--policy": [
+                "random",
+                "greedy,random,random",
+                "clever",
+                "random:depth=3",
+                "greedy:block4=1:block4=2",
+                ",",
+                "",
+            ],
+            "--seed": ["1", "-1", str(2**63)],
+            "--threads": ["1", "99", "0"],
+            "--chunk-size": ["10", "0", "5000001"],
+            "--scheduler": ["lan:3", "local:x"],
+            "--out": ["{tmp}/new", "{tmp}/afile", "{tmp}/afile/x", "{tmp}/ds", "{tmp}/damaged"],
+            "--swap-seats": None,
+            "--overwrite": None,
+            **RULE_VALUES,
+        },
+    ),
+    "study": (
+        ["first-player", "hand-size", "teams", "variants", "nosuch", ""],
+        {
+            "--games": ["10", "0", "x"],
+            "--policy": ["random", "clever", "random,random,random"],
+            "--sizes": ["3..5", "3..x", "9..3", ""],
+            "--family": ["late_card", "nosuch"],
+            "--check": ["x"],
+            "--seed": ["1", "-1"],
+            "--out": ["{tmp}/study", "{tmp}/afile", "{tmp}/afile/x", "/sys/x"],
+            "--threads": ["0", "1"],
+            **RULE_VALUES,
+        },
+    ),
+    "report": (
+        ["{tmp}/ds", "{tmp}/damaged", "{tmp}/missing", "{tmp}/afile", "{tmp}", ""],
+        {
+            "--format": ["xml", "json", "csv", "markdown", "rich", "JSON", ""],
+            "-f": ["md", "csv"],
+            "--explain": None,
+            "--allow-incomplete": None,
+        },
+    ),
+    "play": (
+        [],
+        {
+            "--games": ["1", "0", "x"],
+            "--first-game": ["-1", "3"],
+            "--policy": ["random", "clever"],
+            "--record": ["{tmp}/r.jsonl", "{tmp}/afile", "{tmp}", "/nonexistent-dir/x.jsonl"],
+            "--force": None,
+            "--no-board": None,
+            "--seed": ["1", "x"],
+            **RULE_VALUES,
+        },
+    ),
+    "replay": (
+        ["{tmp}/game.jsonl", "{tmp}/bad.jsonl", "{tmp}/missing.jsonl", "{tmp}/afile", "{tmp}", ""],
+        {"--turn": ["0", "3", "-1", "99999", "x"], "--game": ["7", "99", "x"], "-g": ["7"], "-t": ["3"]},
+    ),
 }
 
 

@@ -65,18 +65,27 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
     compiling, and plays nothing, and the estimate left is an entry point's (the game loop is cached).
     """
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    result = subprocess.run([sys.executable, "-c", FRESH_PROCESS, "greedy"], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS, "greedy"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     compiled = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     declared = POLICIES["random"].compile_seconds
-    assert compiled == [{"estimate": declared},  # nothing cached: the whole set, as declared
-                        {"after": "random run", "greedy": 0, "lookahead": 0, "evaluation": 0},
-                        {"after": "greedy decision", "greedy": 1, "lookahead": 0, "evaluation": 0}]
+    assert compiled == [
+        {"estimate": declared},  # nothing cached: the whole set, as declared
+        {"after": "random run", "greedy": 0, "lookahead": 0, "evaluation": 0},
+        {"after": "greedy decision", "greedy": 1, "lookahead": 0, "evaluation": 0},
+    ]
     notices = [line for line in result.stderr.splitlines() if line.startswith("compiling")]
     assert len(notices) == 1 and notices[0].startswith("compiling the kernels for random (first run only, about ")
-    again = subprocess.run([sys.executable, "-c", FRESH_PROCESS], cwd=tmp_path, env=env,
-                           capture_output=True, text=True, timeout=600)
+    again = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
     assert "compiling" not in again.stderr and "nothing to do" in again.stderr  # loaded from the cache
     assert json.loads(again.stderr.splitlines()[0]) == {"estimate": ENTRY_SECONDS}  # the game loop is cached
 
@@ -94,6 +103,7 @@ def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
 
 def test_a_numba_whose_cache_internals_moved_is_refused_loudly(monkeypatch):
     """Without the hook an edited kernel could run stale machine code: refuse at import instead."""
+
     class Moved:
         pass
 

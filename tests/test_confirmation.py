@@ -46,8 +46,9 @@ def test_share_gap_covers_the_true_gap_95_percent_of_the_time(shares) -> None:
     p = np.array([s for s in shares if s > 0])
     truth = p[0] - p[1]
     draws = 4_000
-    covered = sum(est.low <= truth <= est.high
-                  for est in (stats.share_gap(rng.multinomial(5_000, p), 0, 1) for _ in range(draws)))
+    covered = sum(
+        est.low <= truth <= est.high for est in (stats.share_gap(rng.multinomial(5_000, p), 0, 1) for _ in range(draws))
+    )
     assert abs(covered / draws - 0.95) < 3 * np.sqrt(0.95 * 0.05 / draws)
 
 
@@ -91,8 +92,9 @@ def test_an_uncommitted_protocol_is_refused_in_a_git_tree(tmp_path) -> None:
     with pytest.raises(cf.ProtocolError, match="commit"):
         cf.check_committed(path)
     subprocess.run(["git", "-C", str(tmp_path), "add", "."], check=True)
-    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "p"],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "p"], check=True
+    )
     cf.check_committed(path)
     path.write_text("format = 'y'\n")
     with pytest.raises(cf.ProtocolError, match="commit"):
@@ -119,8 +121,11 @@ def test_a_small_protocol_plays_and_decides(tmp_path) -> None:
     """Random play under two of the card's rules: verdicts, estimates and the late card's bite, and a second
     run plays nothing; an edited protocol is another study."""
     protocol = dict(PUBLISHED)
-    protocol["verdict"] = [dict(v, lineup="random", games=2_000) for v in PUBLISHED["verdict"]
-                           if (v["players"], v["teams"], v["strength"]) in ((2, 2, "casual"), (3, 3, "casual"))]
+    protocol["verdict"] = [
+        dict(v, lineup="random", games=2_000)
+        for v in PUBLISHED["verdict"]
+        if (v["players"], v["teams"], v["strength"]) in ((2, 2, "casual"), (3, 3, "casual"))
+    ]
     protocol["estimate"] = [dict(e, games=1_000) for e in PUBLISHED["estimate"] if e["lineup"] == "random"][:2]
     protocol["hypotheses"], protocol["level"] = 3, 0.05 / 3
     (tmp_path / cf.PROTOCOL_FILE).write_text(tomli_w.dumps(protocol))

@@ -23,8 +23,8 @@ import pytest
 from typer.testing import CliRunner
 
 import simkit
-from simkit.cli import EXIT_INCOMPLETE, app
 from simkit.analysis.aggregate import paired, runs_of
+from simkit.cli import EXIT_INCOMPLETE, app
 from simkit.game.policies import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
@@ -49,6 +49,7 @@ class Notes(RunEvents):
 
 # --- every damage is found, or harmless --------------------------------------------------------------
 
+
 def regions(data: bytes) -> dict[str, tuple[int, int]]:
     """[start, end) of a Parquet file's header (the magic), its pages (every column chunk) and its footer
     (the metadata, its length and the closing magic)."""
@@ -63,8 +64,10 @@ def damages(data: bytes, seed: int = 2026) -> list[tuple[str, str, int, bytes]]:
     rng = random.Random(seed)
     where = regions(data)
     out = []
-    for kind, count, share in (("bit flip", 200, {"pages": 120, "footer": 60, "header": 20}),
-                               ("overwrite", 20, {"pages": 12, "footer": 6, "header": 2})):
+    for kind, count, share in (
+        ("bit flip", 200, {"pages": 120, "footer": 60, "header": 20}),
+        ("overwrite", 20, {"pages": 12, "footer": 6, "header": 2}),
+    ):
         assert sum(share.values()) == count
         for region, n in share.items():
             lo, hi = where[region]
@@ -76,9 +79,9 @@ def damages(data: bytes, seed: int = 2026) -> list[tuple[str, str, int, bytes]]:
                 else:  # a run of 1-16 bytes overwritten with other bytes (zeros, or random)
                     size = min(rng.randint(1, 16), hi - at)
                     fill = bytes(size) if rng.random() < 0.5 else bytes(rng.randrange(256) for _ in range(size))
-                    if fill == bytes(data[at:at + size]):
+                    if fill == bytes(data[at : at + size]):
                         fill = bytes(b ^ 0xFF for b in fill)
-                    damaged[at:at + size] = fill
+                    damaged[at : at + size] = fill
                 assert bytes(damaged) != data
                 out.append((kind, region, at, bytes(damaged)))
     return out
@@ -129,8 +132,10 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
         return got.shape == original_rows.shape and bool((got.to_numpy() == original_rows.to_numpy()).all())
 
     def same_aggregate(got) -> bool:
-        return all(np.array_equal(getattr(got, k), getattr(original_aggregate, k))
-                   for k in ("outcomes", "length", "first_turn", "sums"))
+        return all(
+            np.array_equal(getattr(got, k), getattr(original_aggregate, k))
+            for k in ("outcomes", "length", "first_turn", "sums")
+        )
 
     def report():
         (run_,) = runs_of(one_part)
@@ -145,7 +150,8 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
         if heard:
             raise ds.DatasetError(str(heard[0].message))
         return rows.reset_index(drop=True).astype(
-            {c: str for c in ("end", "policies", "hand_size", "run_id", "handicap")})
+            {c: str for c in ("end", "policies", "hand_size", "run_id", "handicap")}
+        )
 
     def resume():
         from simkit.running.runner import _finished
@@ -181,8 +187,10 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
         for (name, kind), counts in table.items():
             tried = sum(counts.values())
             other = tried - sum(counts.get(k, 0) for k in ("detected", "harmless", "silently wrong"))
-            print(f"{name:<12} {kind:<10} {tried:>6} {counts.get('detected', 0):>9} {counts.get('harmless', 0):>9} "
-                  f"{counts.get('silently wrong', 0):>15} {other:>6}")
+            print(
+                f"{name:<12} {kind:<10} {tried:>6} {counts.get('detected', 0):>9} {counts.get('harmless', 0):>9} "
+                f"{counts.get('silently wrong', 0):>15} {other:>6}"
+            )
     for (name, kind), counts in table.items():
         assert sum(counts.values()) == (200 if kind == "bit flip" else 20)
         if name != "pages alone":
@@ -199,11 +207,12 @@ def test_the_regions_cover_the_file(one_part):
 
 # --- a damaged part is a missing chunk: named, and played again the same ---------------------------
 
+
 def damage(path: Path, at: float = 0.3, size: int = 8) -> None:
     """Overwrite `size` bytes in the middle of a file (what a bad disk or a bad copy does), the size kept."""
     data = bytearray(path.read_bytes())
     i = int(len(data) * at)
-    data[i:i + size] = bytes(b ^ 0x5A for b in data[i:i + size])
+    data[i : i + size] = bytes(b ^ 0x5A for b in data[i : i + size])
     path.write_bytes(bytes(data))
 
 
@@ -222,10 +231,13 @@ def test_a_damaged_part_is_named_by_the_report_and_the_same_command_plays_it_aga
     assert refused.exit_code == EXIT_INCOMPLETE == 3, refused.output
     assert refused.stdout == ""  # no partial report without --allow-incomplete
     lines = refused.stderr.splitlines()
-    assert lines[0] == (f"error: {out} is incomplete: 1 run lacks games, 1 part left out as damaged or "
-                        "unreadable; whatever is summarised of it would be partial")
-    assert lines[1].startswith(f"  {out}: 200 of 300 games; damaged {part.name} (its bytes are not the ones "
-                               "written: sha256 ")
+    assert lines[0] == (
+        f"error: {out} is incomplete: 1 run lacks games, 1 part left out as damaged or "
+        "unreadable; whatever is summarised of it would be partial"
+    )
+    assert lines[1].startswith(
+        f"  {out}: 200 of 300 games; damaged {part.name} (its bytes are not the ones written: sha256 "
+    )
     assert lines[1].endswith("games 100-199 missing")
     command = f"simkit run --games 300 --policy random --seed 5 --players 2 --out {out}"
     assert lines[2] == f"  complete it: {command}"
@@ -341,8 +353,21 @@ def test_a_part_of_another_run_is_still_refused_not_taken_for_damage(tmp_path):
 def test_a_study_heals_a_damaged_part_as_a_missing_chunk(tmp_path):
     """A study reads its runs through the report's reader and plays through the runner: the same command
     plays the damaged chunk again, and the summary is the summary before."""
-    args = ["study", "first-player", "--policy", "random", "--players", "2", "--games", "300", "--seed", "5",
-            "--out", str(tmp_path), "--quiet"]
+    args = [
+        "study",
+        "first-player",
+        "--policy",
+        "random",
+        "--players",
+        "2",
+        "--games",
+        "300",
+        "--seed",
+        "5",
+        "--out",
+        str(tmp_path),
+        "--quiet",
+    ]
     assert runner.invoke(app, args).exit_code == 0
     summary = (tmp_path / "summary.csv").read_text()
     (folder,) = [p.parent for p in tmp_path.rglob(ds.MANIFEST)]

@@ -36,8 +36,11 @@ def test_the_run_id_changes_with_anything_that_decides_a_row():
     base = ds.run_id(spec("greedy").identity())
     assert ds.run_id(spec("greedy:complete=1000").identity()) == base  # the default, written out
     changed = [
-        spec("greedy:block4=800"), spec("greedy", seed=6), spec("greedy", rules=Rules.make(2, hand_size="6,7")),
-        spec("greedy", rules=Rules.make(2, max_turns=500)), spec("greedy", rules=Rules.make(2, chip_limit=True)),
+        spec("greedy:block4=800"),
+        spec("greedy", seed=6),
+        spec("greedy", rules=Rules.make(2, hand_size="6,7")),
+        spec("greedy", rules=Rules.make(2, max_turns=500)),
+        spec("greedy", rules=Rules.make(2, chip_limit=True)),
         RunSpec(TWO, Lineup.parse("greedy", TWO, swap_seats=True), 5, 300),
     ]
     ids = {ds.run_id(s.identity()) for s in changed}
@@ -105,8 +108,10 @@ def test_old_format_datasets_are_still_read(tmp_path):
     hand = table.schema.get_field_index("hand_size")
     table = table.set_column(hand, "hand_size", table.column("hand_size").cast("string").cast("int8"))
     pq.write_table(table, old / ds.part_name(0))
-    ds.write_json_atomic(old / ds.MANIFEST, {"format": "simkit.running.dataset/1", "games": 100, "chunk_size": 100,
-                                             "identity": {"seed": 5}, "chunks": []})
+    ds.write_json_atomic(
+        old / ds.MANIFEST,
+        {"format": "simkit.running.dataset/1", "games": 100, "chunk_size": 100, "identity": {"seed": 5}, "chunks": []},
+    )
     df, runs = ds.read_runs(old)
     assert len(df) == 100 and df["run_id"].iloc[0].startswith("v1-")
     assert (df["hand_size"].astype(str) == "7").all()

@@ -24,14 +24,7 @@ from simkit.running.runner import RunEvents, RunSpec, run
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.xdist_group("dask")  # one pytest worker holds the module's cluster
 
-from simkit.running.distributed import (  # noqa: E402 - after the skip: this module needs dask
-    ClusterError,
-    WorkerMismatch,
-    connect,
-    opened,
-    parse_scheduler,
-    play_chunk,
-)
+from simkit.running.distributed import ClusterError, WorkerMismatch, connect, opened, parse_scheduler, play_chunk  # noqa: E402 - after the skip: this module needs dask
 
 TWO = Rules.make(2)
 SLOW = "lookahead:rollouts=32"  # 40-60 games/s on one thread: a chunk of 100 takes about 2 s
@@ -112,8 +105,23 @@ class InterruptAfter(RunEvents):
 
 # --- refusals ------------------------------------------------------------------
 
-@pytest.mark.parametrize("bad", ["local", "local:0", "local:x", "local:2:3", "tcp://host", "tcp://:8786",
-                                 "tcp://host:0", "tcp://host:99999", "http://host:8786", "host:8786", ""])
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "local",
+        "local:0",
+        "local:x",
+        "local:2:3",
+        "tcp://host",
+        "tcp://:8786",
+        "tcp://host:0",
+        "tcp://host:99999",
+        "http://host:8786",
+        "host:8786",
+        "",
+    ],
+)
 def test_bad_scheduler_strings_are_refused_in_one_line_before_the_directory_is_touched(tmp_path, bad):
     with pytest.raises(ValueError) as caught:
         run(tmp_path / "out", spec(), scheduler=bad)
@@ -151,12 +159,16 @@ def test_without_dask_the_scheduler_option_says_how_to_install_it(tmp_path, monk
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("module, name, value, said", [
-    ("simkit", "__version__", "0.0.1", "simkit 0.0.1 (client "),
-    ("simkit.running.dataset", "SOURCES_HASH", "0" * 64, "kernel_sources 0000000000000000 (client "),
-])
-def test_a_worker_with_another_simkit_or_kernel_is_refused_before_any_game(tmp_path, cluster, module, name, value,
-                                                                           said):
+@pytest.mark.parametrize(
+    "module, name, value, said",
+    [
+        ("simkit", "__version__", "0.0.1", "simkit 0.0.1 (client "),
+        ("simkit.running.dataset", "SOURCES_HASH", "0" * 64, "kernel_sources 0000000000000000 (client "),
+    ],
+)
+def test_a_worker_with_another_simkit_or_kernel_is_refused_before_any_game(
+    tmp_path, cluster, module, name, value, said
+):
     worker = sorted(cluster.client.nthreads())[0]
 
     def patch(v):
@@ -211,17 +223,33 @@ def test_a_task_on_a_worker_of_another_version_plays_nothing(tmp_path):
     s = spec()
     versions = {**ds.versions(), "python": "3.11", "simkit": "0.0.1"}
     with pytest.raises(WorkerMismatch, match="simkit"):
-        play_chunk(0, 10, out=str(tmp_path), rules=s.rules, lineup=s.lineup, seed=s.seed, identity=s.identity(),
-                   versions=versions, token="t", topic="p")
+        play_chunk(
+            0,
+            10,
+            out=str(tmp_path),
+            rules=s.rules,
+            lineup=s.lineup,
+            seed=s.seed,
+            identity=s.identity(),
+            versions=versions,
+            token="t",
+            topic="p",
+        )
     assert not list(tmp_path.iterdir())
 
 
 # --- the same bytes ---------------------------------------------------------------
 
-@pytest.mark.parametrize("policy, games, chunk", [("random", 5000, 1000), ("greedy", 900, 200),
-                                                  ("ismcts:iterations=16:width=3:reply=2:horizon=1,"
-                                                   "ismcts-rich:iterations=16:width=3:reply=2:horizon=1", 60, 20),
-                                                  ("fast,swift", 300, 100)])
+
+@pytest.mark.parametrize(
+    "policy, games, chunk",
+    [
+        ("random", 5000, 1000),
+        ("greedy", 900, 200),
+        ("ismcts:iterations=16:width=3:reply=2:horizon=1,ismcts-rich:iterations=16:width=3:reply=2:horizon=1", 60, 20),
+        ("fast,swift", 300, 100),
+    ],
+)
 def test_same_rows_and_same_part_files_as_a_local_run(tmp_path, cluster, local_runs, policy, games, chunk):
     s = spec(policy, games, chunk)
     outcome = run(tmp_path, s, scheduler=cluster)
@@ -283,6 +311,7 @@ def test_one_cluster_serves_many_runs_and_a_client_will_do(tmp_path, cluster, lo
 
 
 # --- faults --------------------------------------------------------------------
+
 
 class KillAWorkerMidChunk(RunEvents):
     """Once the bar has moved past the chunks on disk (a chunk is being played), SIGKILL a busy worker."""
@@ -374,12 +403,27 @@ def test_stray_temporaries_of_killed_writers_are_removed_when_the_run_ends(tmp_p
 
 # --- the command line ----------------------------------------------------------------
 
+
 def test_simkit_run_on_a_local_cluster_end_to_end(tmp_path, local_runs):
     from simkit.cli import app
 
     out = tmp_path / "ds"
-    result = CliRunner().invoke(app, ["run", "--games", "200000", "--chunk-size", "25000", "--seed", "11",
-                                      "--scheduler", "local:2", "--out", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--games",
+            "200000",
+            "--chunk-size",
+            "25000",
+            "--seed",
+            "11",
+            "--scheduler",
+            "local:2",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "200,000 games" in result.output and "on the cluster local:2" in result.output
     assert "Team win rates" in result.output or "win" in result.output  # the report follows
@@ -418,9 +462,11 @@ def test_a_stopped_chunks_forgotten_gather_is_not_logged_but_other_keys_are(capl
         scheduler.error("Couldn't gather keys: %s", {f"x-{token}": "forgotten", "someone-else": "memory"})
         scheduler.error("Worker died")
     logged = [r.getMessage() for r in caplog.records]
-    assert logged == ["Couldn't gather keys: {'simkit-chunk-abc-000000000000-25000-0123456789ab': 'forgotten'}",
-                      f"Couldn't gather keys: {{'x-{token}': 'forgotten', 'someone-else': 'memory'}}",
-                      "Worker died"]
+    assert logged == [
+        "Couldn't gather keys: {'simkit-chunk-abc-000000000000-25000-0123456789ab': 'forgotten'}",
+        f"Couldn't gather keys: {{'x-{token}': 'forgotten', 'someone-else': 'memory'}}",
+        "Worker died",
+    ]
 
 
 @pytest.mark.parametrize("to", ["client", "process group"])
@@ -433,8 +479,23 @@ def test_sigterm_at_the_client_stops_the_cluster_run_like_ctrl_c(tmp_path, to):
     import pyarrow.parquet as pq
 
     out = tmp_path / "ds"
-    args = [sys.executable, "-m", "simkit", "run", "--games", "1000000", "--chunk-size", "25000", "--seed", "11",
-            "--scheduler", "local:2", "--out", str(out), "--quiet"]
+    args = [
+        sys.executable,
+        "-m",
+        "simkit",
+        "run",
+        "--games",
+        "1000000",
+        "--chunk-size",
+        "25000",
+        "--seed",
+        "11",
+        "--scheduler",
+        "local:2",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, process_group=0)  # its own group: killpg
     deadline = time.monotonic() + 300
     while not list(out.glob(ds.PART_GLOB)):
@@ -451,8 +512,9 @@ def test_sigterm_at_the_client_stops_the_cluster_run_like_ctrl_c(tmp_path, to):
     assert proc.returncode == 143, err
     parts = sorted(out.glob(ds.PART_GLOB))
     assert 0 < len(parts) < 40
-    assert err.strip() == (f"terminated (SIGTERM): {len(parts)} of 40 chunks are on disk in {out}; "
-                           "run the same command again to resume")
+    assert err.strip() == (
+        f"terminated (SIGTERM): {len(parts)} of 40 chunks are on disk in {out}; run the same command again to resume"
+    )
     _, alive = psutil.wait_procs(workers, timeout=30)
     assert not alive, f"worker processes outlived the client: {alive}"
     assert strays(out) == []

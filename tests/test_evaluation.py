@@ -47,15 +47,27 @@ def expected_features(st, players: int, teams: int, team: int) -> list[float]:
         twos += covered == 2
         ones += covered == 1
     sequences = int(st.nseq[team])
-    return [sequences, fours, held_fours, threes, twos, two_eyed, sum(c in ONE_EYED for c in cards),
-            held_threes, completable, sequences * min(completable, 1), len(completing), ones]
+    return [
+        sequences,
+        fours,
+        held_fours,
+        threes,
+        twos,
+        two_eyed,
+        sum(c in ONE_EYED for c in cards),
+        held_threes,
+        completable,
+        sequences * min(completable, 1),
+        len(completing),
+        ones,
+    ]
 
 
 def kernel_features(st, cfg, team: int) -> list[float]:
     """The kernel's features of `team` (it counts every team's in one pass)."""
     out = np.full(MAX_TEAMS * N_FEATURES, np.nan)
     features(tables(), cfg, st, out)
-    return out[team * N_FEATURES:(team + 1) * N_FEATURES].tolist()
+    return out[team * N_FEATURES : (team + 1) * N_FEATURES].tolist()
 
 
 def test_an_open_four_with_its_card_in_hand():
@@ -112,9 +124,11 @@ def test_win_chances_are_a_softmax_of_weighted_features(players, teams):
     weights = list(VALUE_WEIGHTS[value_table(rules)].values())
     assert len(weights) == N_VALUE_WEIGHTS
     for mover in range(players):
-        z = [weights[0] * (t == mover % teams)
-             + sum(w * f for w, f in zip(weights[1:], expected_features(st, players, teams, t)))
-             for t in range(teams)]
+        z = [
+            weights[0] * (t == mover % teams)
+            + sum(w * f for w, f in zip(weights[1:], expected_features(st, players, teams, t)))
+            for t in range(teams)
+        ]
         expected = [math.exp(x) / sum(math.exp(y) for y in z) for x in z]
         assert _chances(st, cfg, teams, mover, weights) == pytest.approx(expected, rel=1e-12)
 
@@ -125,8 +139,9 @@ def test_two_teams_get_the_logistic_of_the_score_difference():
     weights = list(VALUE_WEIGHTS["2 teams"].values())
     p0, p1 = _chances(st, cfg, 2, 0, weights)
     assert p0 + p1 == pytest.approx(1.0)
-    diff = weights[0] + sum(w * (a - b) for w, a, b in zip(
-        weights[1:], expected_features(st, 2, 2, 0), expected_features(st, 2, 2, 1)))
+    diff = weights[0] + sum(
+        w * (a - b) for w, a, b in zip(weights[1:], expected_features(st, 2, 2, 0), expected_features(st, 2, 2, 1))
+    )
     assert p0 == pytest.approx(1 / (1 + math.exp(-diff)))
 
 
@@ -136,7 +151,6 @@ def test_a_completable_four_is_worth_more():
     cfg, weights = cfg_for(2), list(VALUE_WEIGHTS["2 teams"].values())
     empty = _chances(build(), cfg, 2, 1, weights)[0]
     four = _chances(build(chips={0: [11, 12, 13, 14]}), cfg, 2, 1, weights)[0]
-    four_and_card = _chances(build(chips={0: [11, 12, 13, 14]}, hands={0: [OFFICIAL_BOARD[10]]}),
-                             cfg, 2, 1, weights)[0]
+    four_and_card = _chances(build(chips={0: [11, 12, 13, 14]}, hands={0: [OFFICIAL_BOARD[10]]}), cfg, 2, 1, weights)[0]
     assert empty < 0.5  # the other team moves next
     assert empty < four < four_and_card

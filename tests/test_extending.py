@@ -52,17 +52,23 @@ class Played(Exception):
 
 def test_the_page_names_the_registries_it_walks():
     text = EXTENDING.read_text(encoding="utf-8")
-    for path in ("simkit/game/options.py", "simkit/studies/options.py", "simkit/analysis/metrics.py",
-                 "simkit/studies/registry.py",
-                 "kernels/players/NAME.py", "tests/fingerprint.py"):
+    for path in (
+        "simkit/game/options.py",
+        "simkit/studies/options.py",
+        "simkit/analysis/metrics.py",
+        "simkit/studies/registry.py",
+        "kernels/players/NAME.py",
+        "tests/fingerprint.py",
+    ):
         assert f"`{path}`" in text, path
         if "NAME" not in path:
             assert (ROOT / path).is_file(), path
 
 
 def test_a_rule_option_declared_in_OPTIONS_alone_is_an_option_of_run_study_and_play(monkeypatch):
-    toy = dataclasses.replace(options.OPTIONS["late_card"], name="toy_rule", help="A toy rule of the test.",
-                              metavar="T")
+    toy = dataclasses.replace(
+        options.OPTIONS["late_card"], name="toy_rule", help="A toy rule of the test.", metavar="T"
+    )
     monkeypatch.setitem(options.OPTIONS, "toy_rule", toy)
     cli = fresh_cli()
     for command in ("run", "play"):
@@ -85,8 +91,9 @@ def test_a_rule_option_declared_in_OPTIONS_alone_is_an_option_of_run_study_and_p
 
 
 def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeypatch, tmp_path):
-    toy = study_options.StudyOption("rounds", "first-player", "a toy option of the test, a whole number",
-                                    parse=int, takes="a whole number")
+    toy = study_options.StudyOption(
+        "rounds", "first-player", "a toy option of the test, a whole number", parse=int, takes="a whole number"
+    )
     monkeypatch.setitem(study_options.STUDY_OPTIONS, "rounds", toy)
     kind = KINDS["first-player"]
     assert kind.options == {"rounds": toy} and "rounds" not in KINDS["teams"].options
@@ -94,8 +101,9 @@ def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeyp
     cli = fresh_cli()
     result = runner.invoke(cli.app, ["study", "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output
-    assert re.search(r"--rounds \S+ The first-player study only: a toy option of the test, a whole number\.",
-                     flat(result.stdout))
+    assert re.search(
+        r"--rounds \S+ The first-player study only: a toy option of the test, a whole number\.", flat(result.stdout)
+    )
     assert flat(kind.accepts()) in flat(result.stdout)  # the kind's part of the help
     studies = []
 
@@ -106,7 +114,7 @@ def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeyp
     monkeypatch.setattr(simkit.studies.base, "run_study", stop)
     result = runner.invoke(cli.app, ["study", "first-player", "--rounds", "3"], catch_exceptions=True)
     assert isinstance(result.exception, Played), result.output
-    (study, out), = studies
+    ((study, out),) = studies
     assert study.options["rounds"] == 3 and out.name == "first-player-rounds-3" == default_folder(study)
     bad = runner.invoke(cli.app, ["study", "first-player", "--rounds", "x", "--out", str(tmp_path / "s")])
     assert bad.exit_code == 1 and bad.stderr.strip() == "error: --rounds 'x' must be a whole number"
@@ -126,16 +134,32 @@ def test_a_study_option_that_chooses_among_parts_is_neither_identity_nor_folder(
 
 
 def test_a_metric_declared_in_METRICS_alone_is_in_every_study_row_and_the_docs_table(monkeypatch):
-    toy = metrics.Metric("toy_metric", "a toy metric of the test: the share of games won by team 1", "0 .. 1",
-                         lambda a: stats.proportion(int(a.wins()[1]), a.games))
+    toy = metrics.Metric(
+        "toy_metric",
+        "a toy metric of the test: the share of games won by team 1",
+        "0 .. 1",
+        lambda a: stats.proportion(int(a.wins()[1]), a.games),
+    )
     monkeypatch.setitem(metrics.METRICS, "toy_metric", toy)
     rules = Rules.make(2)
     n = 10
-    agg = Aggregate.of_rows({"game": np.arange(n), "winner_team": np.arange(n) % 2, "end": ["win"] * n,
-                             "turns": np.full(n, 40), "first_sequence_team": np.arange(n) % 2,
-                             "first_sequence_turn": np.full(n, 20)}, rules.teams, rules.max_turns)
+    agg = Aggregate.of_rows(
+        {
+            "game": np.arange(n),
+            "winner_team": np.arange(n) % 2,
+            "end": ["win"] * n,
+            "turns": np.full(n, 40),
+            "first_sequence_team": np.arange(n) % 2,
+            "first_sequence_turn": np.full(n, 20),
+        },
+        rules.teams,
+        rules.max_turns,
+    )
     row = summary_row(Config(rules, Lineup.parse("random", rules), n), agg)
-    assert row["toy_metric"] == 0.5 and row["toy_metric_n"] == n and row["toy_metric_low"] < 0.5 < row[
-        "toy_metric_high"]
-    assert "| `toy_metric` | a toy metric of the test: the share of games won by team 1 | 0 .. 1 |" in \
-        render.metrics_markdown()
+    assert (
+        row["toy_metric"] == 0.5 and row["toy_metric_n"] == n and row["toy_metric_low"] < 0.5 < row["toy_metric_high"]
+    )
+    assert (
+        "| `toy_metric` | a toy metric of the test: the share of games won by team 1 | 0 .. 1 |"
+        in render.metrics_markdown()
+    )

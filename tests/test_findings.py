@@ -43,7 +43,7 @@ def _markers() -> list[tuple[str, str, str, str]]:
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
         for m in MARKER.finditer(text):
-            before = text[max(0, m.start() - 80):m.start()]
+            before = text[max(0, m.start() - 80) : m.start()]
             found.append((str(page.relative_to(ROOT)), before, m.group("file"), m.group("spec")))
     return found
 
@@ -81,12 +81,12 @@ def _check(text: str, value: str, scale: float, where: str) -> None:
     shown = _number(text)
     decimals = _decimals(text)
     exact = float(value) * scale
-    assert abs(shown - exact) <= 0.5 * 10 ** -decimals + 1e-9, (
-        f"{where}: the text says {text}, the study's value is {exact!r}")
+    assert abs(shown - exact) <= 0.5 * 10**-decimals + 1e-9, (
+        f"{where}: the text says {text}, the study's value is {exact!r}"
+    )
 
 
-@pytest.mark.parametrize("page, before, name, spec", MARKERS,
-                         ids=[f"{p}:{n}:{s}" for p, _, n, s in MARKERS])
+@pytest.mark.parametrize("page, before, name, spec", MARKERS, ids=[f"{p}:{n}:{s}" for p, _, n, s in MARKERS])
 def test_figure_is_the_study_value(page, before, name, spec):
     where = f"{page}, <!-- {name} {spec} -->"
     words = shlex.split(spec)

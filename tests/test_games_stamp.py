@@ -23,11 +23,13 @@ def test_the_corpus_plays_the_games_of_the_stamp() -> None:
     recorded = json.loads(FINGERPRINT_FILE.read_text())
     assert recorded["games_stamp"] == GAMES_STAMP, (
         f"kernels.GAMES_STAMP is {GAMES_STAMP} but {FINGERPRINT_FILE.name} was written for "
-        f"{recorded['games_stamp']}: renew both together (python tests/fingerprint.py)")
+        f"{recorded['games_stamp']}: renew both together (python tests/fingerprint.py)"
+    )
     assert fingerprint() == recorded["sha256"], (
         f"the kernel no longer plays the games of stamp {GAMES_STAMP}. If the change of games is meant, "
         "give kernels.GAMES_STAMP a new value, run python tests/fingerprint.py, and republish results/ "
-        "(make results); if not, the change broke a game")
+        "(make results); if not, the change broke a game"
+    )
     assert set(recorded.get("added", {})) == set(ADDED), "python tests/fingerprint.py records an added group"
     for name, group in ADDED.items():
         assert added_fingerprint(group) == recorded["added"][name], f"the added {name!r} games changed"

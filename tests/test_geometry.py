@@ -73,8 +73,7 @@ def test_every_line_is_five_cells_in_a_straight_line(tb):
 def test_line_order_matches_engine_md(tb):
     """ENGINE.md, New sequences: lines in the order step 1, 10, 11, 9, then ascending start."""
     assert [(s, c) for s, c in straight_lines()] == [
-        ((1, 10, 11, 9)[int(tb.line_dir[k])], sorted(int(x) for x in tb.line_cells[k]))
-        for k in range(192)
+        ((1, 10, 11, 9)[int(tb.line_dir[k])], sorted(int(x) for x in tb.line_cells[k])) for k in range(192)
     ]
 
 

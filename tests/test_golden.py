@@ -45,8 +45,9 @@ def describe_difference(got: dict, want: dict) -> str:
     for i, (a, b) in enumerate(zip(got["turns"], want["turns"])):
         if a != b:
             fields = {k: (a.get(k), b.get(k)) for k in b if a.get(k) != b.get(k)}
-            return (f"first differing turn is turn {i + 1} (seat {b['seat']}): "
-                    + "; ".join(f"{k}: kernel {x!r}, golden {y!r}" for k, (x, y) in fields.items()))
+            return f"first differing turn is turn {i + 1} (seat {b['seat']}): " + "; ".join(
+                f"{k}: kernel {x!r}, golden {y!r}" for k, (x, y) in fields.items()
+            )
     return f"kernel played {len(got['turns'])} turns, golden {len(want['turns'])}"
 
 

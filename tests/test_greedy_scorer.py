@@ -28,24 +28,35 @@ OTHER_WEIGHTS = [
     # the lookahead's own greedy weights (simkit.game.policies.LOOKAHEAD_OWN_WEIGHTS)
     {**DEFAULT, "growth": 2.5, "block4": 50.0, "jack_cost": 60.0},
     # every weight moved, growth not a power of two
-    {"complete": 333.0, "build": 0.7, "growth": 3.3, "block": 1.9, "block4": 77.0,
-     "break4": 13.5, "jack_cost": 5.25},
+    {"complete": 333.0, "build": 0.7, "growth": 3.3, "block": 1.9, "block4": 77.0, "break4": 13.5, "jack_cost": 5.25},
     # flat growth, free (even rewarded) Jacks, blocking worth more than building
-    {"complete": 50.0, "build": 2.0, "growth": 1.0, "block": 6.0, "block4": 0.0,
-     "break4": 1000.0, "jack_cost": -3.0},
+    {"complete": 50.0, "build": 2.0, "growth": 1.0, "block": 6.0, "block4": 0.0, "break4": 1000.0, "jack_cost": -3.0},
 ]
 TABLES = [  # (players, teams, chip_limit)
-    (2, 2, False), (4, 2, False), (3, 3, False), (6, 3, False), (12, 3, False), (3, 3, True),
+    (2, 2, False),
+    (4, 2, False),
+    (3, 3, False),
+    (6, 3, False),
+    (12, 3, False),
+    (3, 3, True),
     (2, 2, True),
 ]
 TURNS = (6, 18, 30, 45, 70)  # random_midgame stops after this many turns (or at the game's end)
 JACK_HANDS = [
-    ["JD"], ["JC", "JC"], ["JS"], ["JH"], ["JD", "JS"], ["JC", "JH", "JS"],
-    ["JD", "JS", "AS", "KC", "5H"], ["JH", "QD", "2C"], ["JC", "9S", "TD"],
+    ["JD"],
+    ["JC", "JC"],
+    ["JS"],
+    ["JH"],
+    ["JD", "JS"],
+    ["JC", "JH", "JS"],
+    ["JD", "JS", "AS", "KC", "5H"],
+    ["JH", "QD", "2C"],
+    ["JC", "9S", "TD"],
 ]
 
 
 # --- helpers --------------------------------------------------------------------
+
 
 def params_row(w: dict) -> np.ndarray:
     return np.array([w[k] for k in gn.WEIGHT_NAMES], np.float64)
@@ -86,7 +97,8 @@ def check_seat(st, cfg, teams: int, chip_limit: bool, seat: int, w: dict) -> dic
     extra = sorted(set(pairs) - set(expected))
     assert not missing and not extra, (
         f"{where}: kernel lacks {[(name(c), x, expected[c, x]) for c, x in missing]}, "
-        f"lists too {[(name(c), x, s) for (c, x), s in got if (c, x) in extra]}")
+        f"lists too {[(name(c), x, s) for (c, x), s in got if (c, x) in extra]}"
+    )
     bad = [(name(c), x, s, expected[c, x]) for (c, x), s in got if not close(s, expected[c, x])]
     assert not bad, f"{where}: (card, cell, kernel, plain) differ: {bad}"
     # greedy_action picks one of the best (its ties are broken by the game's generator)
@@ -97,7 +109,8 @@ def check_seat(st, cfg, teams: int, chip_limit: bool, seat: int, w: dict) -> dic
         best = max(expected.values())
         picked = expected.get((int(code), int(cell)))
         assert picked is not None and close(picked, best), (
-            f"{where}: greedy_action picked {(name(code), cell)} ({picked}), best {best}")
+            f"{where}: greedy_action picked {(name(code), cell)} ({picked}), best {best}"
+        )
     return expected
 
 
@@ -120,6 +133,7 @@ def jack_summary(view: gn.View, expected: dict) -> set[str]:
 
 
 # --- hand-computed positions: the plain scorer and the kernel against arithmetic ---
+
 
 def _position(chips: dict[int, list[int]], hand: list[str], sequences: dict[int, list[int]] | None = None):
     """A 2-player State: `sequences` placed (and declared) first, then `chips`; seat 0 holds `hand`."""
@@ -174,6 +188,7 @@ def test_hand_computed_ordinary_card_outweighs_a_careless_jack():
 
 
 # --- random positions of several tables -------------------------------------------
+
 
 @pytest.mark.parametrize("players, teams, chip_limit", TABLES)
 def test_every_seat_matches_on_random_midgames(players, teams, chip_limit):
@@ -270,19 +285,22 @@ def _dense_board(teams: int, counts: list[int], seed: int):
     cells = [c for c in rng.permutation(100).tolist() if c not in gn.CORNERS]
     chips, i = {}, 0
     for t, n in enumerate(counts):
-        chips[t] = cells[i: i + n]
+        chips[t] = cells[i : i + n]
         i += n
     st = build(chips=chips)
     seed_rng(st, seed, 0)
     return st
 
 
-@pytest.mark.parametrize("players, teams, counts, full_team", [
-    (3, 3, [20, 20, 35], 2),   # red has all its 35 chips out
-    (3, 3, [20, 20, 34], -1),  # one red chip left
-    (2, 2, [50, 25], 0),       # blue has all its 50 out
-    (2, 2, [49, 25], -1),
-])
+@pytest.mark.parametrize(
+    "players, teams, counts, full_team",
+    [
+        (3, 3, [20, 20, 35], 2),  # red has all its 35 chips out
+        (3, 3, [20, 20, 34], -1),  # one red chip left
+        (2, 2, [50, 25], 0),  # blue has all its 50 out
+        (2, 2, [49, 25], -1),
+    ],
+)
 def test_chip_limit(players, teams, counts, full_team):
     """With the chip limit on, a team with every chip out may only remove (one-eyed Jacks);
     with the limit off, or one chip left, it places as usual."""

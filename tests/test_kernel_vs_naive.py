@@ -90,11 +90,19 @@ VARIANTS = [
     ("2p-noreshuffle-nodeadswap", dict(players=2, reshuffle=False, dead_swap=False), 156, 40),
     ("2p-noreshuffle-late30", dict(players=2, reshuffle=False, late_card=30), 157, 30),
     ("3p-all-chips", dict(players=3, reshuffle=False, dead_swap=False, late_card=4, chip_limit=True), 158, 20),
-    ("12p2t-hand3,4-late2-noreshuffle", dict(players=12, teams=2, hand_size="3,4", late_card=2,
-                                             reshuffle=False), 159, 20),
+    (
+        "12p2t-hand3,4-late2-noreshuffle",
+        dict(players=12, teams=2, hand_size="3,4", late_card=2, reshuffle=False),
+        159,
+        20,
+    ),
     ("8p-hand13-late2", dict(players=8, hand_size=13, late_card=2), 160, 10),
-    ("6p2t-hand2-late1-nodeadswap-win3", dict(players=6, teams=2, hand_size=2, late_card=1, dead_swap=False,
-                                              sequences_to_win=3), 161, 20),
+    (
+        "6p2t-hand2-late1-nodeadswap-win3",
+        dict(players=6, teams=2, hand_size=2, late_card=1, dead_swap=False, sequences_to_win=3),
+        161,
+        20,
+    ),
     # handicap: a team's seats share H turns of a card short (docs/RULES.md), H0,H1 with three teams.
     ("2p-hc9", dict(players=2, handicap=9), 162, 30),
     ("12p2t-hc7", dict(players=12, teams=2, handicap=7), 163, 30),
@@ -105,8 +113,9 @@ VARIANTS = [
     ("4p-hand6,5-hc3-nodeadswap", dict(players=4, hand_size="6,5", handicap=3, dead_swap=False), 168, 20),
 ]
 # A variant is a rule option, not a table change: the referee checks the RULES.md tables too.
-STANDARD_IDS = {rid for rid, *_ in STANDARD} | {rid for rid, kw, *_ in VARIANTS
-                                                if not {"hand_size", "sequences_to_win", "max_turns"} & set(kw)}
+STANDARD_IDS = {rid for rid, *_ in STANDARD} | {
+    rid for rid, kw, *_ in VARIANTS if not {"hand_size", "sequences_to_win", "max_turns"} & set(kw)
+}
 # id -> (keywords, seed, games, whether the referee checks the RULES.md tables too)
 RUNS = {rid: (kw, seed, n, rid in STANDARD_IDS) for rid, kw, seed, n in STANDARD + NON_STANDARD + VARIANTS}
 LEGAL = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
@@ -187,7 +196,8 @@ def test_simulate_stats_equal_record_stats(rid: str) -> None:
         expected["reshuffles"] = events
         got = dict(zip(STAT_NAMES, (int(v) for v in rows[g])))
         assert got == expected, f"{rid} game {g}: " + ", ".join(
-            f"{k}: kernel {got[k]} vs record {expected[k]}" for k in STAT_NAMES if got[k] != expected[k])
+            f"{k}: kernel {got[k]} vs record {expected[k]}" for k in STAT_NAMES if got[k] != expected[k]
+        )
 
 
 def test_two_reshuffles_in_one_turn_count_twice() -> None:
@@ -210,10 +220,27 @@ def test_two_reshuffles_in_one_turn_count_twice() -> None:
 
 def test_runs_reach_every_feature() -> None:
     """RULES.md (A turn, Sequences, Simulation conventions): the compared games exercise every rule."""
-    seen = dict.fromkeys(["win", "stalemate", "turn_cap", "dead", "remove", "two_eyed", "pass",
-                          "reshuffle", "two_sequences_one_turn", "team2_win", "chip_limit_reached",
-                          "play_without_draw", "late_card", "late_card_on_a_pass", "empty_hand_pass",
-                          "dead_kept"], 0)
+    seen = dict.fromkeys(
+        [
+            "win",
+            "stalemate",
+            "turn_cap",
+            "dead",
+            "remove",
+            "two_eyed",
+            "pass",
+            "reshuffle",
+            "two_sequences_one_turn",
+            "team2_win",
+            "chip_limit_reached",
+            "play_without_draw",
+            "late_card",
+            "late_card_on_a_pass",
+            "empty_hand_pass",
+            "dead_kept",
+        ],
+        0,
+    )
     for rid in RUNS:
         rules, kernel, _, _ = play_run(rid)
         for rec in kernel:
@@ -222,8 +249,9 @@ def test_runs_reach_every_feature() -> None:
             for i, t in enumerate(rec["turns"]):
                 seen["dead"] += t["dead"] is not None
                 normal = int(t["dead"] is not None) + int(t["action"] != "pass")
-                seen["play_without_draw"] += t["action"] != "pass" and len(t["drawn"]) < normal and \
-                    i + 1 < len(rec["turns"])
+                seen["play_without_draw"] += (
+                    t["action"] != "pass" and len(t["drawn"]) < normal and i + 1 < len(rec["turns"])
+                )
                 seen["late_card"] += len(t["drawn"]) > normal
                 seen["late_card_on_a_pass"] += t["action"] == "pass" and len(t["drawn"]) > normal
                 seen["remove"] += t["action"] == "remove"

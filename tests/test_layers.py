@@ -22,8 +22,13 @@ def test_the_import_contracts_are_kept(tmp_path):
     shutil.copytree(ROOT / "simkit", tmp_path / "simkit", ignore=ignore)
     shutil.copytree(ROOT / "kernels", tmp_path / "simkit" / "kernels", ignore=ignore)
     lint = Path(sys.executable).with_name("lint-imports")
-    done = subprocess.run([str(lint), str(ROOT / "pyproject.toml"), "--no-cache"], cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True)
+    done = subprocess.run(
+        [str(lint), str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
     assert "Analyzed" in done.stdout and "simkit.kernels" not in done.stderr, done.stdout + done.stderr
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -42,6 +47,9 @@ def test_no_kernel_module_imports_another_inside_a_function():
     for path in sorted((ROOT / "kernels").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                inside += [f"{path.relative_to(ROOT)}:{sub.lineno}" for sub in ast.walk(node)
-                           if isinstance(sub, (ast.Import, ast.ImportFrom)) and own(sub)]
+                inside += [
+                    f"{path.relative_to(ROOT)}:{sub.lineno}"
+                    for sub in ast.walk(node)
+                    if isinstance(sub, (ast.Import, ast.ImportFrom)) and own(sub)
+                ]
     assert not inside

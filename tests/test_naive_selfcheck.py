@@ -13,8 +13,7 @@ CONFIGS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12,
 make_rules = naive.default_rules
 
 
-def play(players: int, teams: int, seed: int, game: int, chip_limit: bool = False,
-         max_turns: int = 1000) -> dict:
+def play(players: int, teams: int, seed: int, game: int, chip_limit: bool = False, max_turns: int = 1000) -> dict:
     """One random-policy game of the naive engine."""
     rules = make_rules(players, teams, chip_limit, max_turns)
     return naive.play_game(rules, ["random"] * players, seed, game)
@@ -23,6 +22,7 @@ def play(players: int, teams: int, seed: int, game: int, chip_limit: bool = Fals
 # ---------------------------------------------------------------------------
 # (a) naive games are legal
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players,teams", CONFIGS)
 def test_naive_games_pass_referee(players: int, teams: int) -> None:
@@ -44,16 +44,14 @@ def test_naive_games_chip_limit_pass_referee(players: int, teams: int) -> None:
 def test_record_shape_and_key_order() -> None:
     rules = make_rules(4, 2)
     rec = naive.play_game(rules, ["random"] * 4, 5, 3)
-    assert list(rec) == ["format", "rules", "policies", "seed", "game", "board",
-                         "hands", "turns", "result"]
+    assert list(rec) == ["format", "rules", "policies", "seed", "game", "board", "hands", "turns", "result"]
     assert rec["format"] == "simkit.game/1"
     assert rec["rules"] == rules and rec["rules"] is not rules
     assert rec["seed"] == 5 and rec["game"] == 3
     assert rec["board"] == naive.load_board()
     assert list(rec["result"]) == ["winner_team", "end", "turns", "sequences"]
     for turn in rec["turns"]:
-        assert list(turn) == ["seat", "dead", "card", "action", "cell", "cell_name", "drawn",
-                              "reshuffle", "sequences"]
+        assert list(turn) == ["seat", "dead", "card", "action", "cell", "cell_name", "drawn", "reshuffle", "sequences"]
     for hand in rec["hands"]:
         assert len(hand) == 6
         assert [naive.card_code(c) for c in hand] == sorted(naive.card_code(c) for c in hand)
@@ -76,8 +74,7 @@ def test_deterministic() -> None:
 
 def test_turn_cap_and_stats() -> None:
     rec = play(2, 2, seed=1, game=0, max_turns=10)
-    assert rec["result"] == {"winner_team": None, "end": "turn_cap", "turns": 10,
-                             "sequences": [0, 0]}
+    assert rec["result"] == {"winner_team": None, "end": "turn_cap", "turns": 10, "sequences": [0, 0]}
     assert referee.check_record(rec) == []
     st = naive.stats(rec)
     assert st["end"] == 2 and st["winner_team"] == -1 and st["turns"] == 10
@@ -134,6 +131,7 @@ def test_many_configs_reach_every_feature() -> None:
 # ---------------------------------------------------------------------------
 # (b) mutated records are caught
 # ---------------------------------------------------------------------------
+
 
 def board_before(rec: dict, index: int) -> dict[int, int]:
     """cell -> team for the chips on the board before turn `index`."""
@@ -215,8 +213,7 @@ def test_mutation_drop_sequence() -> None:
 
 def test_mutation_fake_pass() -> None:
     rec = won_game()
-    i = next(k for k, t in enumerate(rec["turns"]) if k > 5 and t["action"] == "place"
-             and not t["sequences"])
+    i = next(k for k, t in enumerate(rec["turns"]) if k > 5 and t["action"] == "place" and not t["sequences"])
     bad = copy.deepcopy(rec)
     t = bad["turns"][i]
     t["card"], t["action"], t["cell"] = None, "pass", None
@@ -258,8 +255,7 @@ def test_mutation_misc() -> None:
     # Drawing a card that is visibly in another hand (both copies used up).
     bad = copy.deepcopy(rec)
     other = bad["hands"][1]
-    bad["hands"][0] = sorted(bad["hands"][0][:-1] + [other[0]],
-                             key=naive.card_code)
+    bad["hands"][0] = sorted(bad["hands"][0][:-1] + [other[0]], key=naive.card_code)
     bad["turns"][0]["drawn"] = [other[0]]
     assert referee.check_record(bad)
     # Wrong board.
@@ -311,19 +307,18 @@ def test_mutation_remove_locked_or_own() -> None:
 # (c) random numbers
 # ---------------------------------------------------------------------------
 
+
 def test_mix_and_canonical_splitmix64() -> None:
     assert naive.mix(0) == 0
     rng = naive.SplitMix64.from_state(1234567)
-    assert [rng.next() for _ in range(3)] == [
-        6457827717110365317, 3203168211198807973, 9817491932198370423]
+    assert [rng.next() for _ in range(3)] == [6457827717110365317, 3203168211198807973, 9817491932198370423]
 
 
 def test_seeded_stream_values() -> None:
     # seed 0, game 0: state = mix(mix(0) ^ 0) = 0, i.e. canonical splitmix64 from 0.
     rng = naive.SplitMix64(0, 0)
     assert rng.state == 0
-    assert [rng.next() for _ in range(3)] == [
-        16294208416658607535, 7960286522194355700, 487617019471545679]
+    assert [rng.next() for _ in range(3)] == [16294208416658607535, 7960286522194355700, 487617019471545679]
     rng = naive.SplitMix64(7, 3)
     assert rng.state == naive.mix(naive.mix(7) ^ 3)
     first = [rng.next() for _ in range(3)]
@@ -358,6 +353,7 @@ def test_bad_policy() -> None:
 # sequence detection and chip limit on constructed positions (both modules)
 # ---------------------------------------------------------------------------
 
+
 def naive_place(cells: list[int], last: int, team: int = 0) -> list[list[int]]:
     """Naive engine: put `team` chips on `cells`, then place on `last`."""
     g = naive.Game(make_rules(2, 2), naive.load_board())
@@ -376,20 +372,23 @@ def referee_place(cells: list[int], last: int, team: int = 0) -> list[list[int]]
     return t.sequences_through(last, team)
 
 
-@pytest.mark.parametrize("cells,last,expected", [
-    # line of nine in row 1, completed in the middle: two sequences
-    ([10, 11, 12, 13, 15, 16, 17, 18], 14, [[10, 11, 12, 13, 14], [14, 15, 16, 17, 18]]),
-    # line of six: one sequence
-    ([10, 11, 13, 14, 15], 12, [[10, 11, 12, 13, 14]]),
-    # corner counts for the team
-    ([1, 2, 3], 4, [[0, 1, 2, 3, 4]]),
-    # down-left diagonal through the corner 9
-    ([18, 27, 36], 45, [[9, 18, 27, 36, 45]]),
-    # a cross: row and column through 44, declared row first
-    ([40, 41, 42, 43, 4, 14, 24, 34], 44, [[40, 41, 42, 43, 44], [4, 14, 24, 34, 44]]),
-    # four chips only: nothing
-    ([11, 12, 13], 14, []),
-])
+@pytest.mark.parametrize(
+    "cells,last,expected",
+    [
+        # line of nine in row 1, completed in the middle: two sequences
+        ([10, 11, 12, 13, 15, 16, 17, 18], 14, [[10, 11, 12, 13, 14], [14, 15, 16, 17, 18]]),
+        # line of six: one sequence
+        ([10, 11, 13, 14, 15], 12, [[10, 11, 12, 13, 14]]),
+        # corner counts for the team
+        ([1, 2, 3], 4, [[0, 1, 2, 3, 4]]),
+        # down-left diagonal through the corner 9
+        ([18, 27, 36], 45, [[9, 18, 27, 36, 45]]),
+        # a cross: row and column through 44, declared row first
+        ([40, 41, 42, 43, 4, 14, 24, 34], 44, [[40, 41, 42, 43, 44], [4, 14, 24, 34, 44]]),
+        # four chips only: nothing
+        ([11, 12, 13], 14, []),
+    ],
+)
 def test_sequence_rule(cells: list[int], last: int, expected: list[list[int]]) -> None:
     assert naive_place(cells, last) == expected
     assert referee_place(cells, last) == expected

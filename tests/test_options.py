@@ -27,9 +27,12 @@ runner = CliRunner()
 def test_the_docs_option_table_is_the_table():
     """The docs' rule-options table is simkit.game.options.markdown_table(), word for word."""
     text = OPTIONS_PAGE.read_text(encoding="utf-8")
-    found = re.search(r"<!-- options table: simkit.game.options.markdown_table\(\) -->\n"
-                      r"(.*?)<!-- end of options table -->",
-                      text, re.S)
+    found = re.search(
+        r"<!-- options table: simkit.game.options.markdown_table\(\) -->\n"
+        r"(.*?)<!-- end of options table -->",
+        text,
+        re.S,
+    )
     assert found and found.group(1) == markdown_table()
 
 
@@ -59,10 +62,20 @@ def test_an_option_at_its_default_adds_nothing_to_the_folder_name():
     rules = Rules.make(2)
     lineup = Lineup.parse("random", rules)
     assert run_folder_name(rules, lineup, 1, 1) == "p2t2-random"
-    odd = Rules.make(2, reshuffle=False, dead_swap=False, late_card=5, chip_limit=True, max_turns=300,
-                     hand_size="6,7", sequences_to_win=3)
-    assert run_folder_name(odd, Lineup.parse("random", odd), 1, 1) == \
-        "p2t2-random-h6,7-q3-cap300-chips-noreshuffle-nodeadswap-late5"
+    odd = Rules.make(
+        2,
+        reshuffle=False,
+        dead_swap=False,
+        late_card=5,
+        chip_limit=True,
+        max_turns=300,
+        hand_size="6,7",
+        sequences_to_win=3,
+    )
+    assert (
+        run_folder_name(odd, Lineup.parse("random", odd), 1, 1)
+        == "p2t2-random-h6,7-q3-cap300-chips-noreshuffle-nodeadswap-late5"
+    )
     # the defaults given explicitly are still the defaults
     explicit = Rules.make(2, reshuffle=True, dead_swap=True, late_card=0, hand_size=7)
     assert explicit == rules and run_folder_name(explicit, lineup, 1, 1) == "p2t2-random"
@@ -78,24 +91,43 @@ def test_identity_records_and_titles_carry_every_option():
     assert set(OPTIONS) <= set(identity["rules"])
     assert ds.run_id(identity) != ds.run_id(RunSpec(Rules.make(3), Lineup.parse("random", rules), 1, 10).identity())
     record = game_record(rules, Lineup.parse("random", rules), 1, 0)
-    assert record["rules"] == {"players": 3, "teams": 3, "hand_size": 6, "sequences_to_win": 1, "max_turns": 1000,
-                               "reshuffle": False, "late_card": 2}
+    assert record["rules"] == {
+        "players": 3,
+        "teams": 3,
+        "hand_size": 6,
+        "sequences_to_win": 1,
+        "max_turns": 1000,
+        "reshuffle": False,
+        "late_card": 2,
+    }
     config = {**rules.as_dict(), "policies": "random", "seed": 1}
-    assert list(title_config(config)) == ["players", "teams", "hand_size", "sequences_to_win", "max_turns",
-                                          "reshuffle", "late_card", "policies", "seed"]
+    assert list(title_config(config)) == [
+        "players",
+        "teams",
+        "hand_size",
+        "sequences_to_win",
+        "max_turns",
+        "reshuffle",
+        "late_card",
+        "policies",
+        "seed",
+    ]
     as_columns = {**config, "hand_size": "6", "handicap": "0"}  # a dataset's text columns
     assert list(title_config(as_columns)) == list(title_config(config))
     assert "handicap" in title_config({**as_columns, "late_card": 0, "handicap": "4,1", "teams": 3})
 
 
-@pytest.mark.parametrize("fields", [
-    (5, 2, 7, 2, 1000, False, True, True, 0, 0),       # five players in two teams
-    (2, 2, 0, 2, 1000, False, True, True, 0, 0),       # an empty hand
-    (2, 2, 7, 2, 1000, False, True, True, -1, 0),      # a late card before the first turn
-    (2, 2, 7, 2, 1000, 1, True, True, 0, 0),           # chip_limit is yes or no
-    (2, 2, 7, 2, 1000, False, True, True, 2, 3),       # two compensations at once
-    (2, 2, 7, 2, 1000, False, True, True, 0, (3, 1)),  # team 1's handicap at a two-team table
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        (5, 2, 7, 2, 1000, False, True, True, 0, 0),  # five players in two teams
+        (2, 2, 0, 2, 1000, False, True, True, 0, 0),  # an empty hand
+        (2, 2, 7, 2, 1000, False, True, True, -1, 0),  # a late card before the first turn
+        (2, 2, 7, 2, 1000, 1, True, True, 0, 0),  # chip_limit is yes or no
+        (2, 2, 7, 2, 1000, False, True, True, 2, 3),  # two compensations at once
+        (2, 2, 7, 2, 1000, False, True, True, 0, (3, 1)),  # team 1's handicap at a two-team table
+    ],
+)
 def test_rules_refuse_an_illegal_configuration_however_built(fields):
     with pytest.raises(RulesError):
         Rules(*fields)
@@ -105,19 +137,22 @@ def test_rules_take_numpy_integers():
     assert Rules.make(np.int64(4), np.int8(2), late_card=np.int32(3)) == Rules.make(4, 2, late_card=3)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(seed=1.5), "seed must be a whole number, got 1.5 (float)"),
-    (dict(games=True), "games must be a whole number, got True (bool)"),
-    (dict(games="10"), "games must be a whole number, got '10' (str)"),
-    (dict(games=-1), "games must be at least 1, got -1"),
-    (dict(players=4.0), "players must be a whole number, got 4.0 (float)"),
-    (dict(late_card="3"), "late_card must be a whole number, got '3' (str)"),
-    (dict(late_card=-2), "late_card must be a whole number from 0 to 100,000, got -2"),
-    (dict(reshuffle=0), "reshuffle must be true or false, got 0"),
-    (dict(hand_size=6.5), "hand_size must be a whole number, got 6.5 (float)"),
-    (dict(first_game=2.0), "first_game must be a whole number, got 2.0 (float)"),
-    (dict(jokers=True), "unknown rule option 'jokers'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(seed=1.5), "seed must be a whole number, got 1.5 (float)"),
+        (dict(games=True), "games must be a whole number, got True (bool)"),
+        (dict(games="10"), "games must be a whole number, got '10' (str)"),
+        (dict(games=-1), "games must be at least 1, got -1"),
+        (dict(players=4.0), "players must be a whole number, got 4.0 (float)"),
+        (dict(late_card="3"), "late_card must be a whole number, got '3' (str)"),
+        (dict(late_card=-2), "late_card must be a whole number from 0 to 100,000, got -2"),
+        (dict(reshuffle=0), "reshuffle must be true or false, got 0"),
+        (dict(hand_size=6.5), "hand_size must be a whole number, got 6.5 (float)"),
+        (dict(first_game=2.0), "first_game must be a whole number, got 2.0 (float)"),
+        (dict(jokers=True), "unknown rule option 'jokers'"),
+    ],
+)
 def test_simulate_refuses_bad_arguments_naming_them(kwargs, message):
     with pytest.raises(ValueError) as caught:
         simkit.simulate(games=kwargs.pop("games", 10), **kwargs)
@@ -130,19 +165,29 @@ def test_simulate_takes_numpy_integers():
     assert a.equals(b)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
-    (["--late-card", "-1"], "--late-card must be a whole number from 0 to 100,000, got -1"),
-    (["--hand-size", "0"], "--hand-size 0 is not allowed: each size must be 1..15"),
-    (["--sequences-to-win", "9"], "--sequences-to-win must be a whole number from 1 to 8, got 9"),
-    (["--players", "4", "--teams", "3"], "4 players cannot form 3 equal teams"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
+        (["--late-card", "-1"], "--late-card must be a whole number from 0 to 100,000, got -1"),
+        (["--hand-size", "0"], "--hand-size 0 is not allowed: each size must be 1..15"),
+        (["--sequences-to-win", "9"], "--sequences-to-win must be a whole number from 1 to 8, got 9"),
+        (["--players", "4", "--teams", "3"], "4 players cannot form 3 equal teams"),
+    ],
+)
 @pytest.mark.parametrize("command", ["run", "play", "study first-player"])
 def test_bad_option_values_end_in_one_error_line(tmp_path, command, args, message):
     if command == "study first-player" and args[0] == "--players" and "--teams" in args:
         message = "4 players cannot form 3 equal teams"
-    result = runner.invoke(app, [*command.split(), *args, "--out" if command != "play" else "--no-board",
-                                 *([str(tmp_path / "x")] if command != "play" else [])])
+    result = runner.invoke(
+        app,
+        [
+            *command.split(),
+            *args,
+            "--out" if command != "play" else "--no-board",
+            *([str(tmp_path / "x")] if command != "play" else []),
+        ],
+    )
     assert result.exit_code == 1, result.output
     err = result.stderr.strip()
     assert err.startswith("error: ") and "\n" not in err and message in err, err
@@ -151,8 +196,21 @@ def test_bad_option_values_end_in_one_error_line(tmp_path, command, args, messag
 
 def test_variant_runs_from_the_command_line(tmp_path):
     """--no-reshuffle, --no-dead-swap and --late-card reach the games: the same rows as simulate."""
-    result = runner.invoke(app, ["run", "--games", "200", "--no-reshuffle", "--no-dead-swap", "--late-card", "4",
-                                 "--out", str(tmp_path / "v"), "--quiet"])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--games",
+            "200",
+            "--no-reshuffle",
+            "--no-dead-swap",
+            "--late-card",
+            "4",
+            "--out",
+            str(tmp_path / "v"),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = ds.read_games(tmp_path / "v")
     assert not rows["reshuffle"].any() and not rows["dead_swap"].any() and (rows["late_card"] == 4).all()

@@ -55,8 +55,14 @@ def kernel_setup(case: dict):
 def naive_setup(case: dict) -> naive.Game:
     pos = DATA["positions"][case["position"]]
     teams = pos["teams"]
-    rules = {"players": PLAYERS[teams], "teams": teams, "hand_size": 7,
-             "sequences_to_win": 1, "max_turns": 10, "chip_limit": case["chip_limit"]}
+    rules = {
+        "players": PLAYERS[teams],
+        "teams": teams,
+        "hand_size": 7,
+        "sequences_to_win": 1,
+        "max_turns": 10,
+        "chip_limit": case["chip_limit"],
+    }
     g = naive.Game(rules, naive.load_board())
     chips, locked = parse_picture(pos["picture"])
     for team, cells in chips.items():

@@ -21,9 +21,12 @@ PLAYERS_PAGE = ROOT / "docs" / "guide" / "players.md"
 def test_the_docs_players_table_is_the_table():
     """The docs' players table is simkit.game.policies.markdown_table(), word for word."""
     text = PLAYERS_PAGE.read_text(encoding="utf-8")
-    found = re.search(r"<!-- players table: simkit.game.policies.markdown_table\(\) -->\n"
-                      r"(.*?)<!-- end of players table -->",
-                      text, re.S)
+    found = re.search(
+        r"<!-- players table: simkit.game.policies.markdown_table\(\) -->\n"
+        r"(.*?)<!-- end of players table -->",
+        text,
+        re.S,
+    )
     assert found and found.group(1) == markdown_table()
 
 
@@ -64,9 +67,12 @@ def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(mon
 
 def test_no_code_reads_strength_from_the_order_of_ids():
     """Facts about a player come from its entry: no `id >=` / `id >` comparisons outside kernels/players/."""
-    found = [f"{path.relative_to(ROOT)}:{n}" for path in [*ROOT.glob("simkit/**/*.py"), ROOT / "cli.py"]
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if re.search(r"\bid\s*[<>]=?\s*[A-Z_]+|\bid\b\s*[<>]=?\s*\d", line)]
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in [*ROOT.glob("simkit/**/*.py"), ROOT / "cli.py"]
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bid\s*[<>]=?\s*[A-Z_]+|\bid\b\s*[<>]=?\s*\d", line)
+    ]
     assert not found
 
 

@@ -112,9 +112,12 @@ def test_a_pointer_names_a_file_and_a_section_it_holds(where, line, file, sectio
 
 
 def test_no_pointer_names_a_readme_section_by_its_words_alone():
-    stale = [f"{path.relative_to(ROOT)}:{number}: {m.group(0)}" for path in sources()
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             for m in README_WORDS.finditer(line)]
+    stale = [
+        f"{path.relative_to(ROOT)}:{number}: {m.group(0)}"
+        for path in sources()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for m in README_WORDS.finditer(line)
+    ]
     assert stale == []
 
 
@@ -163,9 +166,18 @@ def resolves(name: str) -> bool:
 def test_every_dotted_name_of_simkit_in_the_docs_and_the_code_resolves():
     """simkit.running.dataset.identity_of in a page or a docstring names a module and what it holds that exist
     (the changelog tells history and keeps the names of its day)."""
-    texts = [*ROOT.glob("docs/**/*.md"), ROOT / "README.md", *sources(), *ROOT.glob("kernels/**/*.py"),
-             *ROOT.glob("benchmarks/*.py")]
-    stale = [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}" for path in texts
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             for m in DOTTED.finditer(line) if not resolves(m.group(0))]
+    texts = [
+        *ROOT.glob("docs/**/*.md"),
+        ROOT / "README.md",
+        *sources(),
+        *ROOT.glob("kernels/**/*.py"),
+        *ROOT.glob("benchmarks/*.py"),
+    ]
+    stale = [
+        f"{path.relative_to(ROOT)}:{n}: {m.group(0)}"
+        for path in texts
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for m in DOTTED.finditer(line)
+        if not resolves(m.group(0))
+    ]
     assert not stale

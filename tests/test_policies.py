@@ -39,19 +39,22 @@ def test_policy_parameters_parse_and_print_canonically():
     assert Lineup.parse("greedy:complete=1000", TWO).names == ["greedy", "greedy"]  # defaults vanish
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("greedy:depth=3", "bad parameter 'depth=3' for policy 'greedy'"),
-    ("greedy:block4=high", "must be a number"),
-    ("greedy,", "empty policy"),
-    ("minimax", "unknown policy 'minimax'; known: random, greedy, lookahead"),
-    ("lookahead:rollouts=-1", "rollouts of 'lookahead' must be a whole number from 0 to 100000, got -1"),
-    ("lookahead:shortlist=2.5", "shortlist of 'lookahead' must be a whole number from 1 to 16, got 2.5"),
-    ("lookahead:playout=2", "playout of 'lookahead' must be a whole number from 0 to 1"),
-    ("lookahead:horizon=1e9", "horizon of 'lookahead' must be a whole number from 0 to 10000"),
-    ("lookahead:margin=-0.5", "margin of 'lookahead' must be at least 0, got -0.5"),
-    ("lookahead:race=-1", "race of 'lookahead' must be at least 0, got -1"),
-    ("greedy:growth=nan", "growth of 'greedy' must be finite"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("greedy:depth=3", "bad parameter 'depth=3' for policy 'greedy'"),
+        ("greedy:block4=high", "must be a number"),
+        ("greedy,", "empty policy"),
+        ("minimax", "unknown policy 'minimax'; known: random, greedy, lookahead"),
+        ("lookahead:rollouts=-1", "rollouts of 'lookahead' must be a whole number from 0 to 100000, got -1"),
+        ("lookahead:shortlist=2.5", "shortlist of 'lookahead' must be a whole number from 1 to 16, got 2.5"),
+        ("lookahead:playout=2", "playout of 'lookahead' must be a whole number from 0 to 1"),
+        ("lookahead:horizon=1e9", "horizon of 'lookahead' must be a whole number from 0 to 10000"),
+        ("lookahead:margin=-0.5", "margin of 'lookahead' must be at least 0, got -0.5"),
+        ("lookahead:race=-1", "race of 'lookahead' must be at least 0, got -1"),
+        ("greedy:growth=nan", "growth of 'greedy' must be finite"),
+    ],
+)
 def test_bad_policy_specs_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
         Lineup.parse(spec, TWO)
@@ -78,8 +81,7 @@ def test_same_seed_same_games(spec):
     assert game_record(TWO, lineup, 4, 3) == game_record(TWO, lineup, 4, 3)
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", FAST_LOOKAHEAD,
-                                  FAST_LOOKAHEAD + ":horizon=0:playout=1"])
+@pytest.mark.parametrize("spec", ["random", "greedy", FAST_LOOKAHEAD, FAST_LOOKAHEAD + ":horizon=0:playout=1"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_decision_ignores_hidden_cards(spec, seed):
     """Swap the other hands' cards with the draw pile's and reorder the pile:
@@ -132,10 +134,17 @@ def test_parameter_rows_fit_the_kernel():
     assert names[P_OPPONENT:] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
 
 
-@pytest.mark.parametrize("players, teams, table", [
-    (2, 2, "2 teams"), (4, 2, "2 teams, partners"), (12, 2, "2 teams, partners"),
-    (3, 3, "3 teams"), (6, 3, "3 teams, partners"), (9, 3, "3 teams, partners"),
-])
+@pytest.mark.parametrize(
+    "players, teams, table",
+    [
+        (2, 2, "2 teams"),
+        (4, 2, "2 teams, partners"),
+        (12, 2, "2 teams, partners"),
+        (3, 3, "3 teams"),
+        (6, 3, "3 teams, partners"),
+        (9, 3, "3 teams, partners"),
+    ],
+)
 def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
     """The value weights default to the table's; the canonical spec leaves them out, the
     resolved parameters (a run's identity) show them, and a value given explicitly wins."""
@@ -147,13 +156,12 @@ def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
     lineup = Lineup.parse("lookahead,greedy", rules)
     assert lineup.names[0] == "lookahead"
     assert list(lineup.params()[0, 0, P_VALUE:P_GREEDY]) == list(VALUE_WEIGHTS[table].values())
-    assert {k: v for k, v in lineup.resolved()[0]["params"].items() if k.startswith("value_")} \
-        == VALUE_WEIGHTS[table]
+    assert {k: v for k, v in lineup.resolved()[0]["params"].items() if k.startswith("value_")} == VALUE_WEIGHTS[table]
     given = Lineup.parse("lookahead:value_move=0.5:value_ones=0", rules)
     assert given.names[0] == "lookahead:value_move=0.5:value_ones=0"
     row = given.params()[0, 0]
     assert row[P_VALUE] == 0.5 and row[P_GREEDY - 1] == 0.0
-    assert list(row[P_VALUE + 1:P_GREEDY - 1]) == list(VALUE_WEIGHTS[table].values())[1:-1]
+    assert list(row[P_VALUE + 1 : P_GREEDY - 1]) == list(VALUE_WEIGHTS[table].values())[1:-1]
 
 
 def test_another_tables_value_is_printed():
@@ -185,8 +193,9 @@ def test_racing_only_drops_challengers_that_could_not_be_chosen_at_its_last_look
     assert moves(many + ":race=0") != moves(many + ":race=0.25")
 
 
-@pytest.mark.parametrize("change", ["horizon=2", "horizon=0", "opponent_block4=0", "value_sequences=0",
-                                    "value_ones=0.5", "jack_cost=20"])
+@pytest.mark.parametrize(
+    "change", ["horizon=2", "horizon=0", "opponent_block4=0", "value_sequences=0", "value_ones=0.5", "jack_cost=20"]
+)
 def test_lookahead_parameters_change_its_play(change):
     """Each group of the lookahead's parameters is used: changing one changes the games."""
     base = simulate(TWO, Lineup.parse(FAST_LOOKAHEAD + ",greedy", TWO), 6, 0, 20)
@@ -212,8 +221,9 @@ def _greedy_move(st, sim):
     from simkit.game.cards import card_name
 
     lineup = Lineup.parse("greedy", TWO)
-    code, cell = decide(lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim,
-                        0, 0)
+    code, cell = decide(
+        lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim, 0, 0
+    )
     return card_name(code), int(cell)
 
 

@@ -19,8 +19,10 @@ from simkit.kernels.players.dispatch import ONE_STRONG_SET, PLAYERS
 
 # Two line-ups whose own sets hold, between them, every player beyond the reference players
 # (tests/warm.py compiles both sets).
-OWN_SETS = ["swift,ismcts-rich:iterations=16:width=3:reply=2:horizon=1",
-            "ismcts:iterations=16:width=3:reply=2:horizon=1,fast"]
+OWN_SETS = [
+    "swift,ismcts-rich:iterations=16:width=3:reply=2:horizon=1",
+    "ismcts:iterations=16:width=3:reply=2:horizon=1,fast",
+]
 
 
 def held(lineup: Lineup) -> list[str]:

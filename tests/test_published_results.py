@@ -37,12 +37,16 @@ def test_a_published_study_names_the_runs_the_code_makes(path):
     study = json.loads(path.read_text(encoding="utf-8"))
     recorded = study["identity"]
     if (recorded["simkit"], recorded["kernel"]) != (simkit.__version__, ds.GAMES_STAMP):
-        pytest.skip(f"{path.parent.name} was published with simkit {recorded['simkit']}, kernel "
-                    f"{recorded['kernel']}: republish it with this version")
+        pytest.skip(
+            f"{path.parent.name} was published with simkit {recorded['simkit']}, kernel "
+            f"{recorded['kernel']}: republish it with this version"
+        )
     stale = []
     for record in study["configurations"]:
         made = config_run_id(config_from_json(record), recorded["seed"])
         if made != record["run_id"]:
             stale.append(f"{record['folder']} ({record['run_id']}, the code: {made})")
-    assert not stale, (f"results/{path.parent.name}/study.json names runs the code no longer makes; re-run "
-                       f"`{study['commands'][0]} --overwrite` to replay them: " + ", ".join(stale))
+    assert not stale, (
+        f"results/{path.parent.name}/study.json names runs the code no longer makes; re-run "
+        f"`{study['commands'][0]} --overwrite` to replay them: " + ", ".join(stale)
+    )

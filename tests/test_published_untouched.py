@@ -31,8 +31,20 @@ COMMANDS = [
     ["study", "skill", "--players", "4", "--policy", "random", "--policy", "greedy", "--games", "40"],
     ["study", "variants", "--players", "8", "--policy", "random", "--games", "60"],
     ["study", "variants", "--players", "2", "--policy", "random", "--games", "60"],
-    ["study", "compensation", "--players", "12", "--teams", "2", "--family", "late_card", "--policy", "random",
-     "--games", "60"],
+    [
+        "study",
+        "compensation",
+        "--players",
+        "12",
+        "--teams",
+        "2",
+        "--family",
+        "late_card",
+        "--policy",
+        "random",
+        "--games",
+        "60",
+    ],
     ["card"],  # the rules card, made from the published studies
     ["run", "--games", "50"],
     ["run", "--players", "4", "--games", "50"],
@@ -58,9 +70,20 @@ def test_no_command_without_out_changes_the_published_results(tmp_path, monkeypa
         assert result.exit_code == 0, (args, result.output)
     assert _tracked(published) == before
     workspace = tmp_path / defaults.WORKSPACE
-    assert {"first-player", "hand-size-p3-sizes-5,6", "teams", "teams-noreshuffle", "skill-p4", "variants",
-            "compensation", "default-2p-random", "p4t2-random", "fair-sequence-card.md",
-            "fair-sequence-card.png", "fair-sequence-card.pdf"} <= {p.name for p in workspace.iterdir()}
+    assert {
+        "first-player",
+        "hand-size-p3-sizes-5,6",
+        "teams",
+        "teams-noreshuffle",
+        "skill-p4",
+        "variants",
+        "compensation",
+        "default-2p-random",
+        "p4t2-random",
+        "fair-sequence-card.md",
+        "fair-sequence-card.png",
+        "fair-sequence-card.pdf",
+    } <= {p.name for p in workspace.iterdir()}
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -68,6 +91,5 @@ def test_the_workspace_is_ignored_by_git():
     root = RESULTS.parent
     if not (root / ".git").exists():
         pytest.skip("not a git checkout")
-    probe = subprocess.run(["git", "check-ignore", "-q", f"{defaults.WORKSPACE}/first-player/summary.md"],
-                           cwd=root)
+    probe = subprocess.run(["git", "check-ignore", "-q", f"{defaults.WORKSPACE}/first-player/summary.md"], cwd=root)
     assert probe.returncode == 0

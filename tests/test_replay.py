@@ -23,8 +23,16 @@ from tests import referee
 runner = CliRunner()
 HEADER = "    A     B     C     D     E     F     G     H     I     J"  # six columns a cell: "7H:b* "
 
-TABLES = [("2", "2", []), ("3", "3", []), ("4", "2", []), ("12", "3", []), ("3", "3", ["--chip-limit"]),
-          ("2", "2", ["--no-reshuffle"]), ("2", "2", ["--late-card", "5"]), ("4", "2", ["--handicap", "9"])]
+TABLES = [
+    ("2", "2", []),
+    ("3", "3", []),
+    ("4", "2", []),
+    ("12", "3", []),
+    ("3", "3", ["--chip-limit"]),
+    ("2", "2", ["--no-reshuffle"]),
+    ("2", "2", ["--late-card", "5"]),
+    ("4", "2", ["--handicap", "9"]),
+]
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +41,25 @@ def records(tmp_path_factory):
     out = []
     for i, (players, teams, options) in enumerate(TABLES):
         path = tmp_path_factory.mktemp("records") / f"t{i}.jsonl"
-        result = runner.invoke(app, ["play", "--players", players, "--teams", teams, *options, "--seed", "11",
-                                     "--games", "3", "--record", str(path), "--quiet"], catch_exceptions=False)
+        result = runner.invoke(
+            app,
+            [
+                "play",
+                "--players",
+                players,
+                "--teams",
+                teams,
+                *options,
+                "--seed",
+                "11",
+                "--games",
+                "3",
+                "--record",
+                str(path),
+                "--quiet",
+            ],
+            catch_exceptions=False,
+        )
         assert result.exit_code == 0, result.output
         out += read_records(path)
     return out
@@ -158,14 +183,21 @@ def test_replay_to_a_given_turn(records, tmp_path):
     assert "*" in marked
     assert cells
     column = "ABCDEFGHIJ".index(rec["turns"][2]["cell_name"][0])
-    cell = marked[4 + 6 * column: 4 + 6 * column + 6]  # the last move's cell, read apart from the next one
+    cell = marked[4 + 6 * column : 4 + 6 * column + 6]  # the last move's cell, read apart from the next one
     assert re.fullmatch(r"[2-9TJQKA][SHDC]:[bgrBGR]\* ?", cell), cell
     deal = runner.invoke(app, ["replay", path, "--turn", "0"], catch_exceptions=False)
     assert "the deal:" in deal.stdout and "turn 1" not in deal.stdout
 
 
-@pytest.mark.parametrize("what", ["a card the seat does not hold", "a cell the card does not show",
-                                  "a bad format", "a result the turns do not give"])
+@pytest.mark.parametrize(
+    "what",
+    [
+        "a card the seat does not hold",
+        "a cell the card does not show",
+        "a bad format",
+        "a result the turns do not give",
+    ],
+)
 def test_the_command_refuses_a_record_that_does_not_replay_in_one_line(records, tmp_path, what):
     bad = dict(_mutations(_won(records)))[what]
     path = _write(tmp_path / "bad.jsonl", [bad])
@@ -188,8 +220,9 @@ def test_a_record_without_a_game_index_is_named_by_its_line(records, tmp_path):
     result = runner.invoke(app, ["replay", str(tmp_path / "blank-first.jsonl")])
     (line,) = result.stderr.strip().splitlines()
     assert result.exit_code == 1 and "None" not in line
-    assert line.startswith(f"error: the record on line 2 of {tmp_path / 'blank-first.jsonl'} (it has no game index) "
-                           "does not replay: ")
+    assert line.startswith(
+        f"error: the record on line 2 of {tmp_path / 'blank-first.jsonl'} (it has no game index) does not replay: "
+    )
 
 
 def test_the_result_line_names_the_team_of_each_sequence_count(records, tmp_path):
@@ -211,10 +244,9 @@ def test_replay_has_no_short_flag_that_means_another_option_elsewhere():
     assert "-t" not in runner.invoke(app, ["replay", "--help"], terminal_width=200).stdout.split("--turn")[1][:3]
 
 
-@pytest.mark.parametrize("content, message", [
-    ("not json\n", "line 1 of {path} is not JSON"),
-    ("", "{path} holds no game record"),
-])
+@pytest.mark.parametrize(
+    "content, message", [("not json\n", "line 1 of {path} is not JSON"), ("", "{path} holds no game record")]
+)
 def test_the_command_refuses_a_file_that_is_not_records(tmp_path, content, message):
     path = tmp_path / "x.jsonl"
     path.write_text(content)
@@ -251,8 +283,11 @@ def test_record_md_stands_alone_with_the_board_it_names():
     from simkit.game.cards import board_names
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "RECORD.md").read_text(encoding="utf-8")
-    rows = [line.strip("|").split("|") for line in text.splitlines() if line.startswith("| ") and
-            line.split("|")[1].strip().isdigit()]
+    rows = [
+        line.strip("|").split("|")
+        for line in text.splitlines()
+        if line.startswith("| ") and line.split("|")[1].strip().isdigit()
+    ]
     assert [int(r[0]) for r in rows] == list(range(1, 11))
     assert [c.strip() for r in rows for c in r[1:]] == list(board_names())
     assert "simkit/data/board.csv" in text and "../" not in text and "cell_name" in text

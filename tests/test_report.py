@@ -37,6 +37,7 @@ def wilson_interval(k: int, n: int) -> tuple[float, float]:
     e = proportion(k, n)
     return e.low, e.high
 
+
 REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
 
 
@@ -70,26 +71,28 @@ def make_games(
         has_first, np.where(rng.random(n) < 0.7, np.maximum(winner, 0), rng.integers(0, teams, n)), -1
     ).astype(np.int8)
     first_turn = np.where(has_first, rng.integers(20, 40, size=n), -1).astype(np.int16)
-    df = pd.DataFrame({
-        "players": np.full(n, players, np.int8),
-        "teams": np.full(n, teams, np.int8),
-        "hand_size": np.full(n, config.pop("hand_size", 7), np.int8),
-        "sequences_to_win": np.full(n, config.pop("sequences_to_win", 2), np.int8),
-        "max_turns": np.full(n, config.pop("max_turns", 400), np.int16),
-        "chip_limit": np.full(n, config.pop("chip_limit", False), bool),
-        "reshuffle": np.full(n, config.pop("reshuffle", True), bool),
-        "dead_swap": np.full(n, config.pop("dead_swap", True), bool),
-        "late_card": np.full(n, config.pop("late_card", 0), np.int32),
-        "handicap": pd.Categorical([str(config.pop("handicap", 0))] * n),
-        "policies": pd.Categorical([policies or ",".join(["random"] * players)] * n),
-        "seed": np.full(n, seed, np.int64),
-        "game": np.arange(n, dtype=np.int32),
-        "winner_team": winner,
-        "end": pd.Categorical(end, categories=["win", "stalemate", "turn_cap"]),
-        "turns": turns,
-        "first_sequence_turn": first_turn,
-        "first_sequence_team": first_team,
-    })
+    df = pd.DataFrame(
+        {
+            "players": np.full(n, players, np.int8),
+            "teams": np.full(n, teams, np.int8),
+            "hand_size": np.full(n, config.pop("hand_size", 7), np.int8),
+            "sequences_to_win": np.full(n, config.pop("sequences_to_win", 2), np.int8),
+            "max_turns": np.full(n, config.pop("max_turns", 400), np.int16),
+            "chip_limit": np.full(n, config.pop("chip_limit", False), bool),
+            "reshuffle": np.full(n, config.pop("reshuffle", True), bool),
+            "dead_swap": np.full(n, config.pop("dead_swap", True), bool),
+            "late_card": np.full(n, config.pop("late_card", 0), np.int32),
+            "handicap": pd.Categorical([str(config.pop("handicap", 0))] * n),
+            "policies": pd.Categorical([policies or ",".join(["random"] * players)] * n),
+            "seed": np.full(n, seed, np.int64),
+            "game": np.arange(n, dtype=np.int32),
+            "winner_team": winner,
+            "end": pd.Categorical(end, categories=["win", "stalemate", "turn_cap"]),
+            "turns": turns,
+            "first_sequence_turn": first_turn,
+            "first_sequence_team": first_team,
+        }
+    )
     assert not config, f"unknown config {config}"
     for t in range(3):
         active = t < teams
@@ -287,8 +290,7 @@ def test_no_config_columns() -> None:
 @pytest.fixture(scope="module")
 def mixed() -> list[Summary]:
     df = pd.concat(
-        [make_games(500, seed=16, p_draw=0.1), make_games(300, teams=3, seed=17, p_draw=0.05)],
-        ignore_index=True,
+        [make_games(500, seed=16, p_draw=0.1), make_games(300, teams=3, seed=17, p_draw=0.05)], ignore_index=True
     )
     return summarise(df)
 
@@ -304,9 +306,12 @@ def test_json_parses(mixed: list[Summary]) -> None:
 
 def test_csv_round_trips(mixed: list[Summary]) -> None:
     text = render(mixed, "csv")
-    back = pd.read_csv(io.StringIO(text), dtype={"key": str}, keep_default_na=False, na_values={
-        c: [""] for c in ("value", "ci_low", "ci_high")
-    })
+    back = pd.read_csv(
+        io.StringIO(text),
+        dtype={"key": str},
+        keep_default_na=False,
+        na_values={c: [""] for c in ("value", "ci_low", "ci_high")},
+    )
     expected = to_frame(mixed)
     assert list(back.columns) == [*CONFIG_COLUMNS, *TIDY_COLUMNS]
     assert len(back) == len(expected)
@@ -488,8 +493,10 @@ def test_counts_print_as_integers(default_study: Summary) -> None:
 
 def test_csv_counts_are_integers_and_p_floor_has_text(default_study: Summary) -> None:
     text = render([default_study], "csv")
-    rows = {(r["section"], r["metric"], r["key"]): r for r in
-            pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False).to_dict(orient="records")}
+    rows = {
+        (r["section"], r["metric"], r["key"]): r
+        for r in pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False).to_dict(orient="records")
+    }
     assert rows[("first_mover", "decided", "")]["value"] == "991118"
     assert rows[("teams", "wins", "0")]["value"] == "518902"
     assert rows[("games", "games", "")]["value"] == "1000000"
@@ -504,10 +511,21 @@ def test_csv_counts_are_integers_and_p_floor_has_text(default_study: Summary) ->
 
 def test_json_counts_are_ints(default_study: Summary) -> None:
     rec = json.loads(render([default_study], "json"))[0]
-    ints = [rec["games"], rec["first_mover"]["decided"], rec["first_mover"]["wins"], rec["equal_strength"]["decided"],
-            rec["equal_strength"]["dof"], rec["first_sequence"]["count"], rec["first_sequence"]["decided"],
-            rec["first_sequence"]["converted"], rec["length"]["min"], rec["length"]["max"], rec["draw"]["count"],
-            *(r["count"] for r in rec["outcomes"]), *(r["wins"] for r in rec["teams"])]
+    ints = [
+        rec["games"],
+        rec["first_mover"]["decided"],
+        rec["first_mover"]["wins"],
+        rec["equal_strength"]["decided"],
+        rec["equal_strength"]["dof"],
+        rec["first_sequence"]["count"],
+        rec["first_sequence"]["decided"],
+        rec["first_sequence"]["converted"],
+        rec["length"]["min"],
+        rec["length"]["max"],
+        rec["draw"]["count"],
+        *(r["count"] for r in rec["outcomes"]),
+        *(r["wins"] for r in rec["teams"]),
+    ]
     assert all(type(v) is int for v in ints), ints
     assert rec["first_mover"]["decided"] == 991_118
     assert rec["equal_strength"]["p_value"] == 0.0  # exact numbers in JSON
@@ -584,14 +602,17 @@ def _first_mover_note(s: Summary) -> list[str]:
     return [n for n in s.section_notes.get("first_mover", []) if LINEUP_NOTE in n]
 
 
-@pytest.mark.parametrize(("players", "policies", "mixed"), [
-    (2, "greedy,random", True),
-    (4, "greedy,random", True),  # cycles over the teams: greedy team 0, random team 1
-    (4, "greedy,random,random,greedy", True),  # team 0's greedy moves first, team 1's random
-    (2, "random,random", False),
-    (4, "greedy,greedy,random,random", False),  # both teams: greedy then random, in seat order
-    (2, "greedy", False),
-])
+@pytest.mark.parametrize(
+    ("players", "policies", "mixed"),
+    [
+        (2, "greedy,random", True),
+        (4, "greedy,random", True),  # cycles over the teams: greedy team 0, random team 1
+        (4, "greedy,random,random,greedy", True),  # team 0's greedy moves first, team 1's random
+        (2, "random,random", False),
+        (4, "greedy,greedy,random,random", False),  # both teams: greedy then random, in seat order
+        (2, "greedy", False),
+    ],
+)
 def test_mixed_lineup_note(players: int, policies: str, mixed: bool) -> None:
     s = only(summarise(make_games(400, players=players, policies=policies, seed=35)))
     assert bool(_first_mover_note(s)) == mixed
@@ -650,8 +671,23 @@ def test_glossary_terms_are_unique() -> None:
 
 
 def test_glossary_has_the_words_a_newcomer_asks_about() -> None:
-    for term in ("decided", "conversion_rate", "fair_share", "advantage", "pp", "stalemate", "turn_cap", "draw",
-                 "Wilson interval", "chi-square", "first mover", "line-up", "p_value", "95% CI", "—"):
+    for term in (
+        "decided",
+        "conversion_rate",
+        "fair_share",
+        "advantage",
+        "pp",
+        "stalemate",
+        "turn_cap",
+        "draw",
+        "Wilson interval",
+        "chi-square",
+        "first mover",
+        "line-up",
+        "p_value",
+        "95% CI",
+        "—",
+    ):
         assert glossary_entry(term), term
     assert "< 1e-300" in GLOSSARY["p_value"]
 
@@ -664,8 +700,11 @@ def _printed_terms(md: str) -> set[str]:
             terms |= set(re.findall(r"(\w+)=", line))
         elif line.startswith("### "):
             terms.add(re.sub(r" \(.*\)$", "", line[4:]))
-    cells = [[c.strip().strip("*") for c in line.strip("|").split("|")]
-             for line in md.splitlines() if line.startswith("| ") and not line.startswith("|-")]
+    cells = [
+        [c.strip().strip("*") for c in line.strip("|").split("|")]
+        for line in md.splitlines()
+        if line.startswith("| ") and not line.startswith("|-")
+    ]
     for row in cells:
         if row and not re.match(r"^[\d,.%\[\]\s+-]+$", row[0]):  # a name, not a number
             terms.add(row[0])

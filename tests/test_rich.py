@@ -17,14 +17,7 @@ from simkit.game.cards import tables
 from simkit.game.policies import RICH_NAMES, RICH_WEIGHTS, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import PILE_N, PILE_POS
-from simkit.kernels.values.evaluation import (
-    F_FOUR_CELLS,
-    F_FOURS,
-    F_SEQUENCES,
-    F_THREES,
-    F_TWO_EYED,
-    N_FEATURES,
-)
+from simkit.kernels.values.evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
 from simkit.kernels.values.fair import fair_features
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
 from tests.positions import CORNERS, bb_cells, hand_cards, name, random_midgame, scramble_hidden
@@ -113,7 +106,7 @@ def expected_extras(st, seat: int, teams: int, own: np.ndarray, other: np.ndarra
 
 
 def team_features(fair: np.ndarray, team: int) -> np.ndarray:
-    return fair[team * N_FEATURES:(team + 1) * N_FEATURES]
+    return fair[team * N_FEATURES : (team + 1) * N_FEATURES]
 
 
 @pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])

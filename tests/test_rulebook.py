@@ -102,6 +102,7 @@ def hand_after_swap(snap, turn) -> list[str]:
 # Equipment
 # =============================================================================
 
+
 def test_board_is_the_published_layout():
     """RULES.md, Equipment: the board is the published one (tests/referee.py OFFICIAL_BOARD)."""
     assert list(board_names()) == OFFICIAL_BOARD
@@ -146,7 +147,7 @@ def test_deck_is_104_cards_two_of_each_with_8_jacks(players, teams, seed, game):
     cards = []
     for s in range(players):
         cards += hand_cards(st, s)
-    cards += [int(x) for x in st.pile[st.ctr[ks.PILE_POS]: st.ctr[ks.PILE_N]]]
+    cards += [int(x) for x in st.pile[st.ctr[ks.PILE_POS] : st.ctr[ks.PILE_N]]]
     assert len(cards) == 104
     assert Counter(cards) == Counter({c: 2 for c in range(52)})
     assert sum(1 for c in cards if name(c)[0] == "J") == 8
@@ -171,12 +172,13 @@ def test_jack_kinds(tb):
 def test_chip_supplies_50_50_35():
     """RULES.md, Equipment: chips blue 50, green 50, red 35 (team 0, 1, 2)."""
     cfg = Rules.make(6, 3, chip_limit=True).cfg()
-    assert list(cfg[ks.CFG_SUPPLY: ks.CFG_SUPPLY + 3]) == list(SUPPLY)
+    assert list(cfg[ks.CFG_SUPPLY : ks.CFG_SUPPLY + 3]) == list(SUPPLY)
 
 
 # =============================================================================
 # Players and teams
 # =============================================================================
+
 
 def test_legal_player_and_team_counts():
     """RULES.md, Players and teams: only the listed (players, teams) are legal; errors list them."""
@@ -189,8 +191,10 @@ def test_legal_player_and_team_counts():
             with pytest.raises(RulesError) as err:
                 Rules.make(p, t)
             msg = str(err.value)
-            listed = {int(n): {int(x) for x in re.findall(r"(\d+) teams", ts)}
-                      for n, ts in re.findall(r"(\d+) players \(([^)]*)\)", msg)}
+            listed = {
+                int(n): {int(x) for x in re.findall(r"(\d+) teams", ts)}
+                for n, ts in re.findall(r"(\d+) players \(([^)]*)\)", msg)
+            }
             assert listed == LEGAL, msg
     assert issubclass(RulesError, ValueError)
     # Default team count for a player count is a legal one.
@@ -271,6 +275,7 @@ def test_seat_zero_starts_play_goes_0_1_2():
 # =============================================================================
 # A turn
 # =============================================================================
+
 
 def test_dead_card_definition(tb):
     """RULES.md, A turn 1: a non-Jack card is dead when both its cells hold chips of any colour."""
@@ -398,8 +403,8 @@ def test_one_eyed_jack_turn_places_no_chip(tb):
         placed = sum(t["action"] == "place" for t in rec["turns"])
         removed = sum(t["action"] == "remove" for t in rec["turns"])
         # The kernel's chip counts: each remove takes one chip off and puts none on.
-        assert sum(row[STAT["chips_0"]: STAT["chips_0"] + 3]) == placed - removed
-        assert sum(row[STAT["one_eyed_0"]: STAT["one_eyed_0"] + 3]) == removed
+        assert sum(row[STAT["chips_0"] : STAT["chips_0"] + 3]) == placed - removed
+        assert sum(row[STAT["one_eyed_0"] : STAT["one_eyed_0"] + 3]) == removed
     assert removes > 0
 
 
@@ -458,9 +463,12 @@ def test_reshuffle_when_draw_pile_is_empty():
 # Sequences
 # =============================================================================
 
-FIVE_IN_A_ROW = [(step, start, last)
-                 for step, start in [(1, 22), (10, 13), (11, 12), (9, 17), (1, 95), (9, 54)]
-                 for last in range(5) if line(start, step)[last] not in CORNERS]
+FIVE_IN_A_ROW = [
+    (step, start, last)
+    for step, start in [(1, 22), (10, 13), (11, 12), (9, 17), (1, 95), (9, 54)]
+    for last in range(5)
+    if line(start, step)[last] not in CORNERS
+]
 
 
 @pytest.mark.parametrize("step,start,last", FIVE_IN_A_ROW)
@@ -610,6 +618,7 @@ def test_win_the_moment_a_team_has_enough_sequences(players, teams, kw):
 # Table penalties
 # =============================================================================
 
+
 def test_table_penalties_off_hand_sizes_constant():
     """RULES.md, Table penalties: off in the simulator: every hand keeps its size all game."""
     from simkit.game.options import OPTIONS
@@ -620,14 +629,19 @@ def test_table_penalties_off_hand_sizes_constant():
             won = i == len(rec["turns"]) - 1 and rec["result"]["end"] == "win"
             assert all(len(h) == rules.hand_size for h in snap.hands), i
             if not won:
-                after = len(snap.hands[turn["seat"]]) - (turn["card"] is not None) + len(turn["drawn"]) \
+                after = (
+                    len(snap.hands[turn["seat"]])
+                    - (turn["card"] is not None)
+                    + len(turn["drawn"])
                     - (turn["dead"] is not None)
+                )
                 assert after == rules.hand_size
 
 
 # =============================================================================
 # Simulation conventions
 # =============================================================================
+
 
 def test_detection_only_through_the_cell_just_played(tb):
     """RULES.md, Simulation conventions: new sequences are detected only through the cell just played."""
@@ -701,8 +715,12 @@ def test_turn_cap():
     for players, cap in [(2, 1), (2, 5), (4, 17), (12, 30)]:
         rules = Rules.make(players, max_turns=cap)
         rec = game_record(rules, Lineup.parse("random", rules), 71, 0)
-        assert rec["result"] == {"winner_team": None, "end": "turn_cap", "turns": cap,
-                                 "sequences": rec["result"]["sequences"]}
+        assert rec["result"] == {
+            "winner_team": None,
+            "end": "turn_cap",
+            "turns": cap,
+            "sequences": rec["result"]["sequences"],
+        }
         row = simulate(rules, Lineup.parse("random", rules), 71, 0, 1)[0]
         assert row[STAT["end"]] == 2 and row[STAT["turns"]] == cap and row[STAT["winner_team"]] == -1
     # The cap changes nothing before it: a won game, capped one turn early, is its own prefix.
@@ -794,6 +812,7 @@ def test_information_random_policy_sees_no_hidden_cards(tb):
 
 # --- the random policy ------------------------------------------------------------
 
+
 def test_random_policy_discards_a_dead_card_when_present(tb):
     """RULES.md, Simulation conventions (random policy): a dead card in hand is always discarded."""
     cfg = cfg_for(2)
@@ -849,8 +868,10 @@ def test_random_policy_cell_choice_uniform(tb):
     cfg = cfg_for(2)
     free = [c for c in range(100) if c not in CORNERS]
     empty = free[::6]  # 16 empty cells
-    st = build(chips={0: [c for c in free if c not in empty][:40], 1: [c for c in free if c not in empty][40:]},
-               hands={0: ["JD"]})
+    st = build(
+        chips={0: [c for c in free if c not in empty][:40], 1: [c for c in free if c not in empty][40:]},
+        hands={0: ["JD"]},
+    )
     seed_rng(st, 7, 7)
     n = 3200
     counts = Counter(random_action(tb, cfg, st, 0, 0)[1] for _ in range(n))

@@ -20,24 +20,36 @@ def test_the_committed_card_is_what_the_published_studies_make():
     """results/fair-sequence-card.md is regenerated from the published files, never edited: after a study is
     re-run, `simkit card --out results` (a line of `make results`) makes it again."""
     made = markdown(make_card(RESULTS))
-    assert (RESULTS / f"{CARD}.md").read_text(encoding="utf-8") == made, \
+    assert (RESULTS / f"{CARD}.md").read_text(encoding="utf-8") == made, (
         "results/fair-sequence-card.md differs from what the published studies make: run `simkit card --out results`"
+    )
 
 
 def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
     """Each table's rule, for casual and strong play, is the confirmation's: its line-up, its verdict and its
     family-wise interval, whether it passed or not."""
     card = make_card(RESULTS)
-    assert [(r.players, r.teams) for r in card.rows] == [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3),
-                                                         (10, 2), (12, 2), (12, 3)]
+    assert [(r.players, r.teams) for r in card.rows] == [
+        (2, 2),
+        (3, 3),
+        (4, 2),
+        (6, 2),
+        (6, 3),
+        (8, 2),
+        (9, 3),
+        (10, 2),
+        (12, 2),
+        (12, 3),
+    ]
     verdicts = pd.read_csv(RESULTS / "confirmation" / "verdicts.csv")
     assert card.family.hypotheses == 28 and card.family.rules == 20
     assert card.family.passed == int(verdicts.fair.sum())
     for row in card.rows:
         for column, lineup in (("casual", "greedy"), ("strong", "swift")):
             rule = row.rules[column]
-            v = verdicts[(verdicts.players == row.players) & (verdicts.teams == row.teams)
-                         & (verdicts.strength == column)].iloc[0]
+            v = verdicts[
+                (verdicts.players == row.players) & (verdicts.teams == row.teams) & (verdicts.strength == column)
+            ].iloc[0]
             assert rule.lineup == lineup == v.lineup and rule.source == "confirmation"
             assert rule.code == v.rule and rule.fair == bool(v.fair)
             assert rule.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
@@ -45,31 +57,50 @@ def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
     assert strong[6, 2].family == "handicap"  # the card's strong rule at 6p/2t: handicap 14
 
 
-@pytest.mark.parametrize("options, words", [
-    ({"players": 2, "late_card": 24},
-     "The first player is dealt 6 cards and takes their 7th at the end of their 24th turn."),
-    ({"players": 4, "late_card": 8},
-     "The first team's players are dealt 5 cards and take their 6th at the end of their 8th turn."),
-    ({"players": 6, "handicap": 15},  # the same rule as late_card 5: each of the 3 seats 5 turns
-     "The first team's players are dealt 4 cards and take their 5th at the end of their 5th turn."),
-    ({"players": 12, "handicap": 9},  # 6 seats: 2, 2, 2, 1, 1, 1 turns
-     "The first team's players are dealt 2 cards and take their 3rd at the end of their 2nd turn (the first "
-     "three to play) or 1st turn (the other three)."),
-    ({"players": 12, "handicap": 3},  # 3 seats of 6 short for one turn, the others dealt in full
-     "The first three of the first team's players to play are dealt 2 cards and take their 3rd at the end of "
-     "their 1st turn."),
-    ({"players": 3, "handicap": (23, 17)},
-     "The first player is dealt 5 cards and takes their 6th at the end of their 23rd turn; the second player is "
-     "dealt 5 cards and takes their 6th at the end of their 17th turn."),
-    ({"players": 3, "hand_size": "6,7,7", "handicap": (0, 18)},
-     "The second player is dealt 6 cards and takes their 7th at the end of their 18th turn; the third player "
-     "is dealt 7 cards."),
-    ({"players": 9, "teams": 3, "handicap": (11, 7)},
-     "The first team's players are dealt 3 cards and take their 4th at the end of their 4th turn (the first two "
-     "to play) or 3rd turn (the other); the second team's players are dealt 3 cards and take their 4th at the "
-     "end of their 3rd turn (the first to play) or 2nd turn (the other two)."),
-    ({"players": 2}, "No rule needed: everyone is dealt the usual 7 cards."),
-])
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        (
+            {"players": 2, "late_card": 24},
+            "The first player is dealt 6 cards and takes their 7th at the end of their 24th turn.",
+        ),
+        (
+            {"players": 4, "late_card": 8},
+            "The first team's players are dealt 5 cards and take their 6th at the end of their 8th turn.",
+        ),
+        (
+            {"players": 6, "handicap": 15},  # the same rule as late_card 5: each of the 3 seats 5 turns
+            "The first team's players are dealt 4 cards and take their 5th at the end of their 5th turn.",
+        ),
+        (
+            {"players": 12, "handicap": 9},  # 6 seats: 2, 2, 2, 1, 1, 1 turns
+            "The first team's players are dealt 2 cards and take their 3rd at the end of their 2nd turn (the first "
+            "three to play) or 1st turn (the other three).",
+        ),
+        (
+            {"players": 12, "handicap": 3},  # 3 seats of 6 short for one turn, the others dealt in full
+            "The first three of the first team's players to play are dealt 2 cards and take their 3rd at the end of "
+            "their 1st turn.",
+        ),
+        (
+            {"players": 3, "handicap": (23, 17)},
+            "The first player is dealt 5 cards and takes their 6th at the end of their 23rd turn; the second player is "
+            "dealt 5 cards and takes their 6th at the end of their 17th turn.",
+        ),
+        (
+            {"players": 3, "hand_size": "6,7,7", "handicap": (0, 18)},
+            "The second player is dealt 6 cards and takes their 7th at the end of their 18th turn; the third player "
+            "is dealt 7 cards.",
+        ),
+        (
+            {"players": 9, "teams": 3, "handicap": (11, 7)},
+            "The first team's players are dealt 3 cards and take their 4th at the end of their 4th turn (the first two "
+            "to play) or 3rd turn (the other); the second team's players are dealt 3 cards and take their 4th at the "
+            "end of their 3rd turn (the first to play) or 2nd turn (the other two).",
+        ),
+        ({"players": 2}, "No rule needed: everyone is dealt the usual 7 cards."),
+    ],
+)
 def test_a_rule_in_plain_words(options, words):
     assert rule_words(Rules.make(**options)) == words
 
@@ -112,8 +143,7 @@ def test_simkit_card_writes_the_markdown_png_and_pdf(tmp_path):
     assert result.exit_code == 0, result.output
     for suffix in ("md", "png", "pdf"):
         assert (tmp_path / f"{CARD}.{suffix}").stat().st_size > 0
-    assert (tmp_path / f"{CARD}.md").read_text(encoding="utf-8") == (RESULTS / f"{CARD}.md").read_text(
-        encoding="utf-8")
+    assert (tmp_path / f"{CARD}.md").read_text(encoding="utf-8") == (RESULTS / f"{CARD}.md").read_text(encoding="utf-8")
     missing = CliRunner().invoke(app, ["card", "--results", str(tmp_path / "none"), "--out", str(tmp_path / "o")])
     assert missing.exit_code == 1
     err = missing.stderr.strip()

@@ -29,8 +29,14 @@ CHEAP_LOOKAHEAD = "lookahead:rollouts=2:shortlist=2:horizon=2"
 # scored by kernels/values/rich.py).
 CHEAP_ISMCTS = "ismcts:iterations=16:width=3:reply=2:horizon=1"
 CHEAP_RICH = "ismcts-rich:iterations=16:width=3:reply=2:horizon=1"
-EVERY_POLICY = [("random", 600), ("greedy", 300), ("greedy,random", 300), (CHEAP_LOOKAHEAD, 140),
-                (CHEAP_ISMCTS + "," + CHEAP_RICH, 140), ("fast,swift", 140)]
+EVERY_POLICY = [
+    ("random", 600),
+    ("greedy", 300),
+    ("greedy,random", 300),
+    (CHEAP_LOOKAHEAD, 140),
+    (CHEAP_ISMCTS + "," + CHEAP_RICH, 140),
+    ("fast,swift", 140),
+]
 
 
 def spec(games=600, chunk_size=250, seed=5, rules=RULES, lineup=LINEUP) -> RunSpec:
@@ -195,6 +201,7 @@ def test_ctrl_c_answers_within_a_game_in_a_lookahead_run(tmp_path):
 
 def test_progress_is_reported_game_by_game_within_a_chunk(tmp_path):
     """The bar moves during a chunk (not only between chunks), and adds up to the games played."""
+
     class Count(RunEvents):
         def __init__(self):
             self.steps = []
@@ -255,8 +262,9 @@ def test_different_configuration_is_refused_unless_overwrite(tmp_path):
         run(tmp_path, spec(seed=6))
     done = run(tmp_path, spec(seed=6), overwrite=True)
     assert done.complete and set(rows(tmp_path)["seed"]) == {6}
-    assert done.replaced == ("600 games of 2 players, 2 teams, hand 7, 2 sequences to win, turn cap 1,000, "
-                             "policies random, seed 5")
+    assert done.replaced == (
+        "600 games of 2 players, 2 teams, hand 7, 2 sequences to win, turn cap 1,000, policies random, seed 5"
+    )
 
 
 def test_fewer_games_than_on_disk_is_refused(tmp_path):
@@ -310,8 +318,10 @@ def test_parts_are_written_with_the_documented_encodings(tmp_path):
     run(tmp_path, spec(games=50, chunk_size=50))
     path = tmp_path / ds.part_name(0)
     assert not any(f.nullable for f in pq.read_schema(path))
-    columns = {c.path_in_schema: c for c in (pq.ParquetFile(path).metadata.row_group(0).column(i)
-                                             for i in range(len(ds.SCHEMA)))}
+    columns = {
+        c.path_in_schema: c
+        for c in (pq.ParquetFile(path).metadata.row_group(0).column(i) for i in range(len(ds.SCHEMA)))
+    }
     assert all(c.compression == "LZ4" and not c.is_stats_set for c in columns.values())
     assert "DELTA_BINARY_PACKED" in columns["game"].encodings
     for name in ("end", "policies", "hand_size", "run_id"):
@@ -359,13 +369,19 @@ def test_manifest_records_seed_configuration_and_versions(tmp_path):
     assert (tmp_path / mf.LOG).read_text().splitlines() == [  # each with the sha256 of its part's bytes
         f'{{"first_game":0,"games":250,"sha256":"{digest[0]}"}}',
         f'{{"first_game":250,"games":250,"sha256":"{digest[250]}"}}',
-        f'{{"first_game":500,"games":100,"sha256":"{digest[500]}"}}']
+        f'{{"first_game":500,"games":100,"sha256":"{digest[500]}"}}',
+    ]
     manifest = ds.read_manifest(tmp_path)  # read as 0.4.0 wrote it whole
     assert manifest["complete"] and [c["first_game"] for c in manifest["chunks"]] == [0, 250, 500]
     assert manifest["chunks"][2] == {"first_game": 500, "games": 100, "file": ds.part_name(500), "done": True}
     meta = json.loads(pq.read_schema(tmp_path / ds.part_name(250)).metadata[b"simkit"])
-    assert meta == {"format": ds.FORMAT, "run_id": header["run_id"], "identity": header["identity"],
-                    "first_game": 250, "games": 250}
+    assert meta == {
+        "format": ds.FORMAT,
+        "run_id": header["run_id"],
+        "identity": header["identity"],
+        "first_game": 250,
+        "games": 250,
+    }
 
 
 def test_the_times_log_holds_each_command_that_played_and_nothing_else(tmp_path):
@@ -389,6 +405,7 @@ def test_the_times_log_holds_each_command_that_played_and_nothing_else(tmp_path)
 
 
 # --- the manifest: a header and a log of finished chunks ---------------------------
+
 
 def _bookkeeping_per_chunk(directory, games: int, monkeypatch) -> tuple[list[int], int]:
     """(bytes added to the manifest's files by each finished chunk, header rewrites after the start)."""
@@ -424,12 +441,22 @@ def test_each_finished_chunk_costs_the_same_bookkeeping_however_long_the_run(tmp
 def write_040_manifest(directory, s: RunSpec, done: set[int]) -> None:
     """The whole-JSON manifest of simkit 0.4.0 (a chunks list and a complete flag), without a log."""
     identity = s.identity()
-    ds.write_json_atomic(directory / ds.MANIFEST, {
-        "format": ds.FORMAT, "run_id": ds.run_id(identity), "identity": identity, "games": s.games,
-        "chunk_size": s.chunking, "versions": ds.versions(), "columns": ds.SCHEMA.names,
-        "chunks": [{"first_game": f, "games": n, "file": ds.part_name(f), "done": f in done} for f, n in s.chunks()],
-        "complete": len(done) == len(s.chunks()),
-    })
+    ds.write_json_atomic(
+        directory / ds.MANIFEST,
+        {
+            "format": ds.FORMAT,
+            "run_id": ds.run_id(identity),
+            "identity": identity,
+            "games": s.games,
+            "chunk_size": s.chunking,
+            "versions": ds.versions(),
+            "columns": ds.SCHEMA.names,
+            "chunks": [
+                {"first_game": f, "games": n, "file": ds.part_name(f), "done": f in done} for f, n in s.chunks()
+            ],
+            "complete": len(done) == len(s.chunks()),
+        },
+    )
     (directory / mf.LOG).unlink(missing_ok=True)
 
 
@@ -478,8 +505,10 @@ def test_a_resume_with_another_chunk_size_says_so_and_keeps_the_datasets(tmp_pat
     assert again.complete and ds.read_manifest(tmp_path)["chunk_size"] == 250
     assert sorted(p.name for p in tmp_path.glob(ds.PART_GLOB)) == [ds.part_name(0), ds.part_name(250)]
     (note,) = events.notes
-    assert note == (f"{tmp_path} is written in chunks of 250 games: resuming in those, not in the --chunk-size "
-                    "100 asked for (a chunk size applies to a new dataset only)")
+    assert note == (
+        f"{tmp_path} is written in chunks of 250 games: resuming in those, not in the --chunk-size "
+        "100 asked for (a chunk size applies to a new dataset only)"
+    )
     quiet = Notes()
     run(tmp_path, spec(games=500, chunk_size=250), events=quiet)
     run(tmp_path, RunSpec(RULES, LINEUP, 5, 500), events=quiet)  # no --chunk-size: nothing to say

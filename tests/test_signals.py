@@ -59,8 +59,9 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path):
     err = terminated(started(args, out))
     parts = assert_whole(out, 5000)
     assert 0 < len(parts) < 100
-    assert err.strip() == (f"terminated (SIGTERM): {len(parts)} of 100 chunks are on disk in {out}; "
-                           "run the same command again to resume")
+    assert err.strip() == (
+        f"terminated (SIGTERM): {len(parts)} of 100 chunks are on disk in {out}; run the same command again to resume"
+    )
     again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert ds.read_manifest(out)["complete"] and len(ds.read_games(out, ["game"])) == 500_000

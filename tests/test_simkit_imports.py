@@ -110,8 +110,14 @@ def private(name: str) -> bool:
 
 
 def test_the_modules_are_found():
-    assert {"simkit", "simkit.running.runner", "simkit.running.executors", "simkit.running.distributed", "simkit.cli",
-            "simkit.studies.base"} <= set(MODULES)
+    assert {
+        "simkit",
+        "simkit.running.runner",
+        "simkit.running.executors",
+        "simkit.running.distributed",
+        "simkit.cli",
+        "simkit.studies.base",
+    } <= set(MODULES)
 
 
 def test_simkit_imports_one_way_with_no_circle():
@@ -125,16 +131,24 @@ def test_the_circle_finder_finds_a_circle():
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_module_takes_another_modules_private_names(module):
     """Neither `from simkit.x import _name` nor `x._name` on a simkit module imported as x."""
-    taken = [f"line {line}: from {base} import {name}" for base, name, line in imports(module)
-             if name and private(name) and module_of(base) not in (None, module)]
+    taken = [
+        f"line {line}: from {base} import {name}"
+        for base, name, line in imports(module)
+        if name and private(name) and module_of(base) not in (None, module)
+    ]
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     aliases = {"simkit": "simkit"}  # `import simkit.game.play` binds simkit
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             aliases.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
         elif isinstance(node, ast.ImportFrom) and node.module:
-            aliases.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names
-                            if f"{node.module}.{a.name}" in MODULES})
+            aliases.update(
+                {
+                    a.asname or a.name: f"{node.module}.{a.name}"
+                    for a in node.names
+                    if f"{node.module}.{a.name}" in MODULES
+                }
+            )
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and private(node.attr):
             target = dotted(node.value, aliases)
@@ -160,7 +174,12 @@ def test_the_tests_import_the_cli_and_their_helpers_under_one_name():
     second_names = []
     for path in sorted((ROOT / "tests").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
             second_names += [f"{path.name}:{node.lineno}: {n}" for n in names if n.split(".")[0] in helpers]
     assert not second_names

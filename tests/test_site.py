@@ -50,9 +50,13 @@ def test_the_check_refuses_folders_missing_files_root_links_and_run_on_code(tmp_
     checked = check_links.check_site(tmp_path)
     assert (checked.pages, checked.links, checked.images, checked.sources, checked.paragraphs) == (2, 4, 2, 1, 2)
     assert [line.split(": ", 2)[1] for line in checked.broken] == [
-        "a code block run into a paragraph, at \"simkit report DIR\"",
-        '<a href="guide/">', '<a href="guide/b.html">', '<img src="/img.png">', '<script src="nowhere.js">',
-        '<script src="https://cdn.example.org/shim.js">']
+        'a code block run into a paragraph, at "simkit report DIR"',
+        '<a href="guide/">',
+        '<a href="guide/b.html">',
+        '<img src="/img.png">',
+        '<script src="nowhere.js">',
+        '<script src="https://cdn.example.org/shim.js">',
+    ]
     assert "a folder" in checked.broken[1] and "no such file" in checked.broken[2]
 
 
@@ -60,12 +64,24 @@ def test_the_built_site_links_only_to_files(tmp_path):
     pytest.importorskip("mkdocs")
     site = tmp_path / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
-    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     # every page is a file of its own (use_directory_urls: false); search works from a file (offline)
-    for page in ("index.html", "guide/studies.html", "results/FINDINGS.html", "reference/api.html",
-                 "reference/cli.html", "search/search_index.js"):
+    for page in (
+        "index.html",
+        "guide/studies.html",
+        "results/FINDINGS.html",
+        "reference/api.html",
+        "reference/cli.html",
+        "search/search_index.js",
+    ):
         assert (site / page).is_file(), page
     checked = check_links.check_site(site)
     print(checked.summary())

@@ -128,8 +128,7 @@ def test_team_shares_are_wilson_of_decided_games() -> None:
 # --- advantage, relative advantage ------------------------------------------------------
 
 
-@pytest.mark.parametrize("probs", [(0.10, 0.48, 0.42), (0.16, 0.32, 0.26, 0.26)],
-                         ids=["two teams", "three teams"])
+@pytest.mark.parametrize("probs", [(0.10, 0.48, 0.42), (0.16, 0.32, 0.26, 0.26)], ids=["two teams", "three teams"])
 def test_advantage_and_relative_advantage_coverage(probs) -> None:
     """advantage (team 0's share of the decided games minus 1/teams) and relative_advantage (the share over
     1/teams, minus 1) cover their known truths in 94-96% of 10,000 samples of 120 games with draws present
@@ -203,8 +202,9 @@ def test_equal_strength_chi_square() -> None:
 # --- max gap, balance -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("share, in_band", [(0.60, True), (0.50, True), (0.52, False)],
-                         ids=["far from equal", "equal", "near equal"])
+@pytest.mark.parametrize(
+    "share, in_band", [(0.60, True), (0.50, True), (0.52, False)], ids=["far from equal", "equal", "near equal"]
+)
 def test_max_gap_two_teams_coverage(share: float, in_band: bool) -> None:
     """Two teams, decided games (10,000 samples of 1,000 decided games): max_gap's interval, the image of the
     advantage's under a -> 2|a|, covers the true gap |2 share - 1| whenever the advantage's interval covers the
@@ -239,10 +239,21 @@ def test_max_gap_two_teams_coverage(share: float, in_band: bool) -> None:
 
 @pytest.mark.parametrize(
     "probs, over_all",
-    [((0.0, 0.40, 0.33, 0.27), False), ((0.16, 0.32, 0.27, 0.25), False), ((0.16, 0.32, 0.27, 0.25), True),
-     ((0.0, 1 / 3, 1 / 3, 1 / 3), False), ((0.12, 0.48, 0.40), True)],
-    ids=["3 teams", "3 teams with draws, decided", "3 teams with draws, all games", "3 equal teams",
-         "2 teams, all games"])
+    [
+        ((0.0, 0.40, 0.33, 0.27), False),
+        ((0.16, 0.32, 0.27, 0.25), False),
+        ((0.16, 0.32, 0.27, 0.25), True),
+        ((0.0, 1 / 3, 1 / 3, 1 / 3), False),
+        ((0.12, 0.48, 0.40), True),
+    ],
+    ids=[
+        "3 teams",
+        "3 teams with draws, decided",
+        "3 teams with draws, all games",
+        "3 equal teams",
+        "2 teams, all games",
+    ],
+)
 def test_max_gap_goodman_coverage_is_at_least_nominal(probs, over_all: bool) -> None:
     """Three teams (and two teams over all games): max_gap's interval, the range of gaps Goodman's simultaneous
     95% intervals allow, is conservative by construction: it covers the true gap (max - min of the true shares,
@@ -267,8 +278,10 @@ def test_max_gap_goodman_coverage_is_at_least_nominal(probs, over_all: bool) -> 
     assert np.all(g[1] <= g[0] + 1e-12) and np.all(g[0] <= g[2] + 1e-12)
     assert np.all(g[1] >= 0)
     cov = _coverage(g[1], g[2], gap)
-    print(f"coverage max_gap ({len(probs) - 1} teams, {'all' if over_all else 'decided'} games, "
-          f"gap {gap:.3f}): {cov:.4f} of {samples:,} samples")
+    print(
+        f"coverage max_gap ({len(probs) - 1} teams, {'all' if over_all else 'decided'} games, "
+        f"gap {gap:.3f}): {cov:.4f} of {samples:,} samples"
+    )
     assert cov >= 0.95, f"Goodman-based max_gap covers {cov:.4f} < 0.95"
     assert np.allclose(b[0], 1 - g[0][:500]) and np.allclose(b[1], 1 - g[2][:500])
     assert np.allclose(b[2], 1 - g[1][:500])
@@ -289,8 +302,10 @@ def test_simultaneous_goodman_coverage() -> None:
     every = lambda lo, hi: float(np.all((lo <= probs) & (probs <= hi), axis=1).mean())  # noqa: E731  (a one-line formula beside its use)
     cov = every(low, high)
     each = ((low <= probs) & (probs <= high)).mean(axis=0)
-    print(f"coverage simultaneous (Goodman), all four shares at once: {cov:.4f} of {SAMPLES:,} samples; "
-          f"each alone: {np.round(each, 4).tolist()}")
+    print(
+        f"coverage simultaneous (Goodman), all four shares at once: {cov:.4f} of {SAMPLES:,} samples; "
+        f"each alone: {np.round(each, 4).tolist()}"
+    )
     assert BAND[0] <= cov <= BAND[1]
     assert np.all(each >= 0.95)
     for scale in (0.5, 2.0):
@@ -304,9 +319,18 @@ def test_simultaneous_goodman_coverage() -> None:
     assert high == pytest.approx((c + 2 * n_i + root) / (2 * (n + c)))
 
 
-@pytest.mark.parametrize("counts, draws", [([60, 25, 15], None), ([15, 25, 60], None), ([34, 33, 33], None),
-                                           ([40, 30, 20], 10), ([20, 45, 35], 10), ([5, 0, 3], None),
-                                           ([48, 40], 12)])
+@pytest.mark.parametrize(
+    "counts, draws",
+    [
+        ([60, 25, 15], None),
+        ([15, 25, 60], None),
+        ([34, 33, 33], None),
+        ([40, 30, 20], 10),
+        ([20, 45, 35], 10),
+        ([5, 0, 3], None),
+        ([48, 40], 12),
+    ],
+)
 def test_max_gap_goodman_is_the_range_over_the_box(counts, draws) -> None:
     """max_gap's Goodman interval is the range of the largest gap max_i p_i - min_j p_j over every share vector
     inside Goodman's simultaneous intervals (the box): found here by brute force over a 61-point grid in each
@@ -445,8 +469,10 @@ def test_length_small_known_cases() -> None:
     one game: a mean without interval, no sd; a constant: zero width; no game: NaN quantile."""
     e = S.mean_length(np.array([0, 1, 1, 1]))
     assert e.value == 2.0
-    assert (e.low, e.high) == (pytest.approx(2 - 4.302652729749464 / math.sqrt(3)),
-                               pytest.approx(2 + 4.302652729749464 / math.sqrt(3)))
+    assert (e.low, e.high) == (
+        pytest.approx(2 - 4.302652729749464 / math.sqrt(3)),
+        pytest.approx(2 + 4.302652729749464 / math.sqrt(3)),
+    )
     e = S.sd_length(np.array([2, 0, 2]))
     s = math.sqrt(4 / 3)
     se = math.sqrt(1 / 6) / (2 * s)
@@ -508,13 +534,10 @@ def test_score_known_values() -> None:
 # the same team: the diagonal is heavy.
 # Two teams: B has many more draws than A (20% against 4%), so the cross terms E[won_A decided_B] and
 # E[decided_A won_B] differ (0.57 and 0.49) and a transposed joint would change the variance (by 2.5%).
-JOINT_TWO = np.array([[0.02, 0.01, 0.01],
-                      [0.12, 0.45, 0.08],
-                      [0.06, 0.04, 0.21]])
-JOINT_THREE = np.array([[0.08, 0.02, 0.02, 0.02],
-                        [0.02, 0.20, 0.04, 0.04],
-                        [0.02, 0.05, 0.20, 0.05],
-                        [0.02, 0.04, 0.04, 0.14]])
+JOINT_TWO = np.array([[0.02, 0.01, 0.01], [0.12, 0.45, 0.08], [0.06, 0.04, 0.21]])
+JOINT_THREE = np.array(
+    [[0.08, 0.02, 0.02, 0.02], [0.02, 0.20, 0.04, 0.04], [0.02, 0.05, 0.20, 0.05], [0.02, 0.04, 0.04, 0.14]]
+)
 
 
 def _true_shift(joint: np.ndarray, team: int) -> tuple[float, float, float, float]:
@@ -530,8 +553,11 @@ def _true_shift(joint: np.ndarray, team: int) -> tuple[float, float, float, floa
     return float(ra - rb), float(cov / math.sqrt(var_a * var_b)), float(var_a + var_b - 2 * cov), float(var_a + var_b)
 
 
-@pytest.mark.parametrize("joint, team, samples", [(JOINT_TWO, 0, SAMPLES), (JOINT_THREE, 1, 5000)],
-                         ids=["two teams, team 0", "three teams, team 1"])
+@pytest.mark.parametrize(
+    "joint, team, samples",
+    [(JOINT_TWO, 0, SAMPLES), (JOINT_THREE, 1, 5000)],
+    ids=["two teams, team 0", "three teams, team 1"],
+)
 def test_shift_paired_coverage(joint: np.ndarray, team: int, samples: int) -> None:
     """Paired shift: pairs of games (1,000 per sample) drawn from a known joint distribution of the outcomes in A
     and B with a positive correlation. The paired interval covers the true shift in 94-96% of the samples
@@ -556,8 +582,10 @@ def test_shift_paired_coverage(joint: np.ndarray, team: int, samples: int) -> No
     unpaired = _coverage(ulow, uhigh, truth)
     correlation = float(np.mean([r.correlation for r in res]))
     narrower = float(np.mean([r.narrower for r in res]))
-    print(f"  unpaired interval on the paired data: coverage {unpaired:.4f}; mean correlation {correlation:.3f} "
-          f"(true {rho:.3f}); paired interval narrower by {narrower:.1%}")
+    print(
+        f"  unpaired interval on the paired data: coverage {unpaired:.4f}; mean correlation {correlation:.3f} "
+        f"(true {rho:.3f}); paired interval narrower by {narrower:.1%}"
+    )
     assert unpaired > 0.97
     assert np.all(high - low < uhigh - ulow)
     assert abs(correlation - rho) < 0.02
@@ -566,8 +594,10 @@ def test_shift_paired_coverage(joint: np.ndarray, team: int, samples: int) -> No
     # estimates' spread over the samples agrees with the paired variance within 5% (sampling error 1.4% / 2%)
     se2, use2 = ((high - low) / (2 * Z)) ** 2 * 1000, ((uhigh - ulow) / (2 * Z)) ** 2 * 1000
     spread = float(np.var(value, ddof=1) * 1000)
-    print(f"  n se^2: paired {se2.mean():.5f} (true {var_paired:.5f}), unpaired {use2.mean():.5f} (true "
-          f"{var_sum:.5f}); n var(estimates) {spread:.5f}")
+    print(
+        f"  n se^2: paired {se2.mean():.5f} (true {var_paired:.5f}), unpaired {use2.mean():.5f} (true "
+        f"{var_sum:.5f}); n var(estimates) {spread:.5f}"
+    )
     assert se2.mean() == pytest.approx(var_paired, rel=0.01)
     assert use2.mean() == pytest.approx(var_sum, rel=0.01)
     assert spread == pytest.approx(var_paired, rel=0.05)
@@ -592,8 +622,9 @@ def test_shift_unpaired_coverage() -> None:
     assert all(not r.paired and r.correlation == 0.0 and r.estimate == r.unpaired for r in res[:100])
     _check_coverage("shift unpaired", value, low, high, truth)
     # the variance behind the interval averages the true Var(u_A) / 800 + Var(u_B) / 1200 within 1%
-    true_var = sum(r * (1 - r) / (1 - p[0]) / games for p, games in ((pa, 800), (pb, 1200))
-                   for r in [p[1] / (1 - p[0])])
+    true_var = sum(
+        r * (1 - r) / (1 - p[0]) / games for p, games in ((pa, 800), (pb, 1200)) for r in [p[1] / (1 - p[0])]
+    )
     se2 = ((high - low) / (2 * Z)) ** 2
     print(f"  se^2 {se2.mean():.4e} (true {true_var:.4e}), var(estimates) {np.var(value, ddof=1):.4e}")
     assert se2.mean() == pytest.approx(true_var, rel=0.01)
@@ -646,11 +677,10 @@ def test_bradley_terry_coverage() -> None:
     rng = np.random.default_rng(1911)
     samples, games = 2000, 300
     names = list(ELO)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     p = np.array([1 / (1 + 10 ** (-(ELO[a] - ELO[b]) / 400)) for a, b in pairs])
     points = rng.binomial(games, p, size=(samples, len(pairs)))
-    fits = [dict(S.bradley_terry([(a, b, float(k), games) for (a, b), k in zip(pairs, row)], "B"))
-            for row in points]
+    fits = [dict(S.bradley_terry([(a, b, float(k), games) for (a, b), k in zip(pairs, row)], "B")) for row in points]
     assert all(f["B"].value == 0.0 for f in fits)
     pooled = []
     for name in ("A", "C", "D"):
@@ -675,8 +705,9 @@ def test_bradley_terry_known_values() -> None:
     assert hi.value == pytest.approx(400 * math.log10(0.64 / 0.36))
     assert lo.value == 0.0 and lo.low == lo.high == 0.0
     names = list(ELO)
-    pairs = [(a, b, 500 / (1 + 10 ** (-(ELO[a] - ELO[b]) / 400)), 500) for i, a in enumerate(names)
-             for b in names[i + 1:]]
+    pairs = [
+        (a, b, 500 / (1 + 10 ** (-(ELO[a] - ELO[b]) / 400)), 500) for i, a in enumerate(names) for b in names[i + 1 :]
+    ]
     out = S.bradley_terry(pairs, "A")
     assert [n for n, _ in out] == sorted(names, key=ELO.get)
     for name, e in out:

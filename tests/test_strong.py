@@ -90,30 +90,29 @@ def test_parameter_rows_fit_the_kernels():
 
     names = list(POLICIES["ismcts"].params)
     assert len(names) == search.N_SEARCH_PARAMS <= N_PARAMS
-    assert names[:search.P_VALUE] == ["iterations", "width", "reply", "explore", "horizon", "cheat",
-                                         "race", "margin"]
-    assert names[search.P_VALUE:search.P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
-    assert names[search.P_GREEDY:search.P_OPPONENT] == list(POLICIES["greedy"].params)
-    assert names[search.P_OPPONENT:] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
+    assert names[: search.P_VALUE] == ["iterations", "width", "reply", "explore", "horizon", "cheat", "race", "margin"]
+    assert names[search.P_VALUE : search.P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
+    assert names[search.P_GREEDY : search.P_OPPONENT] == list(POLICIES["greedy"].params)
+    assert names[search.P_OPPONENT :] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
     names = list(POLICIES["fast"].params)
     assert len(names) == fast.N_FAST_PARAMS <= N_PARAMS
     assert names[fast.P_WIDTH] == "width"
-    assert names[fast.P_VALUE:fast.P_GREEDY] == list(VALUE_NAMES)
-    assert names[fast.P_GREEDY:] == list(POLICIES["greedy"].params)
+    assert names[fast.P_VALUE : fast.P_GREEDY] == list(VALUE_NAMES)
+    assert names[fast.P_GREEDY :] == list(POLICIES["greedy"].params)
     names = list(POLICIES["swift"].params)
     g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
     gap = lookahead.gap_at(RichLeaf())
     assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 4 == gap + 4 <= N_PARAMS
-    assert names[:lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[:lookahead.P_VALUE]
-    assert names[lookahead.P_VALUE:g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY:]
+    assert names[: lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[: lookahead.P_VALUE]
+    assert names[lookahead.P_VALUE : g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
+    assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY :]
     assert names[gap:] == ["gap", "batch", "view", "removals"]
     names = list(POLICIES["ismcts-rich"].params)
     g = search.greedy_at(RichLeaf())
     assert len(names) == search.search_params(RichLeaf()) <= N_PARAMS
-    assert names[:search.P_VALUE] == list(POLICIES["ismcts"].params)[:search.P_VALUE]
-    assert names[search.P_VALUE:g] == list(RICH_NAMES) and g - search.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:] == list(POLICIES["ismcts"].params)[search.P_GREEDY:]
+    assert names[: search.P_VALUE] == list(POLICIES["ismcts"].params)[: search.P_VALUE]
+    assert names[search.P_VALUE : g] == list(RICH_NAMES) and g - search.P_VALUE == N_RICH_WEIGHTS
+    assert names[g:] == list(POLICIES["ismcts"].params)[search.P_GREEDY :]
     assert search.greedy_at(FittedLeaf()) == search.P_GREEDY
     assert search.search_params(FittedLeaf()) == search.N_SEARCH_PARAMS
 
@@ -131,29 +130,35 @@ def test_the_lookahead_searches_every_candidate():
     assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(FittedLeaf())
     for players, teams in ((2, 2), (3, 3), (4, 2)):
         rows = Lineup.parse(name, Rules.make(players, teams)).params()
-        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS:lookahead.N_LOOKAHEAD_PARAMS + 4] == 0.0).all()
+        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS : lookahead.N_LOOKAHEAD_PARAMS + 4] == 0.0).all()
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("ismcts:iterations=-1", "iterations of 'ismcts' must be a whole number from 0 to 1000000"),
-    ("ismcts:width=17", "width of 'ismcts' must be a whole number from 1 to 16"),
-    ("ismcts:reply=0", "reply of 'ismcts' must be a whole number from 1 to 16"),
-    ("ismcts:explore=-1", "explore of 'ismcts' must be at least 0"),
-    ("ismcts:research.cheat=0.5", "research.cheat of 'ismcts' must be a whole number from 0 to 2"),
-    ("ismcts:research.cheat=3", "research.cheat of 'ismcts' must be a whole number from 0 to 2"),
-    ("ismcts:cheat=1", "cheat of 'ismcts' is a research instrument .*give it as research.cheat=1"),
-    ("ismcts:research.width=3", "bad parameter 'research.width=3' for policy 'ismcts'; parameters: "
-                                "iterations, width, reply, explore, horizon, research.cheat, race"),
-    ("greedy:research.cheat=1", "bad parameter 'research.cheat=1' for policy 'greedy'"),
-    ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
-    ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
-    ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
-    ("swift:batch=2.5", "batch of 'swift' must be a whole number from 1 to 1000000"),
-    ("swift:view=2", "view of 'swift' must be a whole number from 0 to 1"),
-    ("ismcts-rich:width=17", "width of 'ismcts-rich' must be a whole number from 1 to 16"),
-    ("ismcts-rich:research.cheat=3", "research.cheat of 'ismcts-rich' must be a whole number from 0 to 2"),
-    ("ismcts-rich:cheat=2", "cheat of 'ismcts-rich' is a research instrument"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ismcts:iterations=-1", "iterations of 'ismcts' must be a whole number from 0 to 1000000"),
+        ("ismcts:width=17", "width of 'ismcts' must be a whole number from 1 to 16"),
+        ("ismcts:reply=0", "reply of 'ismcts' must be a whole number from 1 to 16"),
+        ("ismcts:explore=-1", "explore of 'ismcts' must be at least 0"),
+        ("ismcts:research.cheat=0.5", "research.cheat of 'ismcts' must be a whole number from 0 to 2"),
+        ("ismcts:research.cheat=3", "research.cheat of 'ismcts' must be a whole number from 0 to 2"),
+        ("ismcts:cheat=1", "cheat of 'ismcts' is a research instrument .*give it as research.cheat=1"),
+        (
+            "ismcts:research.width=3",
+            "bad parameter 'research.width=3' for policy 'ismcts'; parameters: "
+            "iterations, width, reply, explore, horizon, research.cheat, race",
+        ),
+        ("greedy:research.cheat=1", "bad parameter 'research.cheat=1' for policy 'greedy'"),
+        ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
+        ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
+        ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
+        ("swift:batch=2.5", "batch of 'swift' must be a whole number from 1 to 1000000"),
+        ("swift:view=2", "view of 'swift' must be a whole number from 0 to 1"),
+        ("ismcts-rich:width=17", "width of 'ismcts-rich' must be a whole number from 1 to 16"),
+        ("ismcts-rich:research.cheat=3", "research.cheat of 'ismcts-rich' must be a whole number from 0 to 2"),
+        ("ismcts-rich:cheat=2", "cheat of 'ismcts-rich' is a research instrument"),
+    ],
+)
 def test_bad_parameters_are_refused(spec, message):
     with pytest.raises(PolicyError, match=message):
         Lineup.parse(spec, TWO)
@@ -169,16 +174,21 @@ def test_swift_plays_every_table_with_the_value_fitted_for_it():
         rules = Rules.make(players, teams)
         params = Lineup.parse("swift,lookahead", rules).seats()[0].resolved()["params"]
         assert {k: params[k] for k in rich_weights(players, teams)} == rich_weights(players, teams)
-        assert rich_table(players, teams) == (f"{players} players, {teams} teams"
-                                              if f"{players} players, {teams} teams" in RICH_WEIGHTS
-                                              else value_table(rules))
+        assert rich_table(players, teams) == (
+            f"{players} players, {teams} teams"
+            if f"{players} players, {teams} teams" in RICH_WEIGHTS
+            else value_table(rules)
+        )
     assert rich_table(12, 2) == "12 players, 2 teams" and rich_table(4, 2) == "2 teams, partners"
 
 
 @pytest.mark.parametrize("players, teams", [(3, 3), (6, 3)])
 def test_ismcts_rich_is_refused_where_its_value_is_not_fitted(players, teams):
-    with pytest.raises(PolicyError, match="ismcts-rich's value is fitted for tables of '2 teams' and "
-                                          "'2 teams, partners' only, not '3 teams.*play ismcts"):
+    with pytest.raises(
+        PolicyError,
+        match="ismcts-rich's value is fitted for tables of '2 teams' and "
+        "'2 teams, partners' only, not '3 teams.*play ismcts",
+    ):
         Lineup.parse("ismcts-rich,greedy", Rules.make(players, teams))
 
 
@@ -194,12 +204,14 @@ def test_ismcts_rich_is_ismcts_with_the_value_of_hand_and_board_of_its_table():
         weights = rich_weights(players, 2)
         assert {k: rich[k] for k in weights} == weights
         assert {k: v for k, v in rich.items() if k not in RICH_WEIGHTS["2 teams"]} == {
-            k: v for k, v in plain.items() if not k.startswith("value_")}
+            k: v for k, v in plain.items() if not k.startswith("value_")
+        }
         assert Lineup.parse("ismcts-rich", rules).names[0] == "ismcts-rich"
 
 
 def test_ismcts_rich_plays_other_games_than_ismcts():
     """The same search on another value: some decisions differ (and the games with them)."""
+
     def games(spec):
         return simulate(TWO, Lineup.parse(f"{spec},greedy", TWO, swap_seats=True), 9, 0, 6)
 
@@ -248,16 +260,37 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
     of its own, 4 plies on 20 deals raced every 4."""
     from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS
 
-    alone = {"gap": 16.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 0.0, "removals": 4.0,
-             **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()}}
-    partners = {"gap": 0.0, "rollouts": 10.0, "race": 0.5, "batch": 2.0, "view": 1.0, "removals": 4.0,
-                **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()}}
+    alone = {
+        "gap": 16.0,
+        "rollouts": 10.0,
+        "race": 0.5,
+        "batch": 2.0,
+        "view": 0.0,
+        "removals": 4.0,
+        **{f"opponent_{k}": v for k, v in LOOKAHEAD_OWN_WEIGHTS.items()},
+    }
+    partners = {
+        "gap": 0.0,
+        "rollouts": 10.0,
+        "race": 0.5,
+        "batch": 2.0,
+        "view": 1.0,
+        "removals": 4.0,
+        **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()},
+    }
     from simkit.kernels.values.weights import rich_weights
 
     three = {**alone, "view": 1.0}
     wide = {**three, "horizon": 4.0, "rollouts": 20.0, "batch": 4.0}  # 12p/3t: a table of its own
-    for players, teams, settings in ((2, 2, alone), (4, 2, partners), (12, 2, partners), (3, 3, three),
-                                     (6, 3, three), (9, 3, three), (12, 3, wide)):
+    for players, teams, settings in (
+        (2, 2, alone),
+        (4, 2, partners),
+        (12, 2, partners),
+        (3, 3, three),
+        (6, 3, three),
+        (9, 3, three),
+        (12, 3, wide),
+    ):
         rules = Rules.make(players, teams)
         policy = Lineup.parse("swift", rules).seats()[0]
         params = policy.resolved()["params"]
@@ -279,8 +312,9 @@ def test_cheating_is_never_a_default():
     assert Lineup.parse("ismcts-rich:research.cheat=2", TWO).names[0] == "ismcts-rich:research.cheat=2"
 
 
-@pytest.mark.parametrize("spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT,
-                                  CHEAT_HANDS])
+@pytest.mark.parametrize(
+    "spec", [CHEAP_ISMCTS + ",greedy", "fast,lookahead:rollouts=4:shortlist=3", CHEAT, CHEAT_HANDS]
+)
 @pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
 def test_recorded_games_pass_the_referee(spec, players, teams):
     rules = Rules.make(players, teams)
@@ -291,9 +325,11 @@ def test_recorded_games_pass_the_referee(spec, players, teams):
         assert referee.check_record(record, strict_rules=False) == []
 
 
-@pytest.mark.parametrize("spec, players, teams",
-                         [("swift,lookahead:rollouts=4:shortlist=3", p, t) for p, t in SWIFT_TABLES]
-                         + [(CHEAP_RICH + ",greedy", p, t) for p, t in TWO_TEAM_TABLES])
+@pytest.mark.parametrize(
+    "spec, players, teams",
+    [("swift,lookahead:rollouts=4:shortlist=3", p, t) for p, t in SWIFT_TABLES]
+    + [(CHEAP_RICH + ",greedy", p, t) for p, t in TWO_TEAM_TABLES],
+)
 def test_swift_and_ismcts_rich_records_pass_the_referee(spec, players, teams):
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(spec, rules, swap_seats=True)
@@ -302,8 +338,7 @@ def test_swift_and_ismcts_rich_records_pass_the_referee(spec, players, teams):
         assert referee.check_record(record, strict_rules=False) == []
 
 
-@pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
-                                     dict(handicap=2)])
+@pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3), dict(handicap=2)])
 @pytest.mark.parametrize("spec", ["swift", CHEAP_RICH])
 def test_two_team_players_play_legal_games_under_the_rule_variants(spec, options):
     for players in (2, 4):
@@ -315,8 +350,16 @@ def test_two_team_players_play_legal_games_under_the_rule_variants(spec, options
 
 
 @pytest.mark.parametrize("spec", [CHEAP_ISMCTS, "fast", CHEAT])
-@pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
-                                     dict(handicap=2), dict(reshuffle=False, dead_swap=False, late_card=6)])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(reshuffle=False),
+        dict(dead_swap=False),
+        dict(late_card=3),
+        dict(handicap=2),
+        dict(reshuffle=False, dead_swap=False, late_card=6),
+    ],
+)
 def test_legal_games_under_every_rule_variant(spec, options):
     """RULES.md, Rule variants and Compensation families: the deals a search plays on respect them."""
     for players, teams in ((2, 2), (3, 3), (4, 2)):
@@ -368,8 +411,16 @@ def test_decision_ignores_hidden_cards(spec, players, teams, seed):
     assert first == second
 
 
-@pytest.mark.parametrize("spec", ["swift", "swift:shortlist=6:rollouts=16:horizon=3", "swift:gap=4",
-                                  "swift:rollouts=8:race=0.5:batch=2", "swift:view=1"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "swift",
+        "swift:shortlist=6:rollouts=16:horizon=3",
+        "swift:gap=4",
+        "swift:rollouts=8:race=0.5:batch=2",
+        "swift:view=1",
+    ],
+)
 @pytest.mark.parametrize("players, teams", SWIFT_TABLES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_swift_ignores_hidden_cards(spec, players, teams, seed):
@@ -403,7 +454,7 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     own = Lineup.parse("swift:gap=1e-9:removals=0", TWO)  # removals=0: no decision searched whatever the gap
     ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.policy_set()
     g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
-    weights = params[0, g:g + len(POLICIES["greedy"].params)]
+    weights = params[0, g : g + len(POLICIES["greedy"].params)]
     checked = 0
     for seed in range(8):
         st, _ = random_midgame(TWO, seed, 11 + seed)
@@ -411,8 +462,7 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
         n = score_actions(tables(), cfg, st, seat, seat, weights, st.scratch, st.fscores)
         scores = st.fscores[:n].copy()
         top = st.scratch[int(np.argmax(scores))]
-        card, cell = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat,
-                            seat)
+        card, cell = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, seat)
         if np.sum(scores == scores.max()) == 1:  # else the tied candidates are searched
             assert card * 128 + cell == top, seed
             checked += 1
@@ -439,8 +489,7 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
         lineup = Lineup.parse(spec, rules)
         ids, params, pset = lineup.ids()[0], lineup.params()[0], lineup.policy_set()
         rng = st.rng.copy()
-        made = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat,
-                      seat % 2)
+        made = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, seat % 2)
         st.rng[:] = rng
         return made
 
@@ -485,6 +534,7 @@ def test_swift_looks_at_its_race_every_batch_deals():
     a batch of all the deals or more is one look at the end, where a dropped challenger could not have been
     chosen (mean + race * se <= 0 < margin * se), so it plays the games of no race at all (swift's first
     defaults: 6 deals, race 0); looks every 2 deals drop challengers early and play others."""
+
     def games(spec):
         return simulate(TWO, Lineup.parse(f"{spec},greedy", TWO, swap_seats=True), 9, 0, 6)
 
@@ -498,6 +548,7 @@ def test_swift_views_its_leaves_as_the_last_seat_or_as_itself():
     """view=1: the leaves are scored as the searching seat sees the deal. With two players and an even
     horizon that seat played last, so view changes no game; after an odd horizon, or at horizon 2 with a
     partner (who played last), it does."""
+
     def games(spec, rules):
         return simulate(rules, Lineup.parse(f"{spec},greedy", rules, swap_seats=True), 9, 0, 4)
 

@@ -35,8 +35,11 @@ def done(tmp_path_factory) -> Path:
     """A first-player study of three tables, built by three commands (the tables accumulate)."""
     out = tmp_path_factory.mktemp("study")
     for players in (2, 3, 4):
-        run_study(first_player(players), out, command=["simkit", "study", "first-player", "-p", str(players),
-                                                        "--games", str(GAMES), "--seed", "3"])
+        run_study(
+            first_player(players),
+            out,
+            command=["simkit", "study", "first-player", "-p", str(players), "--games", str(GAMES), "--seed", "3"],
+        )
     return out
 
 
@@ -113,9 +116,26 @@ def test_the_study_directory_holds_what_the_readme_promises(done):
     assert [c["run_id"] for c in meta["configurations"]] == [ds.read_manifest(out / f)["run_id"] for f in folders(out)]
     text = (out / "summary.md").read_text()
     assert f"    simkit study first-player -p 3 --games {GAMES} --seed 3" in text and "Holm" in text
-    for column in ("players", "teams", "hand_size", "sequences_to_win", "reshuffle", "late_card", "policies",
-                   "games", "win_rate_0", "win_rate_0_low", "win_rate_0_high", "win_rate_1", "win_rate_2",
-                   "draw_rate", "mean_turns", "relative_advantage_low", "share_0", "max_gap_high"):
+    for column in (
+        "players",
+        "teams",
+        "hand_size",
+        "sequences_to_win",
+        "reshuffle",
+        "late_card",
+        "policies",
+        "games",
+        "win_rate_0",
+        "win_rate_0_low",
+        "win_rate_0_high",
+        "win_rate_1",
+        "win_rate_2",
+        "draw_rate",
+        "mean_turns",
+        "relative_advantage_low",
+        "share_0",
+        "max_gap_high",
+    ):
         assert column in pd.read_csv(out / "summary.csv").columns
 
 
@@ -134,8 +154,22 @@ def test_a_re_run_that_differs_only_in_how_it_runs_adds_no_command(done, tmp_pat
     copy = tmp_path / "copy"
     shutil.copytree(done, copy)
     recorded = json.loads((done / "study.json").read_text())["commands"]
-    quiet = ["simkit", "study", "first-player", "-p", "3", "--games", str(GAMES), "--seed", "3", "--quiet",
-             "--threads", "1", "--scheduler=local:2", "--overwrite"]
+    quiet = [
+        "simkit",
+        "study",
+        "first-player",
+        "-p",
+        "3",
+        "--games",
+        str(GAMES),
+        "--seed",
+        "3",
+        "--quiet",
+        "--threads",
+        "1",
+        "--scheduler=local:2",
+        "--overwrite",
+    ]
     run_study(first_player(3), copy, command=quiet)
     assert json.loads((copy / "study.json").read_text())["commands"] == recorded
     assert "--quiet" not in (copy / "summary.md").read_text()
@@ -185,14 +219,23 @@ def test_a_study_holding_a_retired_players_rows_goes_on_without_them_only_when_a
 def test_a_line_up_whose_rows_are_gone_leaves_the_study_with_its_commands(tmp_path):
     """A clone holds summaries, not datasets: a line-up none of whose rows is on disk any more leaves the
     summary, study.json's line-ups and the commands that named it alone."""
-    run_study(make_study("first-player", ["random"], 200, 3, {"players": 2}), tmp_path,
-              command=["simkit", "study", "first-player", "--players", "2"])
-    run_study(make_study("first-player", ["greedy"], 200, 3, {"players": 2}), tmp_path,
-              command=["simkit", "study", "first-player", "--players", "2", "--policy", "greedy"])
+    run_study(
+        make_study("first-player", ["random"], 200, 3, {"players": 2}),
+        tmp_path,
+        command=["simkit", "study", "first-player", "--players", "2"],
+    )
+    run_study(
+        make_study("first-player", ["greedy"], 200, 3, {"players": 2}),
+        tmp_path,
+        command=["simkit", "study", "first-player", "--players", "2", "--policy", "greedy"],
+    )
     assert len(json.loads((tmp_path / "study.json").read_text())["commands"]) == 2
     shutil.rmtree(next(tmp_path.glob("p2t2-greedy*")))
-    run_study(make_study("first-player", ["random"], 200, 3, {"players": 2}), tmp_path,
-              command=["simkit", "study", "first-player", "--players", "2"])
+    run_study(
+        make_study("first-player", ["random"], 200, 3, {"players": 2}),
+        tmp_path,
+        command=["simkit", "study", "first-player", "--players", "2"],
+    )
     record = json.loads((tmp_path / "study.json").read_text())
     assert record["commands"] == ["simkit study first-player --players 2"] and list(record["lineups"]) == ["random"]
     assert "greedy" not in (tmp_path / "summary.md").read_text()
@@ -217,8 +260,11 @@ def test_fewer_games_than_on_disk_are_refused_and_a_new_line_up_joins(done, tmp_
     """A study directory is never overwritten by a smaller study; another line-up joins it."""
     copy = tmp_path / "copy"
     shutil.copytree(done, copy)
-    with pytest.raises(StudyError, match=rf"already holds {GAMES} games per configuration of random; ask for at "
-                                         rf"least that many \(--games {GAMES}\)"):
+    with pytest.raises(
+        StudyError,
+        match=rf"already holds {GAMES} games per configuration of random; ask for at "
+        rf"least that many \(--games {GAMES}\)",
+    ):
         run_study(first_player(2, games=GAMES - 100), copy)
     joined = run_study(first_player(2, ["greedy"]), copy)
     assert joined.added == ["greedy"] and joined.games_played == GAMES
@@ -246,8 +292,24 @@ def test_a_clone_without_the_datasets_says_which_configurations_it_leaves_out(do
         return copy
 
     def two_players(out: Path):
-        return CliRunner().invoke(app, ["study", "first-player", "--players", "2", "--games", str(GAMES), "--seed",
-                                        "3", "--policy", "random", "--out", str(out), "--quiet"])
+        return CliRunner().invoke(
+            app,
+            [
+                "study",
+                "first-player",
+                "--players",
+                "2",
+                "--games",
+                str(GAMES),
+                "--seed",
+                "3",
+                "--policy",
+                "random",
+                "--out",
+                str(out),
+                "--quiet",
+            ],
+        )
 
     copy = clone("copy")
     outcome = run_study(first_player(2), copy)
@@ -269,8 +331,11 @@ def test_another_study_is_refused_naming_what_differs_unless_overwrite(done, tmp
     with pytest.raises(StudyError, match=r"holds another study: seed 7 asked, 3 on disk; use --overwrite"):
         run_study(other_seed, copy)
     no_reshuffle = make_study("first-player", ["random"], GAMES, 3, {"players": 2, "reshuffle": False})
-    with pytest.raises(StudyError, match=r"reshuffle False asked, \(default\) on disk.*"
-                                         r"runs/first-player-noreshuffle-s3"):
+    with pytest.raises(
+        StudyError,
+        match=r"reshuffle False asked, \(default\) on disk.*"
+        r"runs/first-player-noreshuffle-s3",
+    ):
         run_study(no_reshuffle, copy)
     other_kind = make_study("teams", ["random"], 20, 3)
     with pytest.raises(StudyError, match=r"study teams asked, first-player on disk"):
@@ -296,8 +361,11 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     kept = {p.name: p.stat().st_mtime_ns for p in (out / "p2t2-random").glob("part-*.parquet")}
     greedy = policies.POLICIES["greedy"]
     monkeypatch.setitem(policies.POLICIES, "greedy", replace(greedy, params={**greedy.params, "build": 2.0}))
-    with pytest.raises(StudyError, match=r"holds 1 run that this simkit would play differently: p2t2-greedy "
-                                         r"\(greedy's build 2 asked, 1 on disk\)\. Use --overwrite to replay it"):
+    with pytest.raises(
+        StudyError,
+        match=r"holds 1 run that this simkit would play differently: p2t2-greedy "
+        r"\(greedy's build 2 asked, 1 on disk\)\. Use --overwrite to replay it",
+    ):
         run_study(study, out)
     assert (out / "study.json").read_text() == before
     outcome = run_study(study, out, overwrite=True)
@@ -337,7 +405,8 @@ def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shift
     summary = outcome.tables.summary
     kinds = list(zip(summary["study_group"], summary["label"], summary["hand_size"]))
     assert kinds == [
-        ("sweep", "5 cards each", "5"), ("sweep", "6 cards each", "6"),
+        ("sweep", "5 cards each", "5"),
+        ("sweep", "6 cards each", "6"),
         ("penalty", "seat 0 (moves first) one card short", "5,6,6,6"),
         ("penalty", "seat 1 (moves second) one card short", "6,5,6,6"),
         ("penalty", "team 0 one card short (every seat)", "5,6,5,6"),
@@ -380,8 +449,12 @@ def test_teams_study_lists_each_configuration_once():
 
     configs = KINDS["teams"].plan(make_study("teams", ["random"], 10), Results(Path("."), 1))
     labels = [c.label for c in configs]
-    assert labels[:4] == ["6 players in 2 teams", "6 players in 3 teams", "12 players in 2 teams",
-                          "12 players in 3 teams"]
+    assert labels[:4] == [
+        "6 players in 2 teams",
+        "6 players in 3 teams",
+        "12 players in 2 teams",
+        "12 players in 3 teams",
+    ]
     assert "2 players, 3 sequences to win" in labels and "6 players, 1 sequence to win" in labels
     assert "6 players, 2 sequences to win" not in labels
     assert len({c.folder(1) for c in configs}) == len(configs) == 9
@@ -391,21 +464,30 @@ def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same
     study = make_study("variants", ["random"], 300, 5, {"players": 2})
     outcome = run_study(study, tmp_path)
     s = outcome.tables.extra["shifts"]
-    assert list(s["variant"]) == ["no reshuffle", "no dead-card swap", "no reshuffle, no dead-card swap",
-                                  "late card, K = 1", "late card, K = 5", "late card, K = 10"]
+    assert list(s["variant"]) == [
+        "no reshuffle",
+        "no dead-card swap",
+        "no reshuffle, no dead-card swap",
+        "late card, K = 1",
+        "late card, K = 5",
+        "late card, K = 10",
+    ]
     summary = outcome.tables.summary.set_index("label")
     for r in s.itertuples():
-        assert r.advantage_shift == pytest.approx(summary.loc[r.variant, "advantage"] -
-                                                  summary.loc["standard", "advantage"], abs=1e-9)
+        assert r.advantage_shift == pytest.approx(
+            summary.loc[r.variant, "advantage"] - summary.loc["standard", "advantage"], abs=1e-9
+        )
         assert r.turns_shift == pytest.approx(summary.loc[r.variant, "duration"] - summary.loc["standard", "duration"])
-        assert r.stalemate_shift == pytest.approx(summary.loc[r.variant, "drawishness"] -
-                                                  summary.loc["standard", "drawishness"])
+        assert r.stalemate_shift == pytest.approx(
+            summary.loc[r.variant, "drawishness"] - summary.loc["standard", "drawishness"]
+        )
     # no reshuffle changes nothing until the pile runs out: its pairs are the most alike
     assert s.set_index("variant").loc["no reshuffle", "turns_shift_correlation"] > 0.5
     assert (tmp_path / "variants.png").exists()
 
 
 # --- the compensation search -------------------------------------------------------
+
 
 class Synthetic:
     """Results of a made-up family: team 0's share of the decided games falls linearly with the knob,
@@ -566,8 +648,10 @@ def test_the_answer_is_the_visited_setting_nearest_fair():
     search.run()
     assert search.steps == (20,) and search.bracket == ((18,), (22,))
     assert search.chosen == (19,)
-    assert search.outcome == f"bracketed; of the {len(search.points)} settings visited, 19 is nearest fair (the " \
-                             "steps ended at 20)"
+    assert (
+        search.outcome == f"bracketed; of the {len(search.points)} settings visited, 19 is nearest fair (the "
+        "steps ended at 20)"
+    )
     assert search.unfairness((19,)) < search.unfairness((20,))
 
 
@@ -582,8 +666,12 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
     from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, Search
 
     rules = Rules.make(3)
-    visited = {(43, 33): (0.3487, 0.3233, 0.3280), (31, 15): (0.3352, 0.3268, 0.3380),
-               (20, 0): (0.3333, 0.3533, 0.3134), (0, 0): (0.3600, 0.3300, 0.3100)}
+    visited = {
+        (43, 33): (0.3487, 0.3233, 0.3280),
+        (31, 15): (0.3352, 0.3268, 0.3380),
+        (20, 0): (0.3333, 0.3533, 0.3134),
+        (0, 0): (0.3600, 0.3300, 0.3100),
+    }
     search = Search("handicap", rules, Lineup.parse("lookahead", rules), 5000, Shares(visited, games=5000))
     for knobs in visited:
         search.value(knobs)
@@ -591,14 +679,20 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
     assert search.outcome == "; of the 4 settings visited, 31,15 is nearest fair (the steps ended at 43,33)"
     wins = search.value((31, 15)).agg.wins()
     adv, gap = stats.advantage(wins), stats.max_gap(wins)
-    assert search.unfairness((31, 15)) == pytest.approx(max(max(-adv.low, adv.high) / FAIR_BAND["strong"],
-                                                            gap.high / GAP_TARGET["strong"]))
+    assert search.unfairness((31, 15)) == pytest.approx(
+        max(max(-adv.low, adv.high) / FAIR_BAND["strong"], gap.high / GAP_TARGET["strong"])
+    )
     assert search.unfairness((20, 0)) > search.unfairness((31, 15))
 
 
-@pytest.mark.parametrize("share0, looks", [(0.5030, 2),  # the point fair, the interval across +0.5 pp
-                                           (0.5000, 1),  # fair at the first look
-                                           (0.5100, 1)])  # plainly unfair: more games would not help
+@pytest.mark.parametrize(
+    "share0, looks",
+    [
+        (0.5030, 2),  # the point fair, the interval across +0.5 pp
+        (0.5000, 1),  # fair at the first look
+        (0.5100, 1),
+    ],
+)  # plainly unfair: more games would not help
 def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     """A first confirmation whose point estimate is fair but whose interval crosses the band's
     edge goes on to its next look's games on the same seed; a settled one stops."""
@@ -623,12 +717,17 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     assert config.seed == 2027 and config.games == first * LOOKS["casual"][looks - 1]
 
 
-@pytest.mark.parametrize("share0, on_disk, asked", [(0.5080, 1, 2),  # +0.8 pp: inconclusive at each look
-                                                    (0.5080, 2, 4),
-                                                    (0.5080, 4, 4),  # the last look ends it
-                                                    (0.5080, 3, 4),  # an interrupted look resumes
-                                                    (0.5040, 1, 2),
-                                                    (0.5040, 2, 2)])  # +0.4 pp: settled at the second
+@pytest.mark.parametrize(
+    "share0, on_disk, asked",
+    [
+        (0.5080, 1, 2),  # +0.8 pp: inconclusive at each look
+        (0.5080, 2, 4),
+        (0.5080, 4, 4),  # the last look ends it
+        (0.5080, 3, 4),  # an interrupted look resumes
+        (0.5040, 1, 2),
+        (0.5040, 2, 2),
+    ],
+)  # +0.4 pp: settled at the second
 def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, asked):
     """Under a strong line-up a confirmation goes on from its first look to 2, then 4 times its games
     while each look is inconclusive, deciding from the games on disk (in multiples of the first look's)."""
@@ -673,8 +772,10 @@ class BySeed:
         self.asked.append((dict(config.facts)["setting"], seed, config.games))
         share0 = 0.5 + self.slope * (self.crossings[seed] - int(dict(config.facts)["setting"]))
         agg = Aggregate.empty(2, 10)
-        agg.outcomes[0, 1, 0, 0], agg.outcomes[0, 2, 0, 0] = round(config.games * share0), \
-            round(config.games * (1 - share0))
+        agg.outcomes[0, 1, 0, 0], agg.outcomes[0, 2, 0, 0] = (
+            round(config.games * share0),
+            round(config.games * (1 - share0)),
+        )
         return agg
 
 
@@ -696,8 +797,10 @@ def test_a_strong_answer_not_confirmed_fair_is_refined_and_confirmed_on_fresh_se
     assert confirm.seed == 2030 and dict(confirm.facts)["setting"] == "17"
     assert dict(search.first_confirmation.facts)["role"] == "first confirmation"
     assert search.first_confirmation.seed == 2027
-    assert "so the settings around 18 were played again, 20,000 games each on seed 2029: 17 is nearest " \
-           "fair on the line fitted through the last of them" in search.outcome
+    assert (
+        "so the settings around 18 were played again, 20,000 games each on seed 2029: 17 is nearest "
+        "fair on the line fitted through the last of them" in search.outcome
+    )
     roles = [dict(c.facts)["role"] for c in plan(study, results)]
     assert roles.count("refinement") == 5 and roles.count("first confirmation") == 1
 
@@ -762,8 +865,22 @@ def test_a_compensation_study_confirms_resumes_and_then_plays_nothing(tmp_path):
     confirmation = summary[summary["role"] == "confirmation"]
     assert len(confirmation) == 1 and confirmation["seed"].iloc[0] == 5  # a fresh seed
     assert confirmation["games"].iloc[0] >= 150_000  # a 0.25 pp half-width on team 0's share
-    assert {"players", "teams", "policies", "family", "setting", "role", "seed", "games", "advantage",
-            "advantage_low", "advantage_high", "share_0_low", "max_gap_high", "run_args"} <= set(summary.columns)
+    assert {
+        "players",
+        "teams",
+        "policies",
+        "family",
+        "setting",
+        "role",
+        "seed",
+        "games",
+        "advantage",
+        "advantage_low",
+        "advantage_high",
+        "share_0_low",
+        "max_gap_high",
+        "run_args",
+    } <= set(summary.columns)
     args = confirmation["run_args"].iloc[0]
     assert args.startswith("--players 12 --teams 2 --handicap ") and "--policy greedy" in args
     again = run_study(study, tmp_path)
@@ -788,6 +905,7 @@ def test_one_family_of_a_compensation_study_writes_its_own_rows_alone(tmp_path):
     edge the search can see at 0: the late_card search stops there and confirms setting 0, which the
     handicap search would find on disk too; the summary lists the handicap search only once a command asks
     for it, and keeps both families' rows through later commands."""
+
     def families() -> list[str]:
         verdicts = sorted(pd.read_csv(tmp_path / "verdicts.csv")["family"])
         assert sorted(pd.read_csv(tmp_path / "summary.csv")["family"].unique()) == verdicts
@@ -812,8 +930,9 @@ def test_a_compensation_answer_is_checked_by_another_line_up_with_its_wall_time(
     it holds, each search's wall time, and the standard game's edge the search measured."""
     from simkit.studies.compensation import CHECK_GAMES
 
-    study = make_study("compensation", ["random"], 200, 4, {"players": 12, "teams": 2}, families=["late_card"],
-                       checks=["greedy"])
+    study = make_study(
+        "compensation", ["random"], 200, 4, {"players": 12, "teams": 2}, families=["late_card"], checks=["greedy"]
+    )
     run_study(study, tmp_path)
     checks = pd.read_csv(tmp_path / "checks.csv", dtype={"setting": str})
     assert len(checks) == 1 and checks["checked_by"].iloc[0] == "greedy" and checks["found_by"].iloc[0] == "random"
@@ -835,36 +954,53 @@ def test_a_compensation_answer_is_checked_by_another_line_up_with_its_wall_time(
 
 # --- the command line ------------------------------------------------------------
 
+
 def test_the_docs_metric_table_is_the_registry():
     assert metrics_markdown() in REPORTS_PAGE.read_text(encoding="utf-8")
-    assert list(METRICS) == ["advantage", "relative_advantage", "balance", "balance_decided", "completion",
-                             "drawishness", "timeouts", "duration", "duration_sd"]
+    assert list(METRICS) == [
+        "advantage",
+        "relative_advantage",
+        "balance",
+        "balance_decided",
+        "completion",
+        "drawishness",
+        "timeouts",
+        "duration",
+        "duration_sd",
+    ]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["study", "nonsense"], "unknown study 'nonsense'; known: first-player, hand-size, teams, skill, variants, "
-                            "compensation"),
-    (["study", "hand-size", "--sizes", "9..3"], "the hand-size sweep is empty"),
-    (["study", "hand-size", "--sizes", "0..3"], "hand size 0 cannot be dealt to 2 players"),
-    (["study", "hand-size", "--sizes", "three"], "--sizes 'three' must be a range such as 3..9"),
-    (["study", "hand-size", "--players", "12", "--sizes", "9"], "hand size 9 cannot be dealt to 12 players"),
-    (["study", "hand-size", "--hand-size", "6"], "the hand-size study sets --hand-size itself; leave it out"),
-    (["study", "first-player", "--hand-size", "7,7,7"], "--hand-size list 7,7,7 has 3 sizes for 2 seats"),
-    (["study", "first-player", "--hand-size", "15"], "deals 120 cards to 8 players; the deck holds 104"),
-    (["study", "teams", "--sizes", "3..5"], "--sizes applies to the hand-size study, not to teams"),
-    (["study", "teams", "--players", "6"], "the teams study sets --players itself"),
-    (["study", "skill", "--policy", "greedy"], "a skill study needs at least two --policy line-ups"),
-    (["study", "skill", "--policy", "greedy", "--policy", "greedy"], "a line-up is given twice"),
-    (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
-    (["study", "first-player", "--games", "0"], "--games must be at least 1"),
-    (["study", "compensation", "--family", "komi"], "unknown compensation family 'komi'; families: late_card, "
-                                                    "handicap"),
-    (["study", "compensation", "--late-card", "3"], "the compensation study sets --late-card itself"),
-    (["study", "compensation", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
-    (["study", "first-player", "--family", "handicap"], "--family applies to the compensation study"),
-    (["study", "first-player", "--check", "greedy"], "--check applies to the compensation study"),
-    (["study", "compensation", "--check", "clever"], "unknown policy 'clever'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["study", "nonsense"],
+            "unknown study 'nonsense'; known: first-player, hand-size, teams, skill, variants, compensation",
+        ),
+        (["study", "hand-size", "--sizes", "9..3"], "the hand-size sweep is empty"),
+        (["study", "hand-size", "--sizes", "0..3"], "hand size 0 cannot be dealt to 2 players"),
+        (["study", "hand-size", "--sizes", "three"], "--sizes 'three' must be a range such as 3..9"),
+        (["study", "hand-size", "--players", "12", "--sizes", "9"], "hand size 9 cannot be dealt to 12 players"),
+        (["study", "hand-size", "--hand-size", "6"], "the hand-size study sets --hand-size itself; leave it out"),
+        (["study", "first-player", "--hand-size", "7,7,7"], "--hand-size list 7,7,7 has 3 sizes for 2 seats"),
+        (["study", "first-player", "--hand-size", "15"], "deals 120 cards to 8 players; the deck holds 104"),
+        (["study", "teams", "--sizes", "3..5"], "--sizes applies to the hand-size study, not to teams"),
+        (["study", "teams", "--players", "6"], "the teams study sets --players itself"),
+        (["study", "skill", "--policy", "greedy"], "a skill study needs at least two --policy line-ups"),
+        (["study", "skill", "--policy", "greedy", "--policy", "greedy"], "a line-up is given twice"),
+        (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
+        (["study", "first-player", "--games", "0"], "--games must be at least 1"),
+        (
+            ["study", "compensation", "--family", "komi"],
+            "unknown compensation family 'komi'; families: late_card, handicap",
+        ),
+        (["study", "compensation", "--late-card", "3"], "the compensation study sets --late-card itself"),
+        (["study", "compensation", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
+        (["study", "first-player", "--family", "handicap"], "--family applies to the compensation study"),
+        (["study", "first-player", "--check", "greedy"], "--check applies to the compensation study"),
+        (["study", "compensation", "--check", "clever"], "unknown policy 'clever'"),
+    ],
+)
 def test_bad_study_input_gets_one_error_line(tmp_path, args, message):
     from simkit.cli import app
 
@@ -878,12 +1014,24 @@ def test_bad_study_input_gets_one_error_line(tmp_path, args, message):
 def test_the_study_command_prints_its_key_table(tmp_path):
     from simkit.cli import app
 
-    result = CliRunner().invoke(app, ["study", "teams", "--games", "60", "--out", str(tmp_path), "--policy",
-                                      "random"])
+    result = CliRunner().invoke(app, ["study", "teams", "--games", "60", "--out", str(tmp_path), "--policy", "random"])
     assert result.exit_code == 0, result.output
     assert "6 players in 3 teams" in result.stdout and "advantage" in result.stdout
-    skill = CliRunner().invoke(app, ["study", "skill", "--policy", "random", "--policy", "greedy", "--games", "60",
-                                     "--out", str(tmp_path / "skill")])
+    skill = CliRunner().invoke(
+        app,
+        [
+            "study",
+            "skill",
+            "--policy",
+            "random",
+            "--policy",
+            "greedy",
+            "--games",
+            "60",
+            "--out",
+            str(tmp_path / "skill"),
+        ],
+    )
     assert skill.exit_code == 0 and "rating [95% CI]" in skill.stdout  # the ratings on the terminal
 
 
@@ -904,8 +1052,7 @@ def test_line_ups_keep_one_order_whatever_joined_them():
     from simkit.studies.base import line_up_order
 
     on_disk = {"greedy": 10, "lookahead": 5, "greedy:block4=800": 10, "random": 10}
-    assert list(line_up_order(on_disk, ("random", "greedy"))) == ["random", "greedy", "greedy:block4=800",
-                                                                   "lookahead"]
+    assert list(line_up_order(on_disk, ("random", "greedy"))) == ["random", "greedy", "greedy:block4=800", "lookahead"]
 
 
 def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(tmp_path):
@@ -916,12 +1063,16 @@ def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(
     from simkit.studies.compensation import searches, whole
 
     study = make_study("compensation", ["greedy"], 100, rules={"players": 3, "hand_size": "6,7,7"})
-    found = {(s.rules.players, s.rules.teams): s.rules.hand_size
-             for s, _ in searches(whole(study), Results(tmp_path, study.seed))}
+    found = {
+        (s.rules.players, s.rules.teams): s.rules.hand_size
+        for s, _ in searches(whole(study), Results(tmp_path, study.seed))
+    }
     assert (2, 2) not in found and found[3, 3] == (6, 7, 7) and found[4, 2] == (6, 7, 7, 6)
     with pytest.raises(RulesError):  # a table chosen on the command line that the option does not fit
-        searches(make_study("compensation", ["greedy"], 100, rules={"players": 2, "hand_size": "6,7,7"}),
-                 Results(tmp_path, study.seed))
+        searches(
+            make_study("compensation", ["greedy"], 100, rules={"players": 2, "hand_size": "6,7,7"}),
+            Results(tmp_path, study.seed),
+        )
 
 
 def test_the_study_help_says_what_each_study_takes():
@@ -941,8 +1092,9 @@ def test_the_study_help_says_what_each_study_takes():
             if name in kind.restricts:
                 continue
             with pytest.raises(StudyError, match=f"sets {OPTIONS[name].flag} itself"):
-                make_study(kind.name, ["random"] if kind.name != "skill" else None, 10,
-                           rules={name: OPTIONS[name].default})
+                make_study(
+                    kind.name, ["random"] if kind.name != "skill" else None, 10, rules={name: OPTIONS[name].default}
+                )
     results = Results(Path("."), 1)
     for players, teams in LEGAL_TABLES:  # "any other legal table": variants plays each it is given
         study = make_study("variants", ["random"], 10, rules={"players": players, "teams": teams})

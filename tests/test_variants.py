@@ -38,6 +38,7 @@ def draws_expected(turn: dict, last: bool) -> int:
 
 # --- reshuffle ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players, teams", [(2, 2), (3, 3), (4, 2), (12, 3)])
 def test_no_reshuffle_an_empty_pile_draws_nothing_and_hands_shrink(players, teams):
     """RULES.md, Rule variants, reshuffle false: with the pile empty no card is drawn, the discards stay."""
@@ -85,6 +86,7 @@ def test_referee_refuses_a_draw_from_an_empty_pile_without_reshuffle():
 
 # --- dead_swap ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players, teams", [(2, 2), (6, 3)])
 def test_no_dead_swap_dead_cards_are_kept(players, teams):
     """RULES.md, Rule variants, dead_swap false: dead cards are never swapped; a hand of dead cards passes."""
@@ -111,6 +113,7 @@ def test_referee_refuses_a_swap_with_dead_swap_off():
 
 
 # --- late_card ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players, teams, k", [(2, 2, 1), (2, 2, 5), (4, 2, 3), (3, 3, 2), (12, 3, 2)])
 def test_late_card_team_0_dealt_short_draws_it_after_its_kth_turn(players, teams, k):
@@ -186,8 +189,15 @@ def test_every_option_combines_with_every_other_and_the_naive_engine_agrees():
 
 
 @pytest.mark.parametrize("policy", ["greedy", pytest.param("lookahead:rollouts=8", marks=pytest.mark.strong)])
-@pytest.mark.parametrize("options", [dict(reshuffle=False), dict(dead_swap=False), dict(late_card=3),
-                                     dict(reshuffle=False, dead_swap=False, late_card=6)])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(reshuffle=False),
+        dict(dead_swap=False),
+        dict(late_card=3),
+        dict(reshuffle=False, dead_swap=False, late_card=6),
+    ],
+)
 def test_strategic_policies_play_legal_games_under_every_option(policy, options):
     """RULES.md, Rule variants: greedy and the lookahead play legal games under each option."""
     for players, teams in ((2, 2), (3, 3)):

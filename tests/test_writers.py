@@ -51,13 +51,21 @@ def test_a_second_run_on_a_directory_being_written_is_refused_naming_the_first(t
 
 def test_a_killed_run_does_not_leave_the_directory_locked(tmp_path):
     """kill -9 of the lock holder: the operating system releases the lock with the process."""
-    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
         import time
         from simkit.files.lock import DirectoryLock
         with DirectoryLock({str(tmp_path)!r}):
             print("locked", flush=True)
             time.sleep(600)
-    """)], stdout=subprocess.PIPE, text=True)
+    """),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout.readline().strip() == "locked"
     with pytest.raises(LockedError, match=f"pid {holder.pid}"):
         DirectoryLock(tmp_path).__enter__()
@@ -69,8 +77,19 @@ def test_a_killed_run_does_not_leave_the_directory_locked(tmp_path):
 def test_two_simkit_runs_started_together_one_writes_the_other_refuses(tmp_path):
     """Two processes on one --out: one plays, the other says in one line who is writing."""
     out = tmp_path / "ds"
-    args = [sys.executable, "-m", "simkit", "run", "--games", "2000000", "--chunk-size", "100000",
-            "--out", str(out), "--quiet"]
+    args = [
+        sys.executable,
+        "-m",
+        "simkit",
+        "run",
+        "--games",
+        "2000000",
+        "--chunk-size",
+        "100000",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     first = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not (out / ".simkit.lock").exists() or not (out / ".simkit.lock").read_text():
@@ -124,12 +143,24 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     The run is 200 chunks long, so it cannot finish between the first part and the signal.
     """
     out = tmp_path / "ds"
-    args = [sys.executable, "-m", "simkit", "run", "--games", "2000000", "--chunk-size", "10000",
-            "--out", str(out), "--quiet"]
+    args = [
+        sys.executable,
+        "-m",
+        "simkit",
+        "run",
+        "--games",
+        "2000000",
+        "--chunk-size",
+        "10000",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     # SIGINT back to its default in the child: a shell's background job (`make test &`) ignores it, and a
     # Python started with SIGINT ignored never raises KeyboardInterrupt, so the run would just finish.
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        args, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    )
     deadline = time.monotonic() + 300
     while not list(out.glob(ds.PART_GLOB)):
         assert proc.poll() is None, proc.stderr.read()
@@ -155,6 +186,7 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
 
 
 # --- durable writes ----------------------------------------------------------------
+
 
 def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, monkeypatch):
     """The order that survives a power loss: data on disk, then the name, then the name on disk."""
@@ -219,8 +251,21 @@ def test_an_unreadable_part_is_set_aside_said_in_a_line_and_played_again(tmp_pat
 def test_simkit_run_after_a_part_was_truncated_says_so_in_one_line(tmp_path):
     """The command line's side: one line on stderr, exit 0, the same rows as a run never damaged."""
     out = tmp_path / "ds"
-    args = [sys.executable, "-m", "simkit", "run", "--games", "300", "--chunk-size", "100", "--seed", "5",
-            "--out", str(out), "--quiet"]
+    args = [
+        sys.executable,
+        "-m",
+        "simkit",
+        "run",
+        "--games",
+        "300",
+        "--chunk-size",
+        "100",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     subprocess.run(args, check=True, timeout=300)
     part = out / ds.part_name(200)
     part.write_bytes(part.read_bytes()[:1000])
@@ -228,8 +273,10 @@ def test_simkit_run_after_a_part_was_truncated_says_so_in_one_line(tmp_path):
     assert again.returncode == 0, again.stderr
     (line,) = again.stderr.strip().splitlines()
     (aside,) = out.glob(ds.UNREADABLE_GLOB)
-    assert line == (f"{part} cannot be read (Parquet magic bytes not found in footer. Either the file is corrupted "
-                    f"or this is not a parquet file.): set aside as {aside.name}; its games will be played again")
+    assert line == (
+        f"{part} cannot be read (Parquet magic bytes not found in footer. Either the file is corrupted "
+        f"or this is not a parquet file.): set aside as {aside.name}; its games will be played again"
+    )
     run(tmp_path / "straight", spec())
     pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
 
@@ -242,11 +289,13 @@ def test_overwrite_removes_the_parts_set_aside_and_the_logs_with_the_run(tmp_pat
     other = RunSpec(TWO, Lineup.parse("random", TWO), 6, 200, 100)
     assert run(tmp_path, other, overwrite=True).replaced
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [".simkit.lock", ds.MANIFEST, mf.LOG, mf.TIMES, ds.part_name(0), ds.part_name(100)])
+        [".simkit.lock", ds.MANIFEST, mf.LOG, mf.TIMES, ds.part_name(0), ds.part_name(100)]
+    )
     assert [json.loads(line)["games"] for line in (tmp_path / mf.TIMES).read_text().splitlines()] == [200]
 
 
 # --- one writer per study ------------------------------------------------------------
+
 
 def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the_first(tmp_path):
     from typer.testing import CliRunner
@@ -257,11 +306,16 @@ def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the
 
     study = make_study("first-player", ["random"], 100, 5, {"players": 2})
     with DirectoryLock(tmp_path):
-        with pytest.raises(StudyError, match=rf"^{tmp_path} is being written by another simkit command "
-                                             rf"\(pid {os.getpid()} on .*\); wait for it"):
+        with pytest.raises(
+            StudyError,
+            match=rf"^{tmp_path} is being written by another simkit command "
+            rf"\(pid {os.getpid()} on .*\); wait for it",
+        ):
             run_study(study, tmp_path)
-        result = CliRunner().invoke(app, ["study", "first-player", "--policy", "random", "--players", "2",
-                                          "--games", "100", "--out", str(tmp_path)])
+        result = CliRunner().invoke(
+            app,
+            ["study", "first-player", "--policy", "random", "--players", "2", "--games", "100", "--out", str(tmp_path)],
+        )
         assert result.exit_code == 1
         (line,) = result.output.strip().splitlines()
         assert line.startswith(f"error: {tmp_path} is being written by another simkit command (pid {os.getpid()}")

@@ -32,9 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 ONE_STRONG_SET = "SIMKIT_ONE_STRONG_SET"
 # name -> (line-up, players, teams, in the tests' joint set): one line-up per policy set the suite plays.
 # The joint line-up's table plays every strong player (swift and ismcts-rich refuse three teams).
-SETS = {"joint": ("ismcts-rich:iterations=4,swift", 2, 2, True), "lookahead": ("lookahead", 2, 2, False),
-        "greedy": ("greedy", 2, 2, False), "random": ("random", 2, 2, False),
-        **{f"own-{i}": (spec, 2, 2, False) for i, spec in enumerate(OWN_SET_LINEUPS)}}
+SETS = {
+    "joint": ("ismcts-rich:iterations=4,swift", 2, 2, True),
+    "lookahead": ("lookahead", 2, 2, False),
+    "greedy": ("greedy", 2, 2, False),
+    "random": ("random", 2, 2, False),
+    **{f"own-{i}": (spec, 2, 2, False) for i, spec in enumerate(OWN_SET_LINEUPS)},
+}
 OWN = [name for name in SETS if name.startswith("own-")]
 # The tiers' sets in the order they start, and what must be compiled before a set starts (the kernels it
 # calls: the joint set waits for the own sets and the lookahead, so that no kernel compiles twice).

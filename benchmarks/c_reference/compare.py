@@ -44,8 +44,12 @@ def check(exe: Path, games: int) -> None:
     for players, teams in TABLES:
         rules = Rules.make(players, teams)
         kernel = simulate(rules, Lineup.parse("random", rules), 7, 1000, games)
-        text = subprocess.run([str(exe), "dump", str(players), str(teams), "7", "1000", str(games)],
-                              capture_output=True, text=True, check=True).stdout
+        text = subprocess.run(
+            [str(exe), "dump", str(players), str(teams), "7", "1000", str(games)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         c = np.loadtxt(text.splitlines(), delimiter=",", dtype=np.int64, ndmin=2)
         if not np.array_equal(kernel, c):
             bad = np.flatnonzero((kernel != c).any(axis=1))
@@ -75,8 +79,12 @@ def main() -> None:
         for r in range(args.rounds):
             first = (r + 1) * args.games
             for key, (rules, lineup) in configs.items():
-                out = subprocess.run([str(exe), "time", str(key[0]), str(key[1]), str(args.games), str(first)],
-                                     capture_output=True, text=True, check=True).stdout
+                out = subprocess.run(
+                    [str(exe), "time", str(key[0]), str(key[1]), str(args.games), str(first)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
                 best_c[key] = max(best_c[key], float(out.split()[0]))
                 t = time.perf_counter()
                 simulate(rules, lineup, 1, first, args.games)

@@ -40,7 +40,9 @@ from simkit.running import manifest as mf
 
 SUMMED = (
     *(f"{name}_{t}" for name in ("one_eyed", "two_eyed", "sequences", "chips") for t in range(3)),
-    "dead_swaps", "reshuffles", "passes",
+    "dead_swaps",
+    "reshuffles",
+    "passes",
 )
 """Per-game columns whose totals a report needs (their means per game)."""
 
@@ -64,8 +66,13 @@ class Aggregate:
     @classmethod
     def empty(cls, teams: int, max_turns: int) -> Aggregate:
         """No games yet (histograms up to max_turns turns)."""
-        return cls(teams, np.zeros((teams, 4, 3, 4), np.int64), np.zeros(max_turns + 1, np.int64),
-                   np.zeros(max_turns + 1, np.int64), np.zeros(len(SUMMED), np.int64))
+        return cls(
+            teams,
+            np.zeros((teams, 4, 3, 4), np.int64),
+            np.zeros(max_turns + 1, np.int64),
+            np.zeros(max_turns + 1, np.int64),
+            np.zeros(len(SUMMED), np.int64),
+        )
 
     @classmethod
     def of_rows(cls, columns, teams: int, max_turns: int) -> Aggregate:
@@ -80,16 +87,25 @@ class Aggregate:
         size = max(max_turns, int(turns.max(initial=0)), int(first_turn.max(initial=0))) + 1
         cell = (((game % teams) * 4 + (winner + 1)) * 3 + end) * 4 + (first_team + 1)
         outcomes = np.bincount(cell, minlength=teams * 48).reshape(teams, 4, 3, 4)
-        sums = np.array([int(np.asarray(columns[c], np.int64).sum()) if c in columns else 0 for c in SUMMED],
-                        np.int64)
-        return cls(teams, outcomes.astype(np.int64), np.bincount(turns, minlength=size).astype(np.int64),
-                   np.bincount(first_turn[first_team >= 0], minlength=size).astype(np.int64), sums)
+        sums = np.array([int(np.asarray(columns[c], np.int64).sum()) if c in columns else 0 for c in SUMMED], np.int64)
+        return cls(
+            teams,
+            outcomes.astype(np.int64),
+            np.bincount(turns, minlength=size).astype(np.int64),
+            np.bincount(first_turn[first_team >= 0], minlength=size).astype(np.int64),
+            sums,
+        )
 
     def __add__(self, other: Aggregate) -> Aggregate:
         size = max(len(self.length), len(other.length))
-        return Aggregate(self.teams, self.outcomes + other.outcomes, _pad(self.length, size) + _pad(other.length, size),
-                         _pad(self.first_turn, size) + _pad(other.first_turn, size), self.sums + other.sums,
-                         self.duplicates + other.duplicates)
+        return Aggregate(
+            self.teams,
+            self.outcomes + other.outcomes,
+            _pad(self.length, size) + _pad(other.length, size),
+            _pad(self.first_turn, size) + _pad(other.first_turn, size),
+            self.sums + other.sums,
+            self.duplicates + other.duplicates,
+        )
 
     @property
     def games(self) -> int:
@@ -99,7 +115,7 @@ class Aggregate:
 
     def wins(self) -> np.ndarray:
         """(teams,) games won by each team."""
-        return self.outcomes.sum(axis=(0, 2, 3))[1:1 + self.teams]
+        return self.outcomes.sum(axis=(0, 2, 3))[1 : 1 + self.teams]
 
     @property
     def draws(self) -> int:
@@ -117,7 +133,7 @@ class Aggregate:
 
     def wins_by_rotation(self) -> np.ndarray:
         """(teams, teams) games won by team t in rotation r (game % teams), [r, t]."""
-        return self.outcomes.sum(axis=(2, 3))[:, 1:1 + self.teams]
+        return self.outcomes.sum(axis=(2, 3))[:, 1 : 1 + self.teams]
 
     def first_sequences(self) -> tuple[int, int, int]:
         """(games with a first sequence, of them decided, of them won by the team that completed it)."""
@@ -154,8 +170,10 @@ def _end_codes(end) -> np.ndarray:
 
 # --- a dataset, part by part ------------------------------------------------------
 
-def part_columns(path: Path, teams: int, digest: str | None = None, checked: bytes | None = None
-                 ) -> dict[str, np.ndarray]:
+
+def part_columns(
+    path: Path, teams: int, digest: str | None = None, checked: bytes | None = None
+) -> dict[str, np.ndarray]:
     """The COLUMNS of one part file as numpy arrays (`end` as codes): all that is read of it, checked against
     `digest`, the sha256 its chunk log recorded (``simkit.running.dataset.open_part``; DamagedPart when it fails;
     `checked`: its bytes, already checked)."""
@@ -271,8 +289,18 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
             checked.close()
         if covered < first.games:
             missing.append((covered, first.games))
-        yield FoundRun(rid, first.directory, first.games, config, swapped, total, [e.path for e in left_out],
-                       left_out, missing, first)
+        yield FoundRun(
+            rid,
+            first.directory,
+            first.games,
+            config,
+            swapped,
+            total,
+            [e.path for e in left_out],
+            left_out,
+            missing,
+            first,
+        )
 
 
 class _Checked:
@@ -312,8 +340,9 @@ def _winner_parts(directory: Path) -> list[tuple[int, int, Path, str | None]]:
     for path in sorted(Path(directory).glob(ds.PART_GLOB)):
         meta = ds.read_part_metadata(path)
         first = int(meta["first_game"])
-        parts.append((first, int(meta["games"]), path, digests.get(first) if path.name == ds.part_name(first)
-                       else None))
+        parts.append(
+            (first, int(meta["games"]), path, digests.get(first) if path.name == ds.part_name(first) else None)
+        )
     return sorted(parts)
 
 
@@ -345,8 +374,11 @@ def paired(dir_a: Path, dir_b: Path, teams: int) -> Pairs:
     def columns(path: Path, digest: str | None) -> dict:
         table = ds.read_columns(ds.open_part(path, digest), path, ["winner_team", "end", "turns"])
         codes = part_end_codes(table.column("end"))
-        return {"winner": table.column("winner_team").to_numpy().astype(np.int64) + 1, "end": codes,
-                "turns": table.column("turns").to_numpy().astype(np.int64)}
+        return {
+            "winner": table.column("winner_team").to_numpy().astype(np.int64) + 1,
+            "end": codes,
+            "turns": table.column("turns").to_numpy().astype(np.int64),
+        }
 
     def of_b(path: Path, digest: str | None) -> dict:
         if path not in cache:
@@ -361,8 +393,8 @@ def paired(dir_a: Path, dir_b: Path, teams: int) -> Pairs:
             if lo >= hi:
                 continue
             b = of_b(b_path, b_digest)
-            x = {k: v[lo - a_first:hi - a_first] for k, v in a.items()}
-            y = {k: v[lo - b_first:hi - b_first] for k, v in b.items()}
+            x = {k: v[lo - a_first : hi - a_first] for k, v in a.items()}
+            y = {k: v[lo - b_first : hi - b_first] for k, v in b.items()}
             size = teams + 1
             pairs.winners += np.bincount(x["winner"] * size + y["winner"], minlength=size * size).reshape(size, size)
             pairs.ends += np.bincount(x["end"] * 3 + y["end"], minlength=9).reshape(3, 3)

@@ -33,30 +33,65 @@ class Metric:
 def _share_of_games(count: Callable[[Aggregate], int]) -> Callable[[Aggregate], Estimate]:
     def compute(agg: Aggregate) -> Estimate:
         return stats.proportion(count(agg), agg.games)
+
     return compute
 
 
-METRICS: dict[str, Metric] = {m.name: m for m in (
-    Metric("advantage", "team 0's (the first mover's) share of the decided games minus its fair share "
-           "1/teams; +2 pp: team 0 wins 52% of two-team games that have a winner", "-1/teams .. 1 - 1/teams",
-           lambda a: stats.advantage(a.wins())),
-    Metric("relative_advantage", "team 0's share of the decided games divided by its fair share, minus 1; "
-           "comparable between two and three teams: +9%: team 0 wins 9% more decided games than its fair "
-           "share (54.5% of two-team games, 36.3% of three-team games)", "-1 .. teams - 1",
-           lambda a: stats.relative_advantage(a.wins())),
-    Metric("balance", "1 - the largest gap between two teams' win rates over all games (draws count as games "
-           "not won); 1: every team wins equally often", "0 .. 1", lambda a: stats.balance(a.wins(), a.draws)),
-    Metric("balance_decided", "1 - the largest gap between two teams' shares of the decided games, so "
-           "stalemates do not shrink the gaps", "0 .. 1", lambda a: stats.balance(a.wins())),
-    Metric("completion", "share of games that end with a winner", "0 .. 1", _share_of_games(lambda a: a.decided)),
-    Metric("drawishness", "share of games that end in a stalemate (every seat passed in one round)", "0 .. 1",
-           _share_of_games(lambda a: int(a.ends()[1]))),
-    Metric("timeouts", "share of games stopped by the turn cap", "0 .. 1", _share_of_games(lambda a: int(a.ends()[2]))),
-    Metric("duration", "mean game length in turns (passes included)", "turns >= 1",
-           lambda a: stats.mean_length(a.length)),
-    Metric("duration_sd", "standard deviation of the game length in turns", "turns >= 0",
-           lambda a: stats.sd_length(a.length)),
-)}
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric(
+            "advantage",
+            "team 0's (the first mover's) share of the decided games minus its fair share "
+            "1/teams; +2 pp: team 0 wins 52% of two-team games that have a winner",
+            "-1/teams .. 1 - 1/teams",
+            lambda a: stats.advantage(a.wins()),
+        ),
+        Metric(
+            "relative_advantage",
+            "team 0's share of the decided games divided by its fair share, minus 1; "
+            "comparable between two and three teams: +9%: team 0 wins 9% more decided games than its fair "
+            "share (54.5% of two-team games, 36.3% of three-team games)",
+            "-1 .. teams - 1",
+            lambda a: stats.relative_advantage(a.wins()),
+        ),
+        Metric(
+            "balance",
+            "1 - the largest gap between two teams' win rates over all games (draws count as games "
+            "not won); 1: every team wins equally often",
+            "0 .. 1",
+            lambda a: stats.balance(a.wins(), a.draws),
+        ),
+        Metric(
+            "balance_decided",
+            "1 - the largest gap between two teams' shares of the decided games, so stalemates do not shrink the gaps",
+            "0 .. 1",
+            lambda a: stats.balance(a.wins()),
+        ),
+        Metric("completion", "share of games that end with a winner", "0 .. 1", _share_of_games(lambda a: a.decided)),
+        Metric(
+            "drawishness",
+            "share of games that end in a stalemate (every seat passed in one round)",
+            "0 .. 1",
+            _share_of_games(lambda a: int(a.ends()[1])),
+        ),
+        Metric(
+            "timeouts", "share of games stopped by the turn cap", "0 .. 1", _share_of_games(lambda a: int(a.ends()[2]))
+        ),
+        Metric(
+            "duration",
+            "mean game length in turns (passes included)",
+            "turns >= 1",
+            lambda a: stats.mean_length(a.length),
+        ),
+        Metric(
+            "duration_sd",
+            "standard deviation of the game length in turns",
+            "turns >= 0",
+            lambda a: stats.sd_length(a.length),
+        ),
+    )
+}
 """Every metric, by name, in the order the summaries print them."""
 
 INTERVALS = (
@@ -73,4 +108,3 @@ INTERVALS = (
 def measure(agg: Aggregate) -> dict[str, Estimate]:
     """Every metric of one run's aggregate."""
     return {name: metric.compute(agg) for name, metric in METRICS.items()}
-

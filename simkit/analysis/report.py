@@ -216,8 +216,16 @@ def _seat_table(team_table: pd.DataFrame, config: dict[str, Any], teams: int) ->
     rows = []
     for s in range(players):
         tr = team_table.iloc[s % teams]
-        rows.append({"seat": s, "team": s % teams, "policy": policies[s], "team_win_rate": float(tr["win_rate"]),
-                     "ci_low": float(tr["ci_low"]), "ci_high": float(tr["ci_high"])})
+        rows.append(
+            {
+                "seat": s,
+                "team": s % teams,
+                "policy": policies[s],
+                "team_win_rate": float(tr["win_rate"]),
+                "ci_low": float(tr["ci_low"]),
+                "ci_high": float(tr["ci_high"]),
+            }
+        )
     return pd.DataFrame(rows, columns=["seat", "team", "policy", "team_win_rate", "ci_low", "ci_high"])
 
 
@@ -238,16 +246,29 @@ def _draw(agg: Aggregate) -> dict[str, float]:
 
 def _length(agg: Aggregate, notes: list[str]) -> dict[str, float]:
     """Distribution of the game length (turns incl. passes), from its exact histogram."""
-    keys = ["mean", "mean_ci_low", "mean_ci_high", "std", "std_ci_low", "std_ci_high", "median",
-            *(f"p{p}" for p in PERCENTILES), "min", "max"]
+    keys = [
+        "mean",
+        "mean_ci_low",
+        "mean_ci_high",
+        "std",
+        "std_ci_low",
+        "std_ci_high",
+        "median",
+        *(f"p{p}" for p in PERCENTILES),
+        "min",
+        "max",
+    ]
     if agg.games == 0:
         notes.append("length: no games")
         return dict.fromkeys(keys, _NAN)
     if agg.games == 1:
         notes.append("length: one game, so no standard deviation or t-interval")
     low, high = stats.extremes(agg.length)
-    out = {**_with_ci("mean", stats.mean_length(agg.length)), **_with_ci("std", stats.sd_length(agg.length)),
-           "median": stats.quantile(agg.length, 50)}
+    out = {
+        **_with_ci("mean", stats.mean_length(agg.length)),
+        **_with_ci("std", stats.sd_length(agg.length)),
+        "median": stats.quantile(agg.length, 50),
+    }
     for p in PERCENTILES:
         out[f"p{p}"] = stats.quantile(agg.length, p)
     out["min"], out["max"] = low, high
@@ -257,8 +278,10 @@ def _length(agg: Aggregate, notes: list[str]) -> dict[str, float]:
 def _shares(agg: Aggregate) -> pd.DataFrame:
     """Every team's share of the decided games, with Goodman's simultaneous intervals."""
     wins = agg.wins()
-    rows = [{"team": t, "wins": int(w), "decided_share": e.value, "ci_low": e.low, "ci_high": e.high}
-            for t, (w, e) in enumerate(zip(wins, stats.decided_shares(wins)))]
+    rows = [
+        {"team": t, "wins": int(w), "decided_share": e.value, "ci_low": e.low, "ci_high": e.high}
+        for t, (w, e) in enumerate(zip(wins, stats.decided_shares(wins)))
+    ]
     return pd.DataFrame(rows, columns=["team", "wins", "decided_share", "ci_low", "ci_high"])
 
 
@@ -287,8 +310,11 @@ def _first_sequence(agg: Aggregate, notes: list[str]) -> dict[str, float]:
     if count == 0:
         notes.append("first_sequence: no game had a sequence, conversion rate undefined")
     return {
-        **{"count": count}, **_with_ci("share", share),
-        "decided": decided, "converted": converted, **_with_ci("conversion_rate", conversion),
+        **{"count": count},
+        **_with_ci("share", share),
+        "decided": decided,
+        "converted": converted,
+        **_with_ci("conversion_rate", conversion),
         "mean_turn": stats.mean_length(agg.first_turn).value if count else _NAN,
         "median_turn": stats.quantile(agg.first_turn, 50) if count else _NAN,
     }
@@ -302,8 +328,9 @@ def _equal_strength(agg: Aggregate, notes: list[str]) -> dict[str, float]:
     if decided == 0:
         notes.append("equal_strength: no decided games, chi-square test undefined")
     elif decided / agg.teams < 5:
-        notes.append(f"equal_strength: expected wins per team {decided / agg.teams:.3g} < 5, chi-square "
-                     "approximation is rough")
+        notes.append(
+            f"equal_strength: expected wins per team {decided / agg.teams:.3g} < 5, chi-square approximation is rough"
+        )
     return {"decided": decided, "statistic": statistic, "dof": dof, "p_value": p}
 
 
@@ -315,7 +342,10 @@ def _first_mover(agg: Aggregate, notes: list[str]) -> dict[str, float]:
     if decided == 0:
         notes.append("first_mover: no decided games, first-mover advantage undefined")
     return {
-        "decided": decided, "wins": int(wins[0]), **_with_ci("win_rate", share), "fair_share": 1 / agg.teams,
+        "decided": decided,
+        "wins": int(wins[0]),
+        **_with_ci("win_rate", share),
+        "fair_share": 1 / agg.teams,
         **_with_ci("advantage", stats.advantage(wins)),
         **_with_ci("relative_advantage", stats.relative_advantage(wins)),
         "p_value": stats.first_mover_test(wins),
@@ -325,8 +355,7 @@ def _first_mover(agg: Aggregate, notes: list[str]) -> dict[str, float]:
 def _balance(agg: Aggregate) -> dict[str, float]:
     """Balance over all games (draws a category of their own) and over the decided games."""
     wins = agg.wins()
-    return {**_with_ci("balance", stats.balance(wins, agg.draws)),
-            **_with_ci("balance_decided", stats.balance(wins))}
+    return {**_with_ci("balance", stats.balance(wins, agg.draws)), **_with_ci("balance_decided", stats.balance(wins))}
 
 
 def _team_means(agg: Aggregate) -> pd.DataFrame:
@@ -359,8 +388,18 @@ def _lineup_scores(agg: Aggregate, config: dict[str, Any]) -> pd.DataFrame:
     for i in range(teams):
         wins = int(sum(by[r, (i - r) % teams] for r in range(teams)))
         e = stats.score(wins, agg.draws, agg.games, teams)
-        rows.append({"position": i, "policy": policies[i], "games": agg.games, "wins": wins, "draws": agg.draws,
-                     "score": e.value, "ci_low": e.low, "ci_high": e.high})
+        rows.append(
+            {
+                "position": i,
+                "policy": policies[i],
+                "games": agg.games,
+                "wins": wins,
+                "draws": agg.draws,
+                "score": e.value,
+                "ci_low": e.low,
+                "ci_high": e.high,
+            }
+        )
     return pd.DataFrame(rows, columns=["position", "policy", "games", "wins", "draws", "score", "ci_low", "ci_high"])
 
 
@@ -422,8 +461,9 @@ def summary_of(agg: Aggregate, config: dict[str, Any] | None = None, swapped: bo
     summary.rounds = rounds_of(summary.length, config.get("players"))
     if swapped:
         summary.seats["policy"] = "rotates"
-        summary.add_note("the line-up rotated from game to game: a seat's policy changed with the game; "
-                         "see Line-up scores", "seats")
+        summary.add_note(
+            "the line-up rotated from game to game: a seat's policy changed with the game; see Line-up scores", "seats"
+        )
     lineup = None if swapped else mixed_lineup_note(config, agg.teams)
     if lineup is not None:
         summary.add_note(lineup, "first_mover")
@@ -443,11 +483,16 @@ def summarise(df: pd.DataFrame) -> list[Summary]:
     """
     if len(df) == 0:
         return []
-    missing = [c for c in ("game", "winner_team", "end", "turns", "first_sequence_turn", "first_sequence_team")
-               if c not in df.columns]
+    missing = [
+        c
+        for c in ("game", "winner_team", "end", "turns", "first_sequence_turn", "first_sequence_team")
+        if c not in df.columns
+    ]
     if missing:
-        raise ValueError(f"the games lack the columns {', '.join(missing)}; simkit.simulate and simkit.read_games "
-                         "give every column a summary needs")
+        raise ValueError(
+            f"the games lack the columns {', '.join(missing)}; simkit.simulate and simkit.read_games "
+            "give every column a summary needs"
+        )
     cols = [c for c in CONFIG_COLUMNS if c in df.columns]
     by = "run_id" if "run_id" in df.columns else (cols or None)
     groups = [((), df)] if by is None else df.groupby(by, sort=False, dropna=False, observed=True)
@@ -465,8 +510,10 @@ def summarise(df: pd.DataFrame) -> list[Summary]:
         if by == "run_id":
             summary.run_id = str(key[0] if isinstance(key, tuple) else key)
             if duplicates.get(summary.run_id):
-                summary.add_note(f"{duplicates[summary.run_id]:,} rows were copies of games already counted (the "
-                                 "same run found twice, e.g. a copied folder) and were counted once")
+                summary.add_note(
+                    f"{duplicates[summary.run_id]:,} rows were copies of games already counted (the "
+                    "same run found twice, e.g. a copied folder) and were counted once"
+                )
         out.append(summary)
     return sorted(out, key=config_order)
 
@@ -495,17 +542,23 @@ def summarise_dataset(root: Path) -> list[Summary]:
         again = f"`{command}` plays it again" if command else "re-running the run's command plays it again"
         for e in found.left_out:
             what = "damaged" if isinstance(e, ds.DamagedPart) else "unreadable"
-            gave = "its games are left out, so the run is incomplete" if not summary.complete else \
-                "its games were counted from another copy of the run"
+            gave = (
+                "its games are left out, so the run is incomplete"
+                if not summary.complete
+                else "its games were counted from another copy of the run"
+            )
             summary.add_note(f"{what} part {e.path} ({e.why}): {gave}; {again}")
         if not summary.complete:
             summary.add_note(
                 f"incomplete: {summary.games:,} of {found.games_asked:,} games; the run was interrupted, is "
                 f"still running or has parts left out ({command or 'simkit run with the same options'} "
-                f"completes it)")
+                f"completes it)"
+            )
         if found.aggregate.duplicates:
-            summary.add_note(f"{found.aggregate.duplicates:,} rows were copies of games already counted (the same "
-                             "run found twice, e.g. a copied folder) and were counted once")
+            summary.add_note(
+                f"{found.aggregate.duplicates:,} rows were copies of games already counted (the same "
+                "run found twice, e.g. a copied folder) and were counted once"
+            )
         out.append(summary)
     return sorted(out, key=config_order)
 
@@ -526,5 +579,7 @@ def check_whole(root: Path, summaries: list[Summary], allow_incomplete: bool, th
 
 def config_order(summary: Summary) -> tuple:
     """Sort key of a summary: its configuration values, numbers in numeric order (2 before 10)."""
-    return tuple((0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, str(v))
-                 for v in summary.config.values())
+    return tuple(
+        (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, str(v))
+        for v in summary.config.values()
+    )

@@ -89,6 +89,7 @@ class Estimate:
 
 # --- shares -------------------------------------------------------------------------
 
+
 def proportion(k: int, n: int) -> Estimate:
     """k of n, with Wilson's score interval (scipy's binomtest); undefined for n = 0."""
     if n <= 0:
@@ -150,8 +151,10 @@ def decided_shares(wins: np.ndarray) -> list[Estimate]:
     if decided == 0:
         return [Estimate.undefined(0, "Goodman simultaneous") for _ in wins]
     low, high = simultaneous(wins)
-    return [Estimate(float(w / decided), float(lo), float(hi), decided, "Goodman simultaneous")
-            for w, lo, hi in zip(wins, low, high)]
+    return [
+        Estimate(float(w / decided), float(lo), float(hi), decided, "Goodman simultaneous")
+        for w, lo, hi in zip(wins, low, high)
+    ]
 
 
 def max_gap(wins: np.ndarray, draws: int | None = None) -> Estimate:
@@ -175,8 +178,13 @@ def max_gap(wins: np.ndarray, draws: int | None = None) -> Estimate:
     if len(wins) == 2 and draws is None:
         a = advantage(wins)
         inside = a.low <= 0 <= a.high
-        return Estimate(gap, 0.0 if inside else 2 * min(abs(a.low), abs(a.high)), 2 * max(abs(a.low), abs(a.high)),
-                        n, "Wilson (two teams)")
+        return Estimate(
+            gap,
+            0.0 if inside else 2 * min(abs(a.low), abs(a.high)),
+            2 * max(abs(a.low), abs(a.high)),
+            n,
+            "Wilson (two teams)",
+        )
     present = counts > 0
     if not present[-1] and draws is not None:
         counts = counts[:-1]  # no draws: the intervals need no empty category
@@ -204,6 +212,7 @@ def equal_strength(wins: np.ndarray) -> tuple[float, int, float]:
 
 
 # --- game lengths (histograms of whole numbers) ------------------------------------
+
 
 def _moments(counts: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarray]:
     counts = np.asarray(counts, np.int64)
@@ -267,6 +276,7 @@ def extremes(counts: np.ndarray) -> tuple[int, int]:
 
 # --- scores and ratings -------------------------------------------------------------
 
+
 def score(wins: int, draws: int, games: int, teams: int) -> Estimate:
     """A line-up's score (wins + draws / teams) / games, Wilson's interval on the fractional count."""
     if games <= 0:
@@ -309,8 +319,14 @@ def bradley_terry(pairs: list[tuple[str, str, float, int]], anchor: str) -> list
     n = int(games.sum())
     out = [(anchor, Estimate(0.0, 0.0, 0.0, n, "anchor"))]
     for j, name in enumerate(others):
-        out.append((name, Estimate(elo * float(fit.params[j]), elo * float(ci[j, 0]), elo * float(ci[j, 1]), n,
-                                   "Wald (binomial GLM)")))
+        out.append(
+            (
+                name,
+                Estimate(
+                    elo * float(fit.params[j]), elo * float(ci[j, 0]), elo * float(ci[j, 1]), n, "Wald (binomial GLM)"
+                ),
+            )
+        )
     return sorted(out, key=lambda r: r[1].value)
 
 
@@ -365,8 +381,9 @@ def _share_variance(n: int, w: int, d: int) -> tuple[float, float]:
     return r, float(g @ cov @ g)
 
 
-def shift(wins_a: np.ndarray, games_a: int, wins_b: np.ndarray, games_b: int, team: int = 0,
-          joint: np.ndarray | None = None) -> Shift:
+def shift(
+    wins_a: np.ndarray, games_a: int, wins_b: np.ndarray, games_b: int, team: int = 0, joint: np.ndarray | None = None
+) -> Shift:
     """The shift of team `team`'s share of the decided games from configuration B to configuration A.
 
     wins_*: (teams,) games won by each team; games_*: the games. joint: when
@@ -388,8 +405,9 @@ def shift(wins_a: np.ndarray, games_a: int, wins_b: np.ndarray, games_b: int, te
     r_b, var_b = _share_variance(games_b, int(wins_b[team]), int(wins_b.sum()))
     value = r_a - r_b
     se_unpaired = math.sqrt(var_a / games_a + var_b / games_b)
-    unpaired = Estimate(value, value - Z * se_unpaired, value + Z * se_unpaired, games_a + games_b,
-                        "unpaired (delta method)")
+    unpaired = Estimate(
+        value, value - Z * se_unpaired, value + Z * se_unpaired, games_a + games_b, "unpaired (delta method)"
+    )
     if joint is None:
         p = float(2 * sp.norm.sf(abs(value) / se_unpaired)) if se_unpaired > 0 else _NAN
         return Shift(unpaired, unpaired, 0.0, False, p)
@@ -403,8 +421,9 @@ def shift(wins_a: np.ndarray, games_a: int, wins_b: np.ndarray, games_b: int, te
     decided[0] = 0
     ea = np.array([wins_a[team], wins_a.sum()]) / n
     eb = np.array([wins_b[team], wins_b.sum()]) / n
-    cross = np.array([[won @ joint @ won, won @ joint @ decided],
-                      [decided @ joint @ won, decided @ joint @ decided]]) / n  # E[x_A y_B]
+    cross = (
+        np.array([[won @ joint @ won, won @ joint @ decided], [decided @ joint @ won, decided @ joint @ decided]]) / n
+    )  # E[x_A y_B]
     cov_ab = (cross - np.outer(ea, eb)) * n / (n - 1)
     _, g_a = _ratio_terms(n, float(wins_a[team]), float(wins_a.sum()))
     _, g_b = _ratio_terms(n, float(wins_b[team]), float(wins_b.sum()))

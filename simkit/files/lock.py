@@ -46,12 +46,16 @@ class DirectoryLock:
             ) from None
         f.seek(0)
         f.truncate()
-        f.write(json.dumps({
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "started": time.strftime("%Y-%m-%d %H:%M:%S"),
-            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        }))
+        f.write(
+            json.dumps(
+                {
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
+                    "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+                    "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+                }
+            )
+        )
         f.flush()
         self._file = f
         return self

@@ -38,9 +38,7 @@ from simkit.kernels.core import state as ks
 # --- the facts of RULES.md that defaults and limits come from ----------------
 
 # "Players and teams": legal team counts per player count, hand sizes, sequences to win.
-LEGAL_TEAMS: dict[int, tuple[int, ...]] = {
-    2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3),
-}
+LEGAL_TEAMS: dict[int, tuple[int, ...]] = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
 HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 SEQUENCES_TO_WIN = {2: 2, 3: 1}
 CHIP_SUPPLY = (50, 50, 35)  # "Equipment": blue (team 0), green (team 1), red (team 2)
@@ -71,12 +69,11 @@ class RulesError(ValueError):
 
 def legal_configurations() -> str:
     """'2 players (2 teams), 3 players (3 teams), ...' for error messages."""
-    return ", ".join(
-        f"{p} players ({' or '.join(f'{t} teams' for t in ts)})" for p, ts in LEGAL_TEAMS.items()
-    )
+    return ", ".join(f"{p} players ({' or '.join(f'{t} teams' for t in ts)})" for p, ts in LEGAL_TEAMS.items())
 
 
 # --- one option ---------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class RuleOption:
@@ -134,10 +131,12 @@ class RuleOption:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "sizes":
-            return (f"one size for every seat, or a comma list that cycles over the seats; each 1-{self.high}, "
-                    f"at most {ks.DECK_SIZE} cards dealt in all")
+            return (
+                f"one size for every seat, or a comma list that cycles over the seats; each 1-{self.high}, "
+                f"at most {ks.DECK_SIZE} cards dealt in all"
+            )
         if self.kind == "counts":
-            return (f"one whole number from {self.low} to {self.high:,}, or two (H0,H1) with three teams")
+            return f"one whole number from {self.low} to {self.high:,}, or two (H0,H1) with three teams"
         if self.choices is not None:
             return ", ".join(str(c) for c in self.choices[:-1]) + f" or {self.choices[-1]}"
         return f"a whole number from {self.low:,} to {self.high:,}"
@@ -244,22 +243,30 @@ def per_seat(sizes: int | tuple[int, ...], players: int) -> tuple[int, ...]:
 
 # --- how each option reaches the kernel ------------------------------------------
 
+
 def _set(slot: int) -> Callable[[Any, np.ndarray], None]:
-    name_of = {ks.CFG_PLAYERS: "players", ks.CFG_TEAMS: "teams", ks.CFG_SEQUENCES_TO_WIN: "sequences_to_win",
-               ks.CFG_MAX_TURNS: "max_turns", ks.CFG_RESHUFFLE: "reshuffle", ks.CFG_DEAD_SWAP: "dead_swap"}
+    name_of = {
+        ks.CFG_PLAYERS: "players",
+        ks.CFG_TEAMS: "teams",
+        ks.CFG_SEQUENCES_TO_WIN: "sequences_to_win",
+        ks.CFG_MAX_TURNS: "max_turns",
+        ks.CFG_RESHUFFLE: "reshuffle",
+        ks.CFG_DEAD_SWAP: "dead_swap",
+    }
 
     def write(rules, cfg: np.ndarray) -> None:
         cfg[slot] = int(getattr(rules, name_of[slot]))
+
     return write
 
 
 def _chip_limit(rules, cfg: np.ndarray) -> None:
     cfg[ks.CFG_CHIP_LIMIT] = int(rules.chip_limit)
-    cfg[ks.CFG_SUPPLY:ks.CFG_SUPPLY + 3] = CHIP_SUPPLY
+    cfg[ks.CFG_SUPPLY : ks.CFG_SUPPLY + 3] = CHIP_SUPPLY
 
 
 def _hand_size(rules, cfg: np.ndarray) -> None:
-    cfg[ks.CFG_HAND:ks.CFG_HAND + rules.players] = rules.hand_sizes
+    cfg[ks.CFG_HAND : ks.CFG_HAND + rules.players] = rules.hand_sizes
 
 
 def _late_card(rules, cfg: np.ndarray) -> None:
@@ -287,57 +294,142 @@ def _handicap(rules, cfg: np.ndarray) -> None:
 
 # --- the table --------------------------------------------------------------------
 
-OPTIONS: dict[str, RuleOption] = {o.name: o for o in (
-    RuleOption(
-        "players", "int", 2, "Players at the table; seat s plays for team s % teams, seat 0 moves first.",
-        "Players and teams", _set(ks.CFG_PLAYERS), lambda v: f"p{v}", lambda v: f"{v} players",
-        choices=tuple(LEGAL_TEAMS), short="-p", required=True, hint=lambda: f"legal: {legal_configurations()}"),
-    RuleOption(
-        "teams", "int", lambda v: LEGAL_TEAMS[v["players"]][0],
-        "Teams of equal size; 6 and 12 players may form 2 or 3.",
-        "Players and teams", _set(ks.CFG_TEAMS), lambda v: f"t{v}", lambda v: f"{v} teams",
-        default_text="the only legal count; 2 for 6 and 12 players", choices=(2, 3), short="-t", required=True,
-        hint=lambda: f"legal: {legal_configurations()}"),
-    RuleOption(
-        "hand_size", "sizes", lambda v: HAND_SIZE[v["players"]],
-        "Cards per hand: one size, or a comma list that cycles over the seats (6,7: seat 0 six, seat 1 seven).",
-        "Players and teams", _hand_size, lambda v: f"h{sizes_text(v)}", lambda v: f"hand {sizes_text(v)}",
-        default_text="RULES.md's table: 7 (2 players), 6 (3, 4), 5 (6), 4 (8, 9), 3 (10, 12)",
-        low=1, high=MAX_HAND_SIZE, metavar="H[,H...]", required=True),
-    RuleOption(
-        "sequences_to_win", "int", lambda v: SEQUENCES_TO_WIN[v["teams"]], "Sequences a team needs to win.",
-        "Players and teams", _set(ks.CFG_SEQUENCES_TO_WIN), lambda v: f"q{v}",
-        lambda v: f"{v} sequence{'s' if v != 1 else ''} to win",
-        default_text="2 with two teams, 1 with three", low=1, high=MAX_SEQUENCES_TO_WIN, metavar="Q",
-        required=True),
-    RuleOption(
-        "max_turns", "int", DEFAULT_MAX_TURNS, "The turn cap: a game reaching it ends without a winner.",
-        "Simulation conventions", _set(ks.CFG_MAX_TURNS), lambda v: f"cap{v}", lambda v: f"turn cap {v:,}",
-        low=1, high=MAX_MAX_TURNS, metavar="M", required=True),
-    RuleOption(
-        "chip_limit", "bool", False, "Enforce the 50/50/35 chip supply (off: unlimited chips).",
-        "Simulation conventions", _chip_limit, lambda v: "chips", lambda v: "chip limit 50/50/35"),
-    RuleOption(
-        "reshuffle", "bool", True,
-        "Reshuffle the discards into a new draw pile when it runs out (off: no card is drawn; hands shrink).",
-        "Rule variants", _set(ks.CFG_RESHUFFLE), lambda v: "noreshuffle",
-        lambda v: "reshuffle" if v else "no reshuffle"),
-    RuleOption(
-        "dead_swap", "bool", True, "A dead card may be swapped for a new one (off: never).",
-        "Rule variants", _set(ks.CFG_DEAD_SWAP), lambda v: "nodeadswap",
-        lambda v: "dead cards swapped" if v else "no dead-card swaps"),
-    RuleOption(
-        "late_card", "int", 0,
-        "Compensation: team 0's seats are dealt a card short and draw it at the end of their K-th turn (0: off).",
-        "Rule variants", _late_card, lambda v: f"late{v}", lambda v: f"late card after turn {v}",
-        low=0, high=MAX_LATE_CARD, metavar="K"),
-    RuleOption(
-        "handicap", "counts", 0,
-        "Compensation: team 0's seats play a card short for H turns in all, the earliest seats longest (with "
-        "three teams H0,H1 also handicaps team 1).",
-        "Compensation families", _handicap, lambda v: f"hc{sizes_text(v)}",
-        lambda v: f"handicap {sizes_text(v)} turns", low=0, high=MAX_LATE_CARD, metavar="H[,H1]", high_items=2),
-)}
+OPTIONS: dict[str, RuleOption] = {
+    o.name: o
+    for o in (
+        RuleOption(
+            "players",
+            "int",
+            2,
+            "Players at the table; seat s plays for team s % teams, seat 0 moves first.",
+            "Players and teams",
+            _set(ks.CFG_PLAYERS),
+            lambda v: f"p{v}",
+            lambda v: f"{v} players",
+            choices=tuple(LEGAL_TEAMS),
+            short="-p",
+            required=True,
+            hint=lambda: f"legal: {legal_configurations()}",
+        ),
+        RuleOption(
+            "teams",
+            "int",
+            lambda v: LEGAL_TEAMS[v["players"]][0],
+            "Teams of equal size; 6 and 12 players may form 2 or 3.",
+            "Players and teams",
+            _set(ks.CFG_TEAMS),
+            lambda v: f"t{v}",
+            lambda v: f"{v} teams",
+            default_text="the only legal count; 2 for 6 and 12 players",
+            choices=(2, 3),
+            short="-t",
+            required=True,
+            hint=lambda: f"legal: {legal_configurations()}",
+        ),
+        RuleOption(
+            "hand_size",
+            "sizes",
+            lambda v: HAND_SIZE[v["players"]],
+            "Cards per hand: one size, or a comma list that cycles over the seats (6,7: seat 0 six, seat 1 seven).",
+            "Players and teams",
+            _hand_size,
+            lambda v: f"h{sizes_text(v)}",
+            lambda v: f"hand {sizes_text(v)}",
+            default_text="RULES.md's table: 7 (2 players), 6 (3, 4), 5 (6), 4 (8, 9), 3 (10, 12)",
+            low=1,
+            high=MAX_HAND_SIZE,
+            metavar="H[,H...]",
+            required=True,
+        ),
+        RuleOption(
+            "sequences_to_win",
+            "int",
+            lambda v: SEQUENCES_TO_WIN[v["teams"]],
+            "Sequences a team needs to win.",
+            "Players and teams",
+            _set(ks.CFG_SEQUENCES_TO_WIN),
+            lambda v: f"q{v}",
+            lambda v: f"{v} sequence{'s' if v != 1 else ''} to win",
+            default_text="2 with two teams, 1 with three",
+            low=1,
+            high=MAX_SEQUENCES_TO_WIN,
+            metavar="Q",
+            required=True,
+        ),
+        RuleOption(
+            "max_turns",
+            "int",
+            DEFAULT_MAX_TURNS,
+            "The turn cap: a game reaching it ends without a winner.",
+            "Simulation conventions",
+            _set(ks.CFG_MAX_TURNS),
+            lambda v: f"cap{v}",
+            lambda v: f"turn cap {v:,}",
+            low=1,
+            high=MAX_MAX_TURNS,
+            metavar="M",
+            required=True,
+        ),
+        RuleOption(
+            "chip_limit",
+            "bool",
+            False,
+            "Enforce the 50/50/35 chip supply (off: unlimited chips).",
+            "Simulation conventions",
+            _chip_limit,
+            lambda v: "chips",
+            lambda v: "chip limit 50/50/35",
+        ),
+        RuleOption(
+            "reshuffle",
+            "bool",
+            True,
+            "Reshuffle the discards into a new draw pile when it runs out (off: no card is drawn; hands shrink).",
+            "Rule variants",
+            _set(ks.CFG_RESHUFFLE),
+            lambda v: "noreshuffle",
+            lambda v: "reshuffle" if v else "no reshuffle",
+        ),
+        RuleOption(
+            "dead_swap",
+            "bool",
+            True,
+            "A dead card may be swapped for a new one (off: never).",
+            "Rule variants",
+            _set(ks.CFG_DEAD_SWAP),
+            lambda v: "nodeadswap",
+            lambda v: "dead cards swapped" if v else "no dead-card swaps",
+        ),
+        RuleOption(
+            "late_card",
+            "int",
+            0,
+            "Compensation: team 0's seats are dealt a card short and draw it at the end of their K-th turn (0: off).",
+            "Rule variants",
+            _late_card,
+            lambda v: f"late{v}",
+            lambda v: f"late card after turn {v}",
+            low=0,
+            high=MAX_LATE_CARD,
+            metavar="K",
+        ),
+        RuleOption(
+            "handicap",
+            "counts",
+            0,
+            "Compensation: team 0's seats play a card short for H turns in all, the earliest seats longest (with "
+            "three teams H0,H1 also handicaps team 1).",
+            "Compensation families",
+            _handicap,
+            lambda v: f"hc{sizes_text(v)}",
+            lambda v: f"handicap {sizes_text(v)} turns",
+            low=0,
+            high=MAX_LATE_CARD,
+            metavar="H[,H1]",
+            high_items=2,
+        ),
+    )
+}
 """Every rule option by name, in the order of Rules' fields, records and columns."""
 
 
@@ -368,8 +460,11 @@ def check_compensation(values: Mapping[str, Any]) -> None:
     if values.get("late_card") and values.get("handicap"):
         raise RulesError("late_card and handicap both deal team 0 a card short; give one of them")
     if isinstance(values.get("handicap"), tuple) and values["teams"] != 3:
-        raise RulesError(f"takes H0,H1 only with three teams (H1 handicaps team 1, the middle team); "
-                         f"this table has {values['teams']}", "handicap")
+        raise RulesError(
+            f"takes H0,H1 only with three teams (H1 handicaps team 1, the middle team); "
+            f"this table has {values['teams']}",
+            "handicap",
+        )
 
 
 def check_table(players: int, teams: int) -> None:
@@ -382,19 +477,26 @@ def fit_sizes(sizes: int | tuple[int, ...], players: int) -> int | tuple[int, ..
     """A hand size fitted to the table: one int when every seat holds the same, else one size per seat."""
     listed = sizes if isinstance(sizes, tuple) else (sizes,)
     if len(listed) > players:
-        raise RulesError(f"list {sizes_text(sizes)} has {len(listed)} sizes for {players} seats; "
-                         "give at most one size per seat", "hand_size")
+        raise RulesError(
+            f"list {sizes_text(sizes)} has {len(listed)} sizes for {players} seats; give at most one size per seat",
+            "hand_size",
+        )
     seats = per_seat(sizes, players)
     if sum(seats) > ks.DECK_SIZE:
-        raise RulesError(f"{sizes_text(sizes)} deals {sum(seats)} cards to {players} players; "
-                         f"the deck holds {ks.DECK_SIZE}", "hand_size")
+        raise RulesError(
+            f"{sizes_text(sizes)} deals {sum(seats)} cards to {players} players; the deck holds {ks.DECK_SIZE}",
+            "hand_size",
+        )
     return seats[0] if len(set(seats)) == 1 else seats
 
 
 def is_default(name: str, value: Any, values: Mapping[str, Any]) -> bool:
     """Whether option `name` is at its default at the table of `values`."""
-    return value == OPTIONS[name].coerce(OPTIONS[name].default_for(values)) if name != "hand_size" else \
-        value == fit_sizes(OPTIONS[name].default_for(values), values["players"])
+    return (
+        value == OPTIONS[name].coerce(OPTIONS[name].default_for(values))
+        if name != "hand_size"
+        else value == fit_sizes(OPTIONS[name].default_for(values), values["players"])
+    )
 
 
 def shown(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -404,8 +506,10 @@ def shown(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def markdown_table() -> str:
     """The table as docs/guide/rule-options.md, 'Rule options' shows it."""
-    lines = ["| option | command line | default | allowed | meaning | RULES.md |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| option | command line | default | allowed | meaning | RULES.md |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for o in OPTIONS.values():
         default = o.default_text or (("on" if o.default else "off") if o.kind == "bool" else f"{o.default:,}")
         flags = f"`{o.flags}`" + (f", `{o.short}`" if o.short else "")

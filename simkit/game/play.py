@@ -51,8 +51,15 @@ def check_games(seed: int, first_game: int, n_games: int) -> None:
         raise ValueError(f"games must be a range of non-negative indices, got {first_game}+{n_games}")
 
 
-def simulate(rules: Rules, lineup: Lineup, seed: int, first_game: int, n_games: int,
-             stop: np.ndarray | None = None, done: np.ndarray | None = None) -> np.ndarray:
+def simulate(
+    rules: Rules,
+    lineup: Lineup,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    stop: np.ndarray | None = None,
+    done: np.ndarray | None = None,
+) -> np.ndarray:
     """Statistics of games first_game .. first_game + n_games - 1.
 
     Returns (n_games, len(STAT_NAMES)) int64; runs on get_threads() threads.
@@ -61,10 +68,23 @@ def simulate(rules: Rules, lineup: Lineup, seed: int, first_game: int, n_games: 
     """
     check_games(seed, first_game, n_games)
     if (lineup.players, lineup.teams) != (rules.players, rules.teams):
-        raise ValueError(f"a line-up for {lineup.players} players in {lineup.teams} teams cannot play a table of "
-                         f"{rules.players} players in {rules.teams} teams")
-    return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(),
-                     seed, first_game, n_games, get_threads(), stop, done)
+        raise ValueError(
+            f"a line-up for {lineup.players} players in {lineup.teams} teams cannot play a table of "
+            f"{rules.players} players in {rules.teams} teams"
+        )
+    return run_batch(
+        lineup.policy_set(),
+        tables(),
+        rules.cfg(),
+        lineup.ids(),
+        lineup.params(),
+        seed,
+        first_game,
+        n_games,
+        get_threads(),
+        stop,
+        done,
+    )
 
 
 def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
@@ -77,10 +97,19 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     return st
 
 
-
 def game_loop_compiled(lineup: Lineup, rules: Rules) -> bool:
     """Whether the game loop of the line-up's policy set is compiled, in this process or in numba's disk
     cache: then a first run compiles at most its entry point (a batch, a record), a second or two."""
     policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
-    return is_cached(play_to_end, policies, tables(), rules.cfg(), ids, params, new_state(0),
-                     workspace(policies, lineup.ids(), lineup.params()), np.int64(0), np.int64(0))
+    return is_cached(
+        play_to_end,
+        policies,
+        tables(),
+        rules.cfg(),
+        ids,
+        params,
+        new_state(0),
+        workspace(policies, lineup.ids(), lineup.params()),
+        np.int64(0),
+        np.int64(0),
+    )

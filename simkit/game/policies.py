@@ -27,9 +27,22 @@ PolicyKind = Player  # a player as its declaration gives it (kernels/players/<mo
 # Every declared player by name, in kernel id order: its parameters, defaults, limits, tables and cost.
 POLICIES: dict[str, Player] = {p.name: p for p in dispatch.PLAYERS}
 
-__all__ = ["LOOKAHEAD_OWN_WEIGHTS", "N_PARAMS", "POLICIES", "RICH_NAMES", "RICH_WEIGHTS", "SWIFT_SETTINGS",
-           "VALUE_NAMES", "VALUE_WEIGHTS", "Lineup", "Policy", "PolicyError", "PolicyKind", "markdown_table",
-           "value_table"]
+__all__ = [
+    "LOOKAHEAD_OWN_WEIGHTS",
+    "N_PARAMS",
+    "POLICIES",
+    "RICH_NAMES",
+    "RICH_WEIGHTS",
+    "SWIFT_SETTINGS",
+    "VALUE_NAMES",
+    "VALUE_WEIGHTS",
+    "Lineup",
+    "Policy",
+    "PolicyError",
+    "PolicyKind",
+    "markdown_table",
+    "value_table",
+]
 
 
 def value_table(rules: Rules) -> str:
@@ -74,8 +87,10 @@ class Policy:
         shape = value_table(rules if rules is not None else Rules.make(2))
         if not kind.plays(shape):
             fitted = " and ".join(f"'{t}'" for t in kind.tables)
-            raise PolicyError(f"{kind.name}'s value is fitted for tables of {fitted} only, not '{shape}'; at this "
-                              f"table play {kind.instead}")
+            raise PolicyError(
+                f"{kind.name}'s value is fitted for tables of {fitted} only, not '{shape}'; at this "
+                f"table play {kind.instead}"
+            )
         defaults = kind.defaults(rules)
         values = dict(defaults)
         given: set[str] = set()
@@ -84,8 +99,10 @@ class Policy:
             named = named.strip()
             key = named.removeprefix(RESEARCH)
             if key in kind.research and named != kind.spec_name(key):
-                raise PolicyError(f"{key} of {kind.name!r} is a research instrument (it sees cards the rules "
-                                  f"hide, never fair play): give it as {RESEARCH}{key}={raw.strip() or 'N'}")
+                raise PolicyError(
+                    f"{key} of {kind.name!r} is a research instrument (it sees cards the rules "
+                    f"hide, never fair play): give it as {RESEARCH}{key}={raw.strip() or 'N'}"
+                )
             if not sep or key not in values or named != kind.spec_name(key):
                 allowed = ", ".join(map(kind.spec_name, kind.params)) or "none"
                 raise PolicyError(f"bad parameter {a!r} for policy {kind.name!r}; parameters: {allowed}")

@@ -30,19 +30,19 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
     turns = []
     for row in st.log[: stats[ks.S_TURNS]]:
         action = int(row[ks.L_ACTION])
-        turns.append({
-            "seat": int(row[ks.L_SEAT]),
-            "dead": _card(row[ks.L_DEAD]),
-            "card": _card(row[ks.L_CARD]),
-            "action": ks.ACTION_NAMES[action],
-            "cell": None if action == ks.ACT_PASS else int(row[ks.L_CELL]),
-            "cell_name": None if action == ks.ACT_PASS else cell_name(int(row[ks.L_CELL])),
-            "drawn": [card_name(c) for c in row[ks.L_DRAWN0 : ks.L_DRAWN0 + row[ks.L_NDRAWN]]],
-            "reshuffle": bool(row[ks.L_RESHUFFLE]),
-            "sequences": [
-                [int(c) for c in tb.line_cells[k]] for k in row[ks.L_SEQ0 : ks.L_SEQ0 + row[ks.L_NSEQ]]
-            ],
-        })
+        turns.append(
+            {
+                "seat": int(row[ks.L_SEAT]),
+                "dead": _card(row[ks.L_DEAD]),
+                "card": _card(row[ks.L_CARD]),
+                "action": ks.ACTION_NAMES[action],
+                "cell": None if action == ks.ACT_PASS else int(row[ks.L_CELL]),
+                "cell_name": None if action == ks.ACT_PASS else cell_name(int(row[ks.L_CELL])),
+                "drawn": [card_name(c) for c in row[ks.L_DRAWN0 : ks.L_DRAWN0 + row[ks.L_NDRAWN]]],
+                "reshuffle": bool(row[ks.L_RESHUFFLE]),
+                "sequences": [[int(c) for c in tb.line_cells[k]] for k in row[ks.L_SEQ0 : ks.L_SEQ0 + row[ks.L_NSEQ]]],
+            }
+        )
     winner = int(stats[ks.S_WINNER])
     return {
         "format": FORMAT,
@@ -70,8 +70,11 @@ def write_records(path: Path, records: Iterable[dict]) -> tuple[int, bool]:
     first game finishes, no file is written and KeyboardInterrupt goes on).
     """
     n, interrupted = 0, False
-    with reporting_write_errors(path, "re-run the command to write the records again"), \
-            replacing(path) as tmp, tmp.open("w", encoding="utf-8") as f:
+    with (
+        reporting_write_errors(path, "re-run the command to write the records again"),
+        replacing(path) as tmp,
+        tmp.open("w", encoding="utf-8") as f,
+    ):
         try:
             for rec in records:
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
@@ -90,8 +93,9 @@ def check_writable(path: Path, force: bool = False) -> None:
     """Refuse, before any game is played, a record file that cannot or should not be written."""
     path = Path(path)
     if path.is_dir():
-        raise ValueError(f"cannot write records to {path}: it is a directory; "
-                         f"give a file name, e.g. {path}/games.jsonl")
+        raise ValueError(
+            f"cannot write records to {path}: it is a directory; give a file name, e.g. {path}/games.jsonl"
+        )
     if path.exists() and not force:
         raise ValueError(f"{path} already exists; use --force to replace it, or choose another --record")
     parent = path.parent

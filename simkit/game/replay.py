@@ -89,14 +89,18 @@ def read_record(path: Path, game: int | None = None) -> Found:
             records.append(json.loads(line))
             numbers.append(number)
         except ValueError:
-            raise ReplayError(f"line {number} of {path} is not JSON: a record file holds one simkit.game/1 "
-                              "object per line (docs/RECORD.md)") from None
+            raise ReplayError(
+                f"line {number} of {path} is not JSON: a record file holds one simkit.game/1 "
+                "object per line (docs/RECORD.md)"
+            ) from None
     if not records:
         raise ReplayError(f"{path} holds no game record")
     bad = next((n for r, n in zip(records, numbers) if not isinstance(r, dict)), None)
     if bad is not None:
-        raise ReplayError(f"line {bad} of {path} is not a game record (a JSON object): {path} is not a file of "
-                          "simkit.game/1 records (docs/RECORD.md)")
+        raise ReplayError(
+            f"line {bad} of {path} is not a game record (a JSON object): {path} is not a file of "
+            "simkit.game/1 records (docs/RECORD.md)"
+        )
     games = [r.get("game") for r in records]
     if game is None:
         return Found(records[0], len(records), numbers[0], path)
@@ -178,8 +182,9 @@ class _Game:
         if not +self.pile and self.rules.reshuffle:  # the discards become the new draw pile
             self.pile, self.discards = Counter(self.discards), []
         if self.pile[card] <= 0:
-            raise ReplayError(f"{where}: draws {card}, which is not in the draw pile (both copies are in hands "
-                              "or discards)")
+            raise ReplayError(
+                f"{where}: draws {card}, which is not in the draw pile (both copies are in hands or discards)"
+            )
         self.pile[card] -= 1
         return card
 
@@ -258,15 +263,19 @@ def replay(record: dict) -> list[Step]:
                 raise ReplayError(f"{where}: discards {dead} as dead, but seat {seat} does not hold it")
             if not g.dead(dead):
                 free = [cell_name(c) for c in g.where.get(dead, []) if g.owner[c] is None]
-                raise ReplayError(f"{where}: discards {dead} as dead, but it is not dead ({', '.join(free)} "
-                                  "still empty)" if free else f"{where}: a Jack is never dead")
+                raise ReplayError(
+                    f"{where}: discards {dead} as dead, but it is not dead ({', '.join(free)} still empty)"
+                    if free
+                    else f"{where}: a Jack is never dead"
+                )
             hand.remove(dead)
             g.discards.append(dead)
             if drawn:
                 hand.append(g.draw(drawn.pop(0), where))
         action, card, cell = turn["action"], turn["card"], turn["cell"]
-        if "cell_name" in turn and turn["cell_name"] != (None if not _is_int(cell) or not 0 <= cell < 100
-                                                         else cell_name(cell)):
+        if "cell_name" in turn and turn["cell_name"] != (
+            None if not _is_int(cell) or not 0 <= cell < 100 else cell_name(cell)
+        ):
             raise ReplayError(f"{where}: cell_name {turn['cell_name']!r} does not name cell {cell!r}")
         if action == "pass":
             if card is not None or cell is not None:
@@ -291,8 +300,9 @@ def replay(record: dict) -> list[Step]:
                     raise ReplayError(f"{where}: removes a chip with {card}; only a one-eyed Jack (JS, JH) removes")
                 if g.owner[cell] is None or g.owner[cell] == team:
                     whose = "an empty cell" if g.owner[cell] is None else "its own team's chip"
-                    raise ReplayError(f"{where}: removes from {cell_name(cell)}, {whose}; a one-eyed Jack removes "
-                                      "an opponent's chip")
+                    raise ReplayError(
+                        f"{where}: removes from {cell_name(cell)}, {whose}; a one-eyed Jack removes an opponent's chip"
+                    )
                 if cell in g.locked:
                     raise ReplayError(f"{where}: removes the chip on {cell_name(cell)}, which is part of a sequence")
                 g.owner[cell] = None
@@ -303,17 +313,23 @@ def replay(record: dict) -> list[Step]:
                     raise ReplayError(f"{where}: places a chip with {card}, a one-eyed Jack (it removes)")
                 if cell not in g.playable_cells(card, team):
                     may_take = ", ".join(cell_name(c) for c in g.playable_cells(card, team)) or "no cell"
-                    raise ReplayError(f"{where}: {card} cannot take {cell_name(cell)} (it shows "
-                                      f"{g.names[cell]}{', taken' if g.owner[cell] is not None else ''}); "
-                                      f"{card} may take {may_take}")
+                    raise ReplayError(
+                        f"{where}: {card} cannot take {cell_name(cell)} (it shows "
+                        f"{g.names[cell]}{', taken' if g.owner[cell] is not None else ''}); "
+                        f"{card} may take {may_take}"
+                    )
                 g.owner[cell] = team
                 found = g.new_sequences(cell, team)
                 declared = turn["sequences"]
                 lines = {frozenset(int(c) for c in line) for line in tables().line_cells}
                 for seq in declared:
                     cells = frozenset(seq) if isinstance(seq, list) and all(_is_int(c) for c in seq) else None
-                    if cells is None or cells not in lines or cell not in cells or not all(
-                            g.names[c] == CORNER or g.owner[c] == team for c in cells):
+                    if (
+                        cells is None
+                        or cells not in lines
+                        or cell not in cells
+                        or not all(g.names[c] == CORNER or g.owner[c] == team for c in cells)
+                    ):
                         raise ReplayError(f"{where}: declares a sequence {seq!r} that the board does not hold")
                 if len(declared) != len(found):
                     raise ReplayError(f"{where}: declares {len(declared)} sequence(s); the rules give {len(found)}")
@@ -337,8 +353,10 @@ def _check_result(result, turns: list, winner: int | None, ended: str | None, g:
     if not isinstance(result, dict):
         raise ReplayError("the record's result is not an object")
     if ended is None and len(turns) != g.rules.max_turns:
-        raise ReplayError(f"the record stops after {len(turns)} turns with no winner, no full round of passes "
-                          f"and no turn cap ({g.rules.max_turns})")
+        raise ReplayError(
+            f"the record stops after {len(turns)} turns with no winner, no full round of passes "
+            f"and no turn cap ({g.rules.max_turns})"
+        )
     if result.get("winner_team") != winner:
         said = "a draw" if result.get("winner_team") is None else f"team {result.get('winner_team')} wins"
         got = "a draw" if winner is None else f"team {winner} wins"
@@ -349,5 +367,6 @@ def _check_result(result, turns: list, winner: int | None, ended: str | None, g:
 
 def dealt(record: dict) -> str:
     """The deal in words: each seat's hand."""
-    return "\n".join(f"seat {s} (team {s % record['rules']['teams']}): {' '.join(h)}"
-                     for s, h in enumerate(record["hands"]))
+    return "\n".join(
+        f"seat {s} (team {s % record['rules']['teams']}): {' '.join(h)}" for s, h in enumerate(record["hands"])
+    )

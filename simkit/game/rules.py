@@ -104,12 +104,11 @@ class _RulesMethods:
 _TYPES = {"int": int, "bool": bool, "sizes": "int | tuple[int, ...]", "counts": "int | tuple[int, ...]"}
 
 Rules = make_dataclass(
-    "Rules",
-    [(name, _TYPES[o.kind]) for name, o in OPTIONS.items()],
-    bases=(_RulesMethods,),
-    frozen=True,
+    "Rules", [(name, _TYPES[o.kind]) for name, o in OPTIONS.items()], bases=(_RulesMethods,), frozen=True
 )
 Rules.__module__ = __name__  # pickled by name (Dask sends Rules to its workers)
-Rules.__doc__ = ("One game configuration: a value of every rule option (simkit.game.options.OPTIONS), checked. "
-                 "hand_size is one integer when every seat holds the same number of cards, else a tuple "
-                 "with one size per seat, seat 0 first.")
+Rules.__doc__ = (
+    "One game configuration: a value of every rule option (simkit.game.options.OPTIONS), checked. "
+    "hand_size is one integer when every seat holds the same number of cards, else a tuple "
+    "with one size per seat, seat 0 first."
+)

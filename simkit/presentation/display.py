@@ -40,8 +40,7 @@ def render_board(owner: list[int | None], locked: set[int], last: int | None = N
     """The board as rich Text, with column letters above and row numbers beside: plain markers, styled by
     team where colour is on; `last` (a cell) marked with ``*``."""
     names = board_names()
-    text = Text("    " + "".join(f"{letter:<{CELL_WIDTH}}" for letter in COLUMN_LETTERS).rstrip() + "\n",
-                style="bold")
+    text = Text("    " + "".join(f"{letter:<{CELL_WIDTH}}" for letter in COLUMN_LETTERS).rstrip() + "\n", style="bold")
     for row in range(10):
         text.append(f"{row + 1:>2}  ", style="bold")
         for col in range(10):
@@ -71,5 +70,7 @@ def result_line(record: dict) -> str:
     else:
         outcome = "draw by " + res["end"].replace("_", " ")
     rounds = res["turns"] / record["rules"]["players"]
-    return (f"game {record['game']}: {outcome} after {res['turns']} turns (all seats; {rounds:.1f} rounds); "
-            f"sequences: {seqs}")
+    return (
+        f"game {record['game']}: {outcome} after {res['turns']} turns (all seats; {rounds:.1f} rounds); "
+        f"sequences: {seqs}"
+    )

@@ -63,9 +63,15 @@ def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False) -
 
 def _series(ax, x, value, low, high, scale, marker, label, line=False):
     """Points with 95% error bars (value, low, high in proportions; shown times `scale`)."""
-    ax.errorbar(x, scale * np.asarray(value, float), yerr=_errors(pd.Series(value), pd.Series(low), pd.Series(high),
-                                                                   scale),
-                fmt=("-" if line else "") + marker, capsize=3, label=label, markersize=5)
+    ax.errorbar(
+        x,
+        scale * np.asarray(value, float),
+        yerr=_errors(pd.Series(value), pd.Series(low), pd.Series(high), scale),
+        fmt=("-" if line else "") + marker,
+        capsize=3,
+        label=label,
+        markersize=5,
+    )
 
 
 def first_player(summary: pd.DataFrame) -> Figure:
@@ -80,10 +86,19 @@ def first_player(summary: pd.DataFrame) -> Figure:
         x = np.array([tables.index((int(p), int(t))) for p, t in zip(rows["players"], rows["teams"])])
         x = x + (j - (len(lineups) - 1) / 2) * width
         marker = MARKERS[j % len(MARKERS)]
-        _series(left, x, rows["advantage"], rows["advantage_low"], rows["advantage_high"], 100, marker,
-                f"{lineup} (95% CI)")
-        _series(right, x, rows["relative_advantage"], rows["relative_advantage_low"],
-                rows["relative_advantage_high"], 100, marker, f"{lineup} (95% CI)")
+        _series(
+            left, x, rows["advantage"], rows["advantage_low"], rows["advantage_high"], 100, marker, f"{lineup} (95% CI)"
+        )
+        _series(
+            right,
+            x,
+            rows["relative_advantage"],
+            rows["relative_advantage_low"],
+            rows["relative_advantage_high"],
+            100,
+            marker,
+            f"{lineup} (95% CI)",
+        )
     for ax in (left, right):
         ax.axhline(0, **FAIR, label="no advantage (fair share)")
         ax.set_xticks(range(len(tables)), [f"{p}p/{t}t" for p, t in tables], fontsize=8)
@@ -107,11 +122,25 @@ def hand_size(summary: pd.DataFrame) -> Figure:
         rows = rows.sort_values("size")
         x = rows["size"] + (j - (len(groups) - 1) / 2) * 0.08  # side by side, so the error bars do not hide
         marker = MARKERS[j % len(MARKERS)]
-        _series(left, x, rows["advantage"], rows["advantage_low"], rows["advantage_high"], 100, marker,
-                f"{lineup} (95% CI)", line=True)
-        right.errorbar(x, rows["duration"], yerr=_errors(rows["duration"], rows["duration_low"],
-                                                         rows["duration_high"], 1),
-                       fmt=f"-{marker}", capsize=3, label=f"{lineup} (95% CI)")
+        _series(
+            left,
+            x,
+            rows["advantage"],
+            rows["advantage_low"],
+            rows["advantage_high"],
+            100,
+            marker,
+            f"{lineup} (95% CI)",
+            line=True,
+        )
+        right.errorbar(
+            x,
+            rows["duration"],
+            yerr=_errors(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
+            fmt=f"-{marker}",
+            capsize=3,
+            label=f"{lineup} (95% CI)",
+        )
     left.axhline(0, **FAIR, label="fair share (no advantage)")
     players, teams = int(sweep["players"].iloc[0]), int(sweep["teams"].iloc[0])
     left.set_title(f"{players} players, {teams} teams: first player's team")
@@ -132,12 +161,23 @@ def shifts(frame: pd.DataFrame) -> Figure:
     y = np.arange(len(frame))[::-1]
     for j, (lineup, rows) in enumerate(frame.groupby("policies", sort=False)):
         colour = f"C{j}"
-        ax.errorbar(100 * rows["shift"], y[rows.index], xerr=_errors(rows["shift"], rows["shift_low"],
-                                                                    rows["shift_high"]),
-                    fmt=MARKERS[j % len(MARKERS)], capsize=3, color=colour, label=f"{lineup} (95% CI)")
+        ax.errorbar(
+            100 * rows["shift"],
+            y[rows.index],
+            xerr=_errors(rows["shift"], rows["shift_low"], rows["shift_high"]),
+            fmt=MARKERS[j % len(MARKERS)],
+            capsize=3,
+            color=colour,
+            label=f"{lineup} (95% CI)",
+        )
         cancel = -100 * float(rows["even_advantage"].iloc[0])
-        ax.axvline(cancel, color=colour, linestyle=":", linewidth=1.2,
-                   label=f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)")
+        ax.axvline(
+            cancel,
+            color=colour,
+            linestyle=":",
+            linewidth=1.2,
+            label=f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)",
+        )
     ax.axvline(0, **FAIR, label="no change from the even game")
     ax.set_yticks(y, [f"{r.label} ({r.hand_size})" for r in frame.itertuples()], fontsize=8)
     ax.set_xlabel("change in team 0's advantage, decided games (percentage points)")
@@ -155,16 +195,32 @@ def confirmation(verdicts: pd.DataFrame) -> Figure:
     for j, (strength, rows) in enumerate(frame.groupby("strength", sort=False)):
         colour = f"C{j}"
         margin = 100 * float(rows["margin"].iloc[0])
-        ax.errorbar(100 * rows["advantage"], y[rows.index],
-                    xerr=_errors(rows["advantage"], rows["advantage_low"], rows["advantage_high"]),
-                    fmt=MARKERS[j % len(MARKERS)], capsize=3, color=colour,
-                    label=f"{strength} play ({rows['lineup'].iloc[0]}), {width} interval")
+        ax.errorbar(
+            100 * rows["advantage"],
+            y[rows.index],
+            xerr=_errors(rows["advantage"], rows["advantage_low"], rows["advantage_high"]),
+            fmt=MARKERS[j % len(MARKERS)],
+            capsize=3,
+            color=colour,
+            label=f"{strength} play ({rows['lineup'].iloc[0]}), {width} interval",
+        )
         for side in (-margin, margin):
-            ax.axvline(side, color=colour, linestyle=":", linewidth=1.2,
-                       label=f"{strength} margin ±{margin:g} pp" if side > 0 else None)
+            ax.axvline(
+                side,
+                color=colour,
+                linestyle=":",
+                linewidth=1.2,
+                label=f"{strength} margin ±{margin:g} pp" if side > 0 else None,
+            )
     ax.axvline(0, **FAIR, label="no edge")
-    ax.set_yticks(y, [f"{r.players}p/{r.teams}t {r.strength}: {r.rule}" + ("" if r.fair else " (not fair)")
-                      for r in frame.itertuples()], fontsize=8)
+    ax.set_yticks(
+        y,
+        [
+            f"{r.players}p/{r.teams}t {r.strength}: {r.rule}" + ("" if r.fair else " (not fair)")
+            for r in frame.itertuples()
+        ],
+        fontsize=8,
+    )
     ax.set_xlabel("team 0's advantage, decided games (percentage points)")
     ax.set_title("The rules card, confirmed: each rule's edge with its family-wise interval")
     return _finish(fig, (ax,), "x", legend_below=True)
@@ -180,13 +236,22 @@ def teams(summary: pd.DataFrame) -> Figure:
         rows = summary[summary["policies"] == lineup]
         y = len(labels) - 1 - np.array([labels.index(v) for v in rows["label"]]) + (j - (len(lineups) - 1) / 2) * height
         marker = MARKERS[j % len(MARKERS)]
-        left.errorbar(100 * rows["relative_advantage"], y,
-                      xerr=_errors(rows["relative_advantage"], rows["relative_advantage_low"],
-                                   rows["relative_advantage_high"]),
-                      fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
-        right.errorbar(100 * rows["drawishness"], y, xerr=_errors(rows["drawishness"], rows["drawishness_low"],
-                                                                  rows["drawishness_high"]),
-                       fmt=marker, capsize=3, label=f"{lineup} (95% CI)")
+        left.errorbar(
+            100 * rows["relative_advantage"],
+            y,
+            xerr=_errors(rows["relative_advantage"], rows["relative_advantage_low"], rows["relative_advantage_high"]),
+            fmt=marker,
+            capsize=3,
+            label=f"{lineup} (95% CI)",
+        )
+        right.errorbar(
+            100 * rows["drawishness"],
+            y,
+            xerr=_errors(rows["drawishness"], rows["drawishness_low"], rows["drawishness_high"]),
+            fmt=marker,
+            capsize=3,
+            label=f"{lineup} (95% CI)",
+        )
     left.axvline(0, **FAIR, label="fair share (no advantage)")
     left.set_yticks(range(len(labels))[::-1], labels, fontsize=8)
     left.set_xlabel("team 0's share of decided games / (1/teams) - 1 (%)")
@@ -203,16 +268,25 @@ def variants(frame: pd.DataFrame) -> Figure:
     groups = list(dict.fromkeys(zip(frame["players"], frame["teams"], frame["policies"])))
     fig, axes = plt.subplots(1, 3, figsize=(15, 0.5 * len(names) * 1.3 + 2.4), sharey=True)
     height = 0.8 / max(len(groups), 1)
-    panels = (("advantage_shift", 100, "shift of team 0's advantage, decided games (pp)"),
-              ("turns_shift", 1, "shift of the mean game length (turns)"),
-              ("stalemate_shift", 100, "shift of the stalemate rate (pp)"))
+    panels = (
+        ("advantage_shift", 100, "shift of team 0's advantage, decided games (pp)"),
+        ("turns_shift", 1, "shift of the mean game length (turns)"),
+        ("stalemate_shift", 100, "shift of the stalemate rate (pp)"),
+    )
     for j, (players, teams_, lineup) in enumerate(groups):
         rows = frame[(frame["players"] == players) & (frame["teams"] == teams_) & (frame["policies"] == lineup)]
         y = len(names) - 1 - np.array([names.index(v) for v in rows["variant"]]) + (j - (len(groups) - 1) / 2) * height
         for ax, (col, scale, _) in zip(axes, panels):
-            ax.errorbar(scale * rows[col], y, xerr=_errors(rows[col], rows[f"{col}_low"], rows[f"{col}_high"], scale),
-                        fmt=MARKERS[j % len(MARKERS)], capsize=2, markersize=4, color=f"C{j}",
-                        label=f"{players}p/{teams_}t, {lineup} (95% CI)")
+            ax.errorbar(
+                scale * rows[col],
+                y,
+                xerr=_errors(rows[col], rows[f"{col}_low"], rows[f"{col}_high"], scale),
+                fmt=MARKERS[j % len(MARKERS)],
+                capsize=2,
+                markersize=4,
+                color=f"C{j}",
+                label=f"{players}p/{teams_}t, {lineup} (95% CI)",
+            )
     for ax, (_, _, label) in zip(axes, panels):
         ax.axvline(0, **FAIR, label="no change from the standard game")
         ax.set_xlabel(label, fontsize=9)
@@ -240,23 +314,54 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
             search, refined = (_at_h1(part[part["role"] == role], confirm) for role in ("search", "refinement"))
             if len(confirm) and any(_knobs(v)[1] for v in part["setting"]):
                 h1 += f"{'; ' if h1 else ''}{lineup} H1 = {_knobs(confirm['setting'].iloc[0])[1]}"
-            _series(ax, search["x"], search["advantage"], search["advantage_low"], search["advantage_high"], 100,
-                    MARKERS[j % len(MARKERS)], f"{lineup}: search (95% CI)")
+            _series(
+                ax,
+                search["x"],
+                search["advantage"],
+                search["advantage_low"],
+                search["advantage_high"],
+                100,
+                MARKERS[j % len(MARKERS)],
+                f"{lineup}: search (95% CI)",
+            )
             if len(refined):
-                ax.errorbar(refined["x"] - 0.3, 100 * refined["advantage"],
-                            yerr=_errors(refined["advantage"], refined["advantage_low"], refined["advantage_high"]),
-                            fmt=MARKERS[j % len(MARKERS)], markerfacecolor="white", markersize=5, capsize=2,
-                            color=f"C{j}", label=f"{lineup}: refinement (fresh seed)")
+                ax.errorbar(
+                    refined["x"] - 0.3,
+                    100 * refined["advantage"],
+                    yerr=_errors(refined["advantage"], refined["advantage_low"], refined["advantage_high"]),
+                    fmt=MARKERS[j % len(MARKERS)],
+                    markerfacecolor="white",
+                    markersize=5,
+                    capsize=2,
+                    color=f"C{j}",
+                    label=f"{lineup}: refinement (fresh seed)",
+                )
             if len(confirm):
                 x = [_knobs(v)[0] + 0.35 for v in confirm["setting"]]  # beside its search point
-                ax.errorbar(x, 100 * confirm["advantage"], yerr=_errors(confirm["advantage"], confirm["advantage_low"],
-                                                                        confirm["advantage_high"]),
-                            fmt="*", markersize=11, capsize=3, color=f"C{j}", label=f"{lineup}: confirmation")
-            v = verdicts[(verdicts["family"] == family) & (verdicts["players"] == players)
-                         & (verdicts["teams"] == teams_) & (verdicts["policies"] == lineup)] if len(verdicts) else []
+                ax.errorbar(
+                    x,
+                    100 * confirm["advantage"],
+                    yerr=_errors(confirm["advantage"], confirm["advantage_low"], confirm["advantage_high"]),
+                    fmt="*",
+                    markersize=11,
+                    capsize=3,
+                    color=f"C{j}",
+                    label=f"{lineup}: confirmation",
+                )
+            v = (
+                verdicts[
+                    (verdicts["family"] == family)
+                    & (verdicts["players"] == players)
+                    & (verdicts["teams"] == teams_)
+                    & (verdicts["policies"] == lineup)
+                ]
+                if len(verdicts)
+                else []
+            )
             if len(v) and np.isfinite(v["crossing"].iloc[0]):
-                ax.axvline(v["crossing"].iloc[0], color=f"C{j}", linestyle=":", linewidth=1,
-                           label=f"{lineup}: fitted crossing")
+                ax.axvline(
+                    v["crossing"].iloc[0], color=f"C{j}", linestyle=":", linewidth=1, label=f"{lineup}: fitted crossing"
+                )
         if any(lu not in ("random", "greedy") for lu in at["policies"]):  # a strong player's band, then greedy's
             ax.axhspan(-1.0, 1.0, color="0.93", alpha=0.6, label="±1 pp (a strong player's target)")
         ax.axhspan(-0.5, 0.5, color="0.85", alpha=0.6, label="±0.5 pp (greedy's target)")
@@ -265,7 +370,7 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
         ax.set_xlabel(f"{family} setting" + (f"\n(team 0's H; {h1})" if h1 else ""), fontsize=8)
         ax.set_ylabel("team 0's advantage, decided games (pp)", fontsize=8)
         ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(tables):]:
+    for ax in list(axes.flat)[len(tables) :]:
         ax.set_visible(False)
     fig.suptitle(f"Compensation by {family}: team 0's advantage against the knob")
     return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
@@ -298,35 +403,71 @@ def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure
         confirm = part[part["role"] == "confirmation"]
         c0, c1 = _knobs(confirm["setting"].iloc[0]) if len(confirm) else (0, 0)
         name = "H0" if family == "handicap" else "K"
-        panels.append((f"{players}p/3t, {lineup}, {family}: against {name}" + (f" (H1 = {c1})" if c1 else ""),
-                       search[search["h1"] == c1].sort_values("h0"), refined[refined["h1"] == c1].sort_values("h0"),
-                       "h0", confirm, c0))
+        panels.append(
+            (
+                f"{players}p/3t, {lineup}, {family}: against {name}" + (f" (H1 = {c1})" if c1 else ""),
+                search[search["h1"] == c1].sort_values("h0"),
+                refined[refined["h1"] == c1].sort_values("h0"),
+                "h0",
+                confirm,
+                c0,
+            )
+        )
         if (search["h1"] > 0).any():
-            panels.append((f"{players}p/3t, {lineup}, {family}: against H1 (H0 = {c0})",
-                           search[search["h0"] == c0].sort_values("h1"), refined[refined["h0"] == c0].sort_values("h1"),
-                           "h1", confirm, c1))
+            panels.append(
+                (
+                    f"{players}p/3t, {lineup}, {family}: against H1 (H0 = {c0})",
+                    search[search["h0"] == c0].sort_values("h1"),
+                    refined[refined["h0"] == c0].sort_values("h1"),
+                    "h1",
+                    confirm,
+                    c1,
+                )
+            )
     ncols = min(4, len(panels))
     nrows = -(-len(panels) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows + 0.8), squeeze=False)
     for ax, (title, line, refined, knob, confirm, chosen) in zip(axes.flat, panels):
         for t in range(3):
-            _series(ax, line[knob] + (t - 1) * 0.15, line[f"share_{t}"], line[f"share_{t}_low"],
-                    line[f"share_{t}_high"], 100, MARKERS[t], f"team {t}, search (95% CI)")
+            _series(
+                ax,
+                line[knob] + (t - 1) * 0.15,
+                line[f"share_{t}"],
+                line[f"share_{t}_low"],
+                line[f"share_{t}_high"],
+                100,
+                MARKERS[t],
+                f"team {t}, search (95% CI)",
+            )
             if len(refined):
-                ax.errorbar(refined[knob] - 0.45 + (t - 1) * 0.15, 100 * refined[f"share_{t}"],
-                            yerr=_errors(refined[f"share_{t}"], refined[f"share_{t}_low"], refined[f"share_{t}_high"]),
-                            fmt=MARKERS[t], markerfacecolor="white", markersize=5, capsize=2, color=f"C{t}",
-                            label=f"team {t}, refinement (fresh seed)")
+                ax.errorbar(
+                    refined[knob] - 0.45 + (t - 1) * 0.15,
+                    100 * refined[f"share_{t}"],
+                    yerr=_errors(refined[f"share_{t}"], refined[f"share_{t}_low"], refined[f"share_{t}_high"]),
+                    fmt=MARKERS[t],
+                    markerfacecolor="white",
+                    markersize=5,
+                    capsize=2,
+                    color=f"C{t}",
+                    label=f"team {t}, refinement (fresh seed)",
+                )
             if len(confirm):
-                ax.errorbar([chosen + 0.45 + (t - 1) * 0.15], 100 * confirm[f"share_{t}"],
-                            yerr=_errors(confirm[f"share_{t}"], confirm[f"share_{t}_low"], confirm[f"share_{t}_high"]),
-                            fmt="*", markersize=10, capsize=3, color=f"C{t}", label=f"team {t}, confirmation")
+                ax.errorbar(
+                    [chosen + 0.45 + (t - 1) * 0.15],
+                    100 * confirm[f"share_{t}"],
+                    yerr=_errors(confirm[f"share_{t}"], confirm[f"share_{t}_low"], confirm[f"share_{t}_high"]),
+                    fmt="*",
+                    markersize=10,
+                    capsize=3,
+                    color=f"C{t}",
+                    label=f"team {t}, confirmation",
+                )
         ax.axhline(100 / 3, **FAIR, label="fair share (33.3%)")
         ax.set_title(title, fontsize=8)
         ax.set_xlabel(knob.upper() if knob == "h1" else "team 0's setting", fontsize=8)
         ax.set_ylabel("share of decided games (%)", fontsize=8)
         ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(panels):]:
+    for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     fig.suptitle("Three teams: every team's share of the decided games against the compensation")
     return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
@@ -336,8 +477,14 @@ def skill(ratings: pd.DataFrame) -> Figure:
     """Bradley-Terry ratings on the Elo scale with 95% intervals, random = 0."""
     r = ratings.sort_values("rating").reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(8, 0.6 * len(r) + 1.8))
-    ax.errorbar(r["rating"], range(len(r)), xerr=_errors(r["rating"], r["rating_low"], r["rating_high"], 1),
-                fmt="o", capsize=3, label="rating (95% CI)")
+    ax.errorbar(
+        r["rating"],
+        range(len(r)),
+        xerr=_errors(r["rating"], r["rating_low"], r["rating_high"], 1),
+        fmt="o",
+        capsize=3,
+        label="rating (95% CI)",
+    )
     ax.axvline(0, **FAIR, label=f"{r.loc[r['rating'].abs().idxmin(), 'policy']} (anchor, 0)")
     ax.set_yticks(range(len(r)), r["policy"], fontsize=8)
     ax.set_xlabel("rating (Elo points: +400 = 10 to 1 odds)")

@@ -54,10 +54,37 @@ def _plain(value: Any) -> Any:
     return value
 
 
-_COUNTS = frozenset({"games", "wins", "draws", "count", "decided", "converted", "dof", "min", "max", "team", "seat",
-                     "position", "expected_games"})
-_RATES = frozenset({"win_rate", "team_win_rate", "rate", "share", "decided_share", "conversion_rate", "fair_share",
-                    "score", "balance", "balance_decided"})
+_COUNTS = frozenset(
+    {
+        "games",
+        "wins",
+        "draws",
+        "count",
+        "decided",
+        "converted",
+        "dof",
+        "min",
+        "max",
+        "team",
+        "seat",
+        "position",
+        "expected_games",
+    }
+)
+_RATES = frozenset(
+    {
+        "win_rate",
+        "team_win_rate",
+        "rate",
+        "share",
+        "decided_share",
+        "conversion_rate",
+        "fair_share",
+        "score",
+        "balance",
+        "balance_decided",
+    }
+)
 _POINTS = frozenset({"advantage"})
 _GAPS = frozenset({"max_gap"})
 _PERCENT_OF_FAIR = frozenset({"relative_advantage"})
@@ -157,30 +184,34 @@ def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
     """Summaries as JSON-serialisable dicts (tables as lists of row dicts, NaN -> None, counts as ints)."""
     out = []
     for s in summaries:
-        out.append(_json_value({
-            "config": s.config,
-            "games": s.games,
-            "teams": s.teams,
-            "shares": s.shares,
-            "gap": s.gap,
-            "seats": s.seats,
-            "outcomes": s.outcomes,
-            "draw": s.draw,
-            "length": s.length,
-            "rounds": s.rounds,
-            "first_sequence": s.first_sequence,
-            "equal_strength": s.equal_strength,
-            "first_mover": s.first_mover,
-            "balance": s.balance,
-            "lineups": s.lineups,
-            "team_means": s.team_means,
-            "game_means": s.game_means,
-            "run_id": s.run_id,
-            "expected_games": s.expected_games,
-            "complete": s.complete,
-            "section_notes": s.section_notes,
-            "notes": list(s.notes),
-        }))
+        out.append(
+            _json_value(
+                {
+                    "config": s.config,
+                    "games": s.games,
+                    "teams": s.teams,
+                    "shares": s.shares,
+                    "gap": s.gap,
+                    "seats": s.seats,
+                    "outcomes": s.outcomes,
+                    "draw": s.draw,
+                    "length": s.length,
+                    "rounds": s.rounds,
+                    "first_sequence": s.first_sequence,
+                    "equal_strength": s.equal_strength,
+                    "first_mover": s.first_mover,
+                    "balance": s.balance,
+                    "lineups": s.lineups,
+                    "team_means": s.team_means,
+                    "game_means": s.game_means,
+                    "run_id": s.run_id,
+                    "expected_games": s.expected_games,
+                    "complete": s.complete,
+                    "section_notes": s.section_notes,
+                    "notes": list(s.notes),
+                }
+            )
+        )
     return out
 
 
@@ -194,8 +225,17 @@ def dict_rows(d: dict[str, float]) -> list[tuple[str, Any, Any, Any]]:
     return rows
 
 
-_SCALAR_SECTIONS = ("draw", "gap", "length", "rounds", "first_sequence", "equal_strength", "first_mover", "balance",
-                    "game_means")
+_SCALAR_SECTIONS = (
+    "draw",
+    "gap",
+    "length",
+    "rounds",
+    "first_sequence",
+    "equal_strength",
+    "first_mover",
+    "balance",
+    "game_means",
+)
 
 
 def _number(value: Any) -> float:
@@ -215,8 +255,17 @@ def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
 
     def add(section: str, metric: str, key: Any, value: Any, lo: Any = None, hi: Any = None) -> None:
         text = format_value(_metric_kind_name(section, metric), value)
-        rows.append({"section": section, "metric": metric, "key": "" if key is None else str(key),
-                     "value": _number(value), "ci_low": _number(lo), "ci_high": _number(hi), "text": text})
+        rows.append(
+            {
+                "section": section,
+                "metric": metric,
+                "key": "" if key is None else str(key),
+                "value": _number(value),
+                "ci_low": _number(lo),
+                "ci_high": _number(hi),
+                "text": text,
+            }
+        )
 
     add("games", "games", None, s.games)
     for r in s.teams.itertuples(index=False):
@@ -246,11 +295,29 @@ def _tidy_rows(s: Summary) -> list[dict[str, Any]]:
                 add("team_means", metric, r["team"], v)
     for section, notes in s.section_notes.items():
         for note in notes:
-            rows.append({"section": "notes", "metric": section, "key": "", "value": _NAN,
-                         "ci_low": _NAN, "ci_high": _NAN, "text": note})
+            rows.append(
+                {
+                    "section": "notes",
+                    "metric": section,
+                    "key": "",
+                    "value": _NAN,
+                    "ci_low": _NAN,
+                    "ci_high": _NAN,
+                    "text": note,
+                }
+            )
     for note in s.notes:
-        rows.append({"section": "notes", "metric": "note", "key": "", "value": _NAN,
-                     "ci_low": _NAN, "ci_high": _NAN, "text": note})
+        rows.append(
+            {
+                "section": "notes",
+                "metric": "note",
+                "key": "",
+                "value": _NAN,
+                "ci_low": _NAN,
+                "ci_high": _NAN,
+                "text": note,
+            }
+        )
     return rows
 
 
@@ -281,7 +348,8 @@ def _csv(summaries: Sequence[Summary]) -> str:
     kinds = [value_kind(_metric_kind_name(sec, m)) for sec, m in zip(frame["section"], frame["metric"])]
     frame["value"] = pd.Series(
         [int(v) if k == "count" and math.isfinite(v) else v for v, k in zip(values, kinds, strict=True)],
-        index=frame.index, dtype=object,
+        index=frame.index,
+        dtype=object,
     )
     buf = io.StringIO()
     frame.to_csv(buf, index=False)
@@ -365,19 +433,27 @@ def _length_block(s: Summary) -> _Block:
     rows = []
     for metric, v, lo, hi in dict_rows(s.length):
         r = rounds.get(metric)
-        rows.append([metric, format_value(metric, v), format_interval(metric, lo, hi) if lo is not None else "",
-                     "" if r is None or not math.isfinite(r) else f"{r:,.2f}"])
+        rows.append(
+            [
+                metric,
+                format_value(metric, v),
+                format_interval(metric, lo, hi) if lo is not None else "",
+                "" if r is None or not math.isfinite(r) else f"{r:,.2f}",
+            ]
+        )
     columns = ["metric", "turns (all seats)", "95% CI"] + (["rounds"] if rounds else [])
-    return _Block("length", _title("length"), columns, [row[:len(columns)] for row in rows])
+    return _Block("length", _title("length"), columns, [row[: len(columns)] for row in rows])
 
 
 def fair_line() -> str:
     """What "fair" means where simkit says it: an equivalence margin on the advantage, not a zero edge."""
 
-    return (f"fair: the compensation study calls a setting fair when the advantage's 95% interval lies within "
-            f"±{100 * FAIR_BAND['casual']:g} pp (casual play: random and greedy) or ±{100 * FAIR_BAND['strong']:g} pp "
-            "(strong play: swift, as on the rules card; also fast, the lookahead and the tree searches): an "
-            "equivalence margin, not a zero edge.")
+    return (
+        f"fair: the compensation study calls a setting fair when the advantage's 95% interval lies within "
+        f"±{100 * FAIR_BAND['casual']:g} pp (casual play: random and greedy) or ±{100 * FAIR_BAND['strong']:g} pp "
+        "(strong play: swift, as on the rules card; also fast, the lookahead and the tree searches): an "
+        "equivalence margin, not a zero edge."
+    )
 
 
 def _blocks(s: Summary) -> Iterator[_Block]:
@@ -405,8 +481,9 @@ def md_cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], left: Iterable[str] | None = None,
-                   pad: bool = True) -> str:
+def markdown_table(
+    columns: Sequence[str], rows: Iterable[Sequence[Any]], left: Iterable[str] | None = None, pad: bool = True
+) -> str:
     """A markdown pipe table: the one writer of every table simkit prints or publishes.
 
     Cells are text (formatted by the caller); `left` names the text columns,
@@ -448,14 +525,19 @@ def looks_numeric(text: str) -> bool:
 def glossary_markdown() -> str:
     """The glossary (simkit.presentation.glossary.GLOSSARY) as a markdown pipe table (term, meaning), as in
     docs/guide/reports.md, 'Glossary'."""
-    return markdown_table(["term", "meaning"], [(f"`{term}`", meaning) for term, meaning in GLOSSARY.items()],
-                          left=["term", "meaning"], pad=False)
+    return markdown_table(
+        ["term", "meaning"],
+        [(f"`{term}`", meaning) for term, meaning in GLOSSARY.items()],
+        left=["term", "meaning"],
+        pad=False,
+    )
 
 
 def glossary_table() -> Table:
     """The glossary (simkit.presentation.glossary.GLOSSARY) as a rich table."""
-    table = Table(title="Reading this report", title_justify="left", show_edge=False, header_style="bold",
-                  show_lines=False)
+    table = Table(
+        title="Reading this report", title_justify="left", show_edge=False, header_style="bold", show_lines=False
+    )
     table.add_column("term", max_width=24, overflow="fold")
     table.add_column("meaning", ratio=1, overflow="fold")
     for term, meaning in GLOSSARY.items():
@@ -581,6 +663,9 @@ def count(n: Any) -> str:
 
 def metrics_markdown() -> str:
     """The metrics registry as a markdown table (docs/guide/reports.md, 'Metrics')."""
-    return markdown_table(["metric", "definition", "range"],
-                          [(f"`{m.name}`", m.definition, m.range) for m in METRICS.values()],
-                          left=["metric", "definition", "range"], pad=False)
+    return markdown_table(
+        ["metric", "definition", "range"],
+        [(f"`{m.name}`", m.definition, m.range) for m in METRICS.values()],
+        left=["metric", "definition", "range"],
+        pad=False,
+    )

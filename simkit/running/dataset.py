@@ -89,8 +89,13 @@ STAT_TYPES: dict[str, pa.DataType] = {
 assert tuple(STAT_TYPES) == STAT_NAMES
 
 STRING = pa.dictionary(pa.int8(), pa.string())
-NUMPY_TYPES = {pa.bool_(): np.bool_, pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32,
-               pa.int64(): np.int64}
+NUMPY_TYPES = {
+    pa.bool_(): np.bool_,
+    pa.int8(): np.int8,
+    pa.int16(): np.int16,
+    pa.int32(): np.int32,
+    pa.int64(): np.int64,
+}
 """The numpy type of each Arrow type of a non-text column (Arrow's to_pandas_dtype would import
 pandas, half a second of CPU, in the writer thread of every run)."""
 OPTION_TYPES: dict[str, pa.DataType] = {name: option.column_type for name, option in OPTIONS.items()}
@@ -129,7 +134,6 @@ class DatasetError(ValueError):
 def versions() -> dict[str, str]:
     """Versions of everything that took part in writing a dataset."""
     import numba
-
 
     return {
         "simkit": VERSION,
@@ -177,8 +181,9 @@ def _text(values: list[str]) -> pa.StringArray:
     """The Arrow string array of `values`, from its buffers (``pa.array`` would import pandas)."""
     encoded = [v.encode() for v in values]
     offsets = np.cumsum([0, *map(len, encoded)], dtype=np.int32)
-    return pa.Array.from_buffers(pa.string(), len(values),
-                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+    return pa.Array.from_buffers(
+        pa.string(), len(values), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))]
+    )
 
 
 def _column(values: np.ndarray, typ: pa.DataType) -> pa.Array:
@@ -226,8 +231,13 @@ def _tuple(value):
 
 def part_metadata(identity: dict, first_game: int, games: int) -> dict:
     """What a part file says of itself (its schema metadata, key ``simkit``)."""
-    return {"format": FORMAT, "run_id": run_id(identity), "identity": identity,
-            "first_game": first_game, "games": games}
+    return {
+        "format": FORMAT,
+        "run_id": run_id(identity),
+        "identity": identity,
+        "first_game": first_game,
+        "games": games,
+    }
 
 
 def write_part(directory: Path, stats: np.ndarray, first_game: int, identity: dict) -> Path:
@@ -302,8 +312,9 @@ def part_bytes(path: Path, digest: str | None, data: bytes | None = None) -> byt
     if digest is not None:
         got = digest_of(data)
         if got != digest:
-            raise DamagedPart(path, f"its bytes are not the ones written: sha256 {got[:12]}..., "
-                                    f"{mf.LOG} recorded {digest[:12]}...")
+            raise DamagedPart(
+                path, f"its bytes are not the ones written: sha256 {got[:12]}..., {mf.LOG} recorded {digest[:12]}..."
+            )
     return data
 
 
@@ -414,15 +425,16 @@ def find_runs(root: Path) -> list[Run]:
     """Every run under `root` (the run itself or a folder of runs)."""
     root = Path(root)
     if not root.exists():
-        raise DatasetError(f"{root} does not exist; give the folder `simkit run --out` or `simkit study --out` "
-                           "wrote")
+        raise DatasetError(f"{root} does not exist; give the folder `simkit run --out` or `simkit study --out` wrote")
     if not root.is_dir():
         raise DatasetError(f"{root} is a file, not a dataset folder; give the folder `simkit run --out` wrote")
     manifests = sorted(root.rglob(MANIFEST))
     if not manifests:
         raise DatasetError(f"{root} holds no simkit dataset (no {MANIFEST} found); create one with `simkit run`")
-    return [Run(m.parent, read_manifest(m.parent), sorted(m.parent.glob(PART_GLOB)), *_checked_chunks(m.parent))
-            for m in manifests]
+    return [
+        Run(m.parent, read_manifest(m.parent), sorted(m.parent.glob(PART_GLOB)), *_checked_chunks(m.parent))
+        for m in manifests
+    ]
 
 
 def _checked_chunks(directory: Path) -> tuple[dict[str, str], dict[str, tuple[int, int]]]:
@@ -448,8 +460,9 @@ def _read_part(path: Path, run: Run, columns: list[str] | None) -> pa.Table:
         table = table.append_column("run_id", _strings([run.run_id], np.zeros(n, np.int8)))
     for name in OPTIONS:  # written before the option existed: the game was played at its default
         if name not in table.column_names:
-            table = table.append_column(pa.field(name, OPTION_TYPES[name], nullable=False),
-                                        _constant(name, OPTIONS[name].default, len(table)))
+            table = table.append_column(
+                pa.field(name, OPTION_TYPES[name], nullable=False), _constant(name, OPTIONS[name].default, len(table))
+            )
     table = table.select([f for f in SCHEMA.names if f in table.column_names])
     return table if columns is None else table.select([c for c in columns if c in table.column_names])
 
@@ -502,15 +515,19 @@ def read_runs(root: Path, columns: list[str] | None = None, allow_incomplete: bo
     for t in tables:
         if len(t):
             found.setdefault(t.column("run_id")[0].as_py(), []).append(t.column("game").to_numpy())
-    shortfalls = [short for rid, r in by_id.items()
-                  if (short := Shortfall.of(r, np.concatenate([np.zeros(0, np.int64), *found[rid]]),
-                                            damaged.get(rid, [])))]
-    check_complete(root, shortfalls, allow_incomplete, "read_games(..., allow_incomplete=True) returns the "
-                                                       "rows there are")
+    shortfalls = [
+        short
+        for rid, r in by_id.items()
+        if (short := Shortfall.of(r, np.concatenate([np.zeros(0, np.int64), *found[rid]]), damaged.get(rid, [])))
+    ]
+    check_complete(
+        root, shortfalls, allow_incomplete, "read_games(..., allow_incomplete=True) returns the rows there are"
+    )
     tables = [t if columns is None else t.select([c for c in columns if c in t.column_names]) for t in tables]
     if not tables:
-        table = pa.table({c: pa.array([], SCHEMA.field(c).type) for c in (columns or SCHEMA.names)
-                          if c in SCHEMA.names})
+        table = pa.table(
+            {c: pa.array([], SCHEMA.field(c).type) for c in (columns or SCHEMA.names) if c in SCHEMA.names}
+        )
     else:
         try:
             table = pa.concat_tables(tables, promote_options="permissive")
@@ -530,6 +547,7 @@ def read_runs(root: Path, columns: list[str] | None = None, allow_incomplete: bo
 
 
 # --- a dataset that lacks games ------------------------------------------------------
+
 
 class IncompleteDataset(DatasetError):
     """A dataset with fewer games than its runs were asked for, or with parts that fail their check: what a
@@ -589,8 +607,9 @@ class Shortfall:
             more = f" and {len(self.missing) - 3} more ranges" if len(self.missing) > 3 else ""
             what.append(f"games {shown}{more} missing")
         out = ["  " + "; ".join(what)]
-        folders = list(dict.fromkeys([*(e.path.parent for e in self.left_out),
-                                      *([self.run.directory] if self.missing else [])]))
+        folders = list(
+            dict.fromkeys([*(e.path.parent for e in self.left_out), *([self.run.directory] if self.missing else [])])
+        )
         for folder in folders:
             command, why = run_command(self.run.manifest, folder)
             out.append(f"  complete it: {command}" if command else f"  {why}")
@@ -608,8 +627,10 @@ def shortfall_lines(root: Path, shortfalls: list[Shortfall], then: str) -> list[
     left_out = sum(len(s.left_out) for s in shortfalls)
     damage = f", {left_out} part{'s' if left_out != 1 else ''} left out as damaged or unreadable" if left_out else ""
     runs = f"{len(shortfalls)} run{'s' if len(shortfalls) != 1 else ''}"
-    first = (f"{root} is incomplete: {runs} lack{'s' if len(shortfalls) == 1 else ''} games{damage}; "
-             "whatever is summarised of it would be partial")
+    first = (
+        f"{root} is incomplete: {runs} lack{'s' if len(shortfalls) == 1 else ''} games{damage}; "
+        "whatever is summarised of it would be partial"
+    )
     return [first, *(line for s in shortfalls for line in s.lines()), f"  {then}"]
 
 
@@ -629,15 +650,15 @@ def run_command(manifest: dict, out: Path) -> tuple[str | None, str]:
     """(the `simkit run` command that completes the run of `manifest` in `out`, None if this simkit cannot;
     why not). The command names every option that decides the run's identity, so it is that run's."""
 
-
     identity = manifest.get("identity") or {}
     games = manifest.get("games")
     wrote = identity.get("simkit") or manifest.get("versions", {}).get("simkit", "an older simkit")
-    cannot = (f"this simkit cannot complete it (written by simkit {wrote}, kernel "
-              f"{identity.get('kernel') or manifest.get('versions', {}).get('kernel_sources', '?')}; this is "
-              f"{identity_now()}): complete it with that version, or replay it whole with `simkit run --overwrite`")
+    cannot = (
+        f"this simkit cannot complete it (written by simkit {wrote}, kernel "
+        f"{identity.get('kernel') or manifest.get('versions', {}).get('kernel_sources', '?')}; this is "
+        f"{identity_now()}): complete it with that version, or replay it whole with `simkit run --overwrite`"
+    )
     try:
-
         given = {k: tuple(v) if isinstance(v, list) else v for k, v in identity["rules"].items() if k in OPTIONS}
         rules = Rules.make(**given)
         lineup = Lineup.parse(identity["lineup"], rules, bool(identity.get("swap_seats")))

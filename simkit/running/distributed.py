@@ -74,8 +74,10 @@ from simkit.version import VERSION
 log = logging.getLogger(__name__)
 
 INSTALL = "pip install 'simkit[distributed]'"
-ALLOWED = ("'local:N' (a Dask LocalCluster of N single-threaded worker processes on this machine) "
-           "or 'tcp://HOST:PORT' (a running Dask scheduler)")
+ALLOWED = (
+    "'local:N' (a Dask LocalCluster of N single-threaded worker processes on this machine) "
+    "or 'tcp://HOST:PORT' (a running Dask scheduler)"
+)
 MAX_LOCAL_WORKERS = 1024
 RETRIES = 2  # a task that raises is tried again this often (a lost worker is Dask's allowed-failures)
 CONNECT_SECONDS = 30  # to reach a tcp:// scheduler
@@ -96,6 +98,7 @@ class WorkerMismatch(ClusterError):
 
 # --- the scheduler argument --------------------------------------------------
 
+
 def parse_scheduler(text: str) -> tuple[str, int | str]:
     """('local', N) or ('tcp', 'tcp://HOST:PORT') from a --scheduler value; ValueError otherwise."""
     m = re.fullmatch(r"local:(\d{1,5})", text.strip())
@@ -112,8 +115,9 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise ClusterError(f"running on a Dask cluster needs dask.distributed, which is not installed: {INSTALL}") \
-            from None
+        raise ClusterError(
+            f"running on a Dask cluster needs dask.distributed, which is not installed: {INSTALL}"
+        ) from None
     return distributed
 
 
@@ -133,8 +137,10 @@ def check_scheduler(scheduler) -> None:
         distributed = None
     if distributed is not None and isinstance(scheduler, distributed.Client):
         return
-    raise ValueError(f"scheduler must be {ALLOWED}, or a cluster from simkit.running.distributed.connect; "
-                     f"got a {type(scheduler).__name__}")
+    raise ValueError(
+        f"scheduler must be {ALLOWED}, or a cluster from simkit.running.distributed.connect; "
+        f"got a {type(scheduler).__name__}"
+    )
 
 
 def _check_reachable(address: str) -> None:
@@ -143,11 +149,14 @@ def _check_reachable(address: str) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
     except OSError as e:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({e.strerror or _one_line(e)}); start one "
-                           f"with `dask scheduler` and workers with `dask worker {address} --nthreads 1`") from None
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} ({e.strerror or _one_line(e)}); start one "
+            f"with `dask scheduler` and workers with `dask worker {address} --nthreads 1`"
+        ) from None
 
 
 # --- a cluster, open for many runs ------------------------------------------
+
 
 class Cluster:
     """An open Dask client (and the LocalCluster it started, if any), for as many runs as you like.
@@ -221,7 +230,9 @@ def open_cluster(scheduler: str) -> Cluster:
     if kind == "local":
         with _terminal_interrupts_ignored():  # Ctrl-C is the client's to handle, not the workers'
             local = distributed.LocalCluster(
-                n_workers=where, threads_per_worker=1, processes=True,
+                n_workers=where,
+                threads_per_worker=1,
+                processes=True,
                 dashboard_address=":0",  # any free port: never a clash with another cluster
                 silence_logs=logging.ERROR,  # a failed chunk is said in one line by the client, not by Dask
             )
@@ -233,8 +244,10 @@ def open_cluster(scheduler: str) -> Cluster:
     try:
         client = distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
     except (OSError, TimeoutError) as e:
-        raise ClusterError(f"cannot reach the Dask scheduler at {where} ({_one_line(e)}); start one with "
-                           f"`dask scheduler` and workers with `dask worker {where} --nthreads 1`") from None
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {where} ({_one_line(e)}); start one with "
+            f"`dask scheduler` and workers with `dask worker {where} --nthreads 1`"
+        ) from None
     return Cluster(client, where)
 
 
@@ -267,6 +280,7 @@ def _as_cluster(scheduler) -> Cluster:
 
 
 # --- the client's side of a run ------------------------------------------------
+
 
 class DaskExecutor(Executor):
     """Plays a run's chunks on a Dask cluster (see the module docstring).
@@ -322,15 +336,27 @@ def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvent
     try:
         _wait_for_workers(cluster)
         check_workers(client, out, rid)
-        noting_compile(events, chunks.lineup.spec, _warm_up_everywhere, client, chunks.rules, chunks.lineup,
-                       chunks.seed, identity)
+        noting_compile(
+            events, chunks.lineup.spec, _warm_up_everywhere, client, chunks.rules, chunks.lineup, chunks.seed, identity
+        )
         client.subscribe_topic(topic, progress.heard)
         listening = True
         keys = [f"simkit-chunk-{rid}-{first:012d}-{n}-{token}" for first, n in todo]
         futures = client.map(
-            play_chunk, [f for f, _ in todo], [n for _, n in todo], key=keys, retries=RETRIES, pure=True,
-            out=str(out), rules=chunks.rules, lineup=chunks.lineup, seed=chunks.seed, identity=identity,
-            versions=_compared_versions(ds.versions()), token=token, topic=topic,
+            play_chunk,
+            [f for f, _ in todo],
+            [n for _, n in todo],
+            key=keys,
+            retries=RETRIES,
+            pure=True,
+            out=str(out),
+            rules=chunks.rules,
+            lineup=chunks.lineup,
+            seed=chunks.seed,
+            identity=identity,
+            versions=_compared_versions(ds.versions()),
+            token=token,
+            topic=topic,
         )
         for key, future, chunk in zip(keys, futures, todo):
             pending[key] = future
@@ -366,8 +392,15 @@ def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvent
         remove_temporaries(out, PART_TMP_GLOB)
     wall = time.perf_counter() - start
     if todo and not interrupted:
-        log.info("%d chunks on %s in %.1f s: %.1f s playing and %.1f s writing (%d bytes) on the workers",
-                 len(todo), cluster, wall, totals["play"], totals["write"], totals["bytes"])
+        log.info(
+            "%d chunks on %s in %.1f s: %.1f s playing and %.1f s writing (%d bytes) on the workers",
+            len(todo),
+            cluster,
+            wall,
+            totals["play"],
+            totals["write"],
+            totals["bytes"],
+        )
     return interrupted
 
 
@@ -394,8 +427,10 @@ def _wait_for_workers(cluster: Cluster) -> None:
     try:
         cluster.client.wait_for_workers(1, timeout=WORKER_SECONDS)
     except TimeoutError:
-        raise ClusterError(f"the Dask scheduler {cluster} has had no worker for {WORKER_SECONDS} s; start some "
-                           f"with `dask worker {cluster} --nthreads 1`") from None
+        raise ClusterError(
+            f"the Dask scheduler {cluster} has had no worker for {WORKER_SECONDS} s; start some "
+            f"with `dask worker {cluster} --nthreads 1`"
+        ) from None
 
 
 def check_workers(client, out: Path, rid: str) -> None:
@@ -417,13 +452,19 @@ def check_workers(client, out: Path, rid: str) -> None:
         theirs = answer["versions"]
         differ = [f"{k} {theirs.get(k)} (client {v})" for k, v in mine.items() if theirs.get(k) != v]
         if differ:
-            problems.append(WorkerMismatch(
-                f"{where} runs {', '.join(differ)}; every worker needs the client's simkit, kernel and "
-                f"libraries: install simkit {VERSION} there ({INSTALL}, from the client's source)"))
+            problems.append(
+                WorkerMismatch(
+                    f"{where} runs {', '.join(differ)}; every worker needs the client's simkit, kernel and "
+                    f"libraries: install simkit {VERSION} there ({INSTALL}, from the client's source)"
+                )
+            )
         elif not answer["sees_run"]:
-            problems.append(ClusterError(
-                f"{where} does not see the run in {out}: the output directory must be on a filesystem that "
-                "the client and every worker share, at the same path"))
+            problems.append(
+                ClusterError(
+                    f"{where} does not see the run in {out}: the output directory must be on a filesystem that "
+                    "the client and every worker share, at the same path"
+                )
+            )
         elif not answer["writable"]:
             problems.append(ClusterError(f"{where} cannot write to {out}"))
     if problems:
@@ -434,8 +475,10 @@ def check_workers(client, out: Path, rid: str) -> None:
 def _probe_failure(address: str, error: BaseException, version: str) -> ClusterError:
     text = _one_line(error)
     if isinstance(error, ImportError) or "simkit" in text:
-        return WorkerMismatch(f"worker {address} cannot import simkit ({text}); install simkit {version} on every "
-                              f"worker ({INSTALL}, from the client's source)")
+        return WorkerMismatch(
+            f"worker {address} cannot import simkit ({text}); install simkit {version} on every "
+            f"worker ({INSTALL}, from the client's source)"
+        )
     return ClusterError(f"worker {address} failed simkit's probe: {text}")
 
 
@@ -446,8 +489,10 @@ def _chunk_result(future, result, out: Path, first: int, n: int) -> dict:
         if result.get("stopped"):
             raise ClusterError(f"{games} were stopped by another client of this cluster")
         if not (out / result["file"]).exists():
-            raise ClusterError(f"a worker wrote {out / result['file']} but the client does not see it: the output "
-                               "directory must be on a filesystem that the client and every worker share")
+            raise ClusterError(
+                f"a worker wrote {out / result['file']} but the client does not see it: the output "
+                "directory must be on a filesystem that the client and every worker share"
+            )
         return result
     if future.status == "error":
         exc = result[1]
@@ -456,10 +501,14 @@ def _chunk_result(future, result, out: Path, first: int, n: int) -> dict:
         if isinstance(exc, ds.DatasetError | ClusterError) or type(exc).__name__ == "WriteError":
             raise exc.with_traceback(None)
         if isinstance(exc, KilledWorker):
-            raise ClusterError(f"{games} were lost with every worker that played them (each died: out of memory?); "
-                               "re-running the same command resumes the run") from None
-        raise ClusterError(f"a worker failed playing {games}: {type(exc).__name__}: {_one_line(exc)}; "
-                           "re-running the same command resumes the run") from None
+            raise ClusterError(
+                f"{games} were lost with every worker that played them (each died: out of memory?); "
+                "re-running the same command resumes the run"
+            ) from None
+        raise ClusterError(
+            f"a worker failed playing {games}: {type(exc).__name__}: {_one_line(exc)}; "
+            "re-running the same command resumes the run"
+        ) from None
     raise ClusterError(f"the cluster dropped {games} ({future.status}); re-running the same command resumes the run")
 
 
@@ -571,8 +620,13 @@ def _probe(out: str, rid: str) -> dict:
         sees_run = manifest.get("run_id") == rid
     except (OSError, ValueError, AttributeError):
         sees_run = False
-    return {"versions": _compared_versions(ds.versions()), "sees_run": sees_run,
-            "writable": os.access(out, os.W_OK), "host": socket.gethostname(), "pid": os.getpid()}
+    return {
+        "versions": _compared_versions(ds.versions()),
+        "sees_run": sees_run,
+        "writable": os.access(out, os.W_OK),
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+    }
 
 
 async def _warm_up(rules, lineup, seed: int, identity: dict) -> None:
@@ -588,7 +642,6 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
-
 
     set_threads(1)
     simulate(rules, lineup, seed, 0, 0)
@@ -635,8 +688,10 @@ def _check_versions(expected: dict) -> None:
     mine = _compared_versions(ds.versions())
     differ = [f"{k} {mine.get(k)} (client {v})" for k, v in expected.items() if mine.get(k) != v]
     if differ:
-        raise WorkerMismatch(f"worker on {socket.gethostname()} (pid {os.getpid()}) runs {', '.join(differ)}; "
-                             f"every worker needs the client's simkit, kernel and libraries ({INSTALL})")
+        raise WorkerMismatch(
+            f"worker on {socket.gethostname()} (pid {os.getpid()}) runs {', '.join(differ)}; "
+            f"every worker needs the client's simkit, kernel and libraries ({INSTALL})"
+        )
 
 
 def _report(topic: str, first: int, games: int) -> None:
@@ -648,8 +703,9 @@ def _report(topic: str, first: int, games: int) -> None:
         pass
 
 
-def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identity: dict, versions: dict,
-               token: str, topic: str) -> dict:
+def play_chunk(
+    first: int, n: int, *, out: str, rules, lineup, seed: int, identity: dict, versions: dict, token: str, topic: str
+) -> dict:
     """One Dask task: play games [first, first + n) on one thread and write their part file into `out`.
 
     Returns a few numbers (never the games): {'first', 'games', 'file',
@@ -677,5 +733,12 @@ def play_chunk(first: int, n: int, *, out: str, rules, lineup, seed: int, identi
         t1 = time.perf_counter()
         path = ds.write_part(Path(out), stats, first, identity)
         t2 = time.perf_counter()
-    return {"first": first, "games": n, "file": path.name, "bytes": path.stat().st_size,
-            "play_seconds": t1 - t0, "write_seconds": t2 - t1, "worker": f"{socket.gethostname()}:{os.getpid()}"}
+    return {
+        "first": first,
+        "games": n,
+        "file": path.name,
+        "bytes": path.stat().st_size,
+        "play_seconds": t1 - t0,
+        "write_seconds": t2 - t1,
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }

@@ -140,16 +140,18 @@ def digests(directory: Path) -> dict[int, str]:
 
 def checked_chunks(directory: Path) -> dict[int, tuple[int, str]]:
     """first game -> (games, the sha256 of its part's bytes as written), for every chunk the log gives a digest."""
-    return {e["first_game"]: (e["games"], e[DIGEST]) for e in _entries(directory)
-            if isinstance(e.get(DIGEST), str) and len(e[DIGEST]) == 64}
+    return {
+        e["first_game"]: (e["games"], e[DIGEST])
+        for e in _entries(directory)
+        if isinstance(e.get(DIGEST), str) and len(e[DIGEST]) == 64
+    }
 
 
 def record_time(directory: Path, games: int, seconds: float) -> None:
     """A command played `games` games of the run in `seconds` of wall time: one line appended."""
     path = Path(directory) / TIMES
     with writing(path):
-        append_line(path, json.dumps({"games": int(games), "seconds": round(float(seconds), 3)},
-                                     separators=(",", ":")))
+        append_line(path, json.dumps({"games": int(games), "seconds": round(float(seconds), 3)}, separators=(",", ":")))
 
 
 def played_seconds(directory: Path) -> float | None:
@@ -187,6 +189,7 @@ def read(directory: Path) -> dict | None:
     if not (isinstance(games, int) and isinstance(size, int) and games >= 1 and size >= 1):
         raise ManifestError(f"{path} is not a readable simkit manifest (games {games!r}, chunk_size {size!r})")
     done = logged(directory)
-    chunks = [{"first_game": f, "games": n, "file": part_name(f), "done": (f, n) in done}
-              for f, n in chunk_list(games, size)]
+    chunks = [
+        {"first_game": f, "games": n, "file": part_name(f), "done": (f, n) in done} for f, n in chunk_list(games, size)
+    ]
     return {**head, "chunks": chunks, "complete": all(c["done"] for c in chunks)}

@@ -54,6 +54,7 @@ def compile_estimate(lineup_spec: str) -> int:
     compile_seconds (60 for a name not known) where its policy set's game loop is not compiled yet,
     ENTRY_SECONDS where numba's cache holds the loop and only an entry point is left; of several
     line-ups joined by ' and ' (a study's), the sum over the policy sets they need (each compiles once)."""
+
     def seconds(name: str) -> int:
         return POLICIES[name].compile_seconds if name in POLICIES else 60
 
@@ -82,10 +83,13 @@ def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) 
 
     values = rules.values()
     specs = [p.spec.replace(":", "_") for p in lineup.per_team]
-    parts = [OPTIONS["players"].tag(rules.players) + OPTIONS["teams"].tag(rules.teams),
-             specs[0] if lineup.mixed is False else "+".join(specs)]
-    parts += [OPTIONS[k].tag(v) for k, v in values.items()
-              if k not in ("players", "teams") and not is_default(k, v, values)]
+    parts = [
+        OPTIONS["players"].tag(rules.players) + OPTIONS["teams"].tag(rules.teams),
+        specs[0] if lineup.mixed is False else "+".join(specs),
+    ]
+    parts += [
+        OPTIONS[k].tag(v) for k, v in values.items() if k not in ("players", "teams") and not is_default(k, v, values)
+    ]
     if lineup.swap_seats:
         parts.append("swap")
     if seed != default_seed:
@@ -173,14 +177,18 @@ def check_spec(spec: RunSpec) -> None:
 
 def check_lineup(rules: Rules, lineup: Lineup) -> None:
     """Refuse a line-up that was not parsed for the table of `rules` (Lineup.parse(spec, rules))."""
-    if (lineup.players, lineup.teams) != (rules.players, rules.teams) or \
-            Lineup.parse(lineup.spec, rules, lineup.swap_seats) != lineup:
-        raise ValueError(f"the line-up {lineup.spec!r} was parsed for another table ({lineup.players} players, "
-                         f"{lineup.teams} teams) than the rules' ({rules.players} players, {rules.teams} teams); "
-                         "parse it with Lineup.parse(spec, rules)")
+    if (lineup.players, lineup.teams) != (rules.players, rules.teams) or Lineup.parse(
+        lineup.spec, rules, lineup.swap_seats
+    ) != lineup:
+        raise ValueError(
+            f"the line-up {lineup.spec!r} was parsed for another table ({lineup.players} players, "
+            f"{lineup.teams} teams) than the rules' ({rules.players} players, {rules.teams} teams); "
+            "parse it with Lineup.parse(spec, rules)"
+        )
 
 
 # --- the directory -----------------------------------------------------------
+
 
 def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) -> dict[int, str]:
     """First game -> the digest of its part, for the chunks whose part files are whole on disk and belong to
@@ -203,7 +211,8 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
             meta = ds.read_part_metadata(path, data)
             if meta.get("run_id") != run_id and _self_consistent(meta):
                 raise ds.DatasetError(
-                    f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out")
+                    f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out"
+                )
             if digest is not None:
                 ds.part_bytes(path, digest, data)
             else:
@@ -212,8 +221,7 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
         except ds.UnreadablePart as e:
             aside = ds.set_aside(path)
             what = "is damaged" if isinstance(e, ds.DamagedPart) else "cannot be read"
-            events.notice(f"{path} {what} ({e.why}): set aside as {aside.name}; "
-                          "its games will be played again")
+            events.notice(f"{path} {what} ({e.why}): set aside as {aside.name}; its games will be played again")
             continue
         if meta.get("run_id") != run_id:
             raise ds.DatasetError(
@@ -221,8 +229,9 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
             )
         first, rows = meta.get("first_game"), meta.get("games")
         if path.name != ds.part_name(first) or first not in chunks:
-            raise ds.DatasetError(f"{path} does not fit this run's chunks of {spec.chunking} games; "
-                                  "re-run with --overwrite")
+            raise ds.DatasetError(
+                f"{path} does not fit this run's chunks of {spec.chunking} games; re-run with --overwrite"
+            )
         if rows > chunks[first]:
             raise ds.DatasetError(
                 f"{path} holds {rows} games where {chunks[first]} were expected; re-run with --overwrite"
@@ -255,8 +264,9 @@ def _part_origin(meta: dict) -> str:
     return describe(identity) + f", simkit {identity.get('simkit')}"
 
 
-def prepare(out: Path, spec: RunSpec, overwrite: bool = False,
-            events: RunEvents | None = None) -> tuple[RunSpec, str | None]:
+def prepare(
+    out: Path, spec: RunSpec, overwrite: bool = False, events: RunEvents | None = None
+) -> tuple[RunSpec, str | None]:
     """Make `out` (locked by the caller) ready for `spec`: (the spec to run, what was replaced or None).
 
     Keeps the chunking of an existing run of the same identity (events.notice
@@ -290,19 +300,25 @@ def prepare(out: Path, spec: RunSpec, overwrite: bool = False,
         )
     if not same:  # overwrite: the parts (set-aside ones too), then the log, the header last
         replaced = _manifest_words(manifest)
-        for p in [*out.glob(ds.PART_GLOB), *out.glob(ds.UNREADABLE_GLOB), out / mf.LOG, out / mf.TIMES,
-                  out / ds.MANIFEST]:
+        for p in [
+            *out.glob(ds.PART_GLOB),
+            *out.glob(ds.UNREADABLE_GLOB),
+            out / mf.LOG,
+            out / mf.TIMES,
+            out / ds.MANIFEST,
+        ]:
             p.unlink(missing_ok=True)
         return spec, replaced
     if spec.games < manifest["games"]:
         raise ds.DatasetError(
-            f"{out} already holds a run of {manifest['games']:,} games; ask for at least that many "
-            "or use --overwrite"
+            f"{out} already holds a run of {manifest['games']:,} games; ask for at least that many or use --overwrite"
         )
     theirs = manifest["chunk_size"]
     if spec.chunk_size is not None and spec.chunk_size != theirs and events is not None:
-        events.notice(f"{out} is written in chunks of {theirs:,} games: resuming in those, not in the "
-                      f"--chunk-size {spec.chunk_size:,} asked for (a chunk size applies to a new dataset only)")
+        events.notice(
+            f"{out} is written in chunks of {theirs:,} games: resuming in those, not in the "
+            f"--chunk-size {spec.chunk_size:,} asked for (a chunk size applies to a new dataset only)"
+        )
     return RunSpec(spec.rules, spec.lineup, spec.seed, spec.games, theirs), None
 
 
@@ -329,7 +345,7 @@ def identity_differences(mine: dict, theirs: dict) -> str:
 
 
 def _policy_differences(mine: list[dict], theirs: list[dict]) -> str:
-    """"swift's rollouts 10 asked, 6 on disk; ...": the seats' policy parameters that differ (each said once)."""
+    """ "swift's rollouts 10 asked, 6 on disk; ...": the seats' policy parameters that differ (each said once)."""
     said: list[str] = []
     for a, b in zip(mine, theirs):
         if a.get("name") != b.get("name"):
@@ -382,12 +398,9 @@ def _open(out: Path) -> None:
 
 # --- playing -----------------------------------------------------------------
 
+
 def run(
-    out: Path,
-    spec: RunSpec,
-    overwrite: bool = False,
-    events: RunEvents | None = None,
-    scheduler=None,
+    out: Path, spec: RunSpec, overwrite: bool = False, events: RunEvents | None = None, scheduler=None
 ) -> RunOutcome:
     """Play the missing chunks of `spec` into `out`; return what was done.
 
@@ -414,9 +427,19 @@ def run(
         digests = _finished(out, spec, ds.run_id(identity), events)
         done = set(digests)
         outcome = RunOutcome(out, spec.games, len(spec.chunks()), len(done), replaced=replaced)
-        mf.start(out, mf.header(identity, spec.games, spec.chunking, run_id=ds.run_id(identity),
-                                versions=ds.versions(), columns=ds.SCHEMA.names),
-                 [(first, n) for first, n in spec.chunks() if first in done], digests)
+        mf.start(
+            out,
+            mf.header(
+                identity,
+                spec.games,
+                spec.chunking,
+                run_id=ds.run_id(identity),
+                versions=ds.versions(),
+                columns=ds.SCHEMA.names,
+            ),
+            [(first, n) for first, n in spec.chunks() if first in done],
+            digests,
+        )
         todo = [(first, n) for first, n in spec.chunks() if first not in done]
         events.started(spec.games, spec.games - sum(n for _, n in todo))
         chunks = Chunks(out, spec.rules, spec.lineup, spec.seed, identity, todo)

@@ -130,8 +130,13 @@ class Study:
         versions = ds.versions()
         options = {k: v for k, v in self.options.items() if k not in self.kind.choosing}
         options["rules"] = {k: v for k, v in self.base.items() if k not in self.kind.choosing}
-        return {"study": self.kind.name, "options": options, "seed": self.seed,
-                "simkit": versions["simkit"], "kernel": ds.GAMES_STAMP}
+        return {
+            "study": self.kind.name,
+            "options": options,
+            "seed": self.seed,
+            "simkit": versions["simkit"],
+            "kernel": ds.GAMES_STAMP,
+        }
 
 
 @dataclass
@@ -262,11 +267,14 @@ def table_list(tables: Sequence[tuple[int, int]]) -> str:
 def one_table_text() -> str:
     """The tables of a study of one table: the default one, or any legal one by --players and --teams."""
     base = Rules.make()
-    return (f"one table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
-            f"({table_list(LEGAL_TABLES)})")
+    return (
+        f"one table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
+        f"({table_list(LEGAL_TABLES)})"
+    )
 
 
 # --- the loop ---------------------------------------------------------------------------
+
 
 class StudyEvents(RunEvents):
     """Forwards each run's progress to one watcher of the whole study (one bar for every run)."""
@@ -338,8 +346,14 @@ class StudyOutcome:
     left_out: list[Config] = field(default_factory=list)
 
 
-def run_study(study: Study, out: Path, events: RunEvents | None = None, scheduler=None,
-              command: Sequence[str] | None = None, overwrite: bool = False) -> StudyOutcome:
+def run_study(
+    study: Study,
+    out: Path,
+    events: RunEvents | None = None,
+    scheduler=None,
+    command: Sequence[str] | None = None,
+    overwrite: bool = False,
+) -> StudyOutcome:
     """Play every configuration `study` needs into `out`, then write its summary, plots and study.json.
 
     scheduler: None (this machine), or as ``simkit.running.runner.run`` takes it.
@@ -351,7 +365,6 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
     if out.exists() and not out.is_dir():
         raise StudyError(f"{out} exists and is not a directory")
     if isinstance(scheduler, str):  # a bad scheduler, or no Dask: refused before anything is written
-
         check_scheduler(scheduler)
     # a study that cannot be made is refused before anything is written
     first_plan = study.kind.plan(study, Results(out, study.seed))
@@ -372,11 +385,14 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
                 f"{out} holds {n} run{'s' if n > 1 else ''} that this simkit would play differently: "
                 + "; ".join(f"{', '.join(folders)} ({why})" for why, folders in stale.items())
                 + f". Use --overwrite to replay {'them' if n > 1 else 'it'} (the study's other runs are kept), "
-                "or --out DIR")
+                "or --out DIR"
+            )
         stale_folders = {folder for folders in stale.values() for folder in folders}
         # the directory is the study's from now on: an interrupted study resumes, another is refused
-        _write_text(out / STUDY_FILE, json.dumps(study_json(study, previous, _commands(out, command)), indent=2,
-                                                 sort_keys=True) + "\n")
+        _write_text(
+            out / STUDY_FILE,
+            json.dumps(study_json(study, previous, _commands(out, command)), indent=2, sort_keys=True) + "\n",
+        )
         events = events or RunEvents()
         watcher = StudyEvents(events)
         results = Results(out, study.seed)
@@ -394,9 +410,13 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
                 total = sum(c.games for c in configs + replays)
                 events.started(total, total - sum(c.games - results.played(c) for c in todo))
                 for config in todo:
-                    result = run(out / config.folder(study.seed),
-                                 RunSpec(config.rules, config.lineup, config.seed_of(study.seed), config.games),
-                                 overwrite=overwrite, events=watcher, scheduler=cluster)
+                    result = run(
+                        out / config.folder(study.seed),
+                        RunSpec(config.rules, config.lineup, config.seed_of(study.seed), config.games),
+                        overwrite=overwrite,
+                        events=watcher,
+                        scheduler=cluster,
+                    )
                     outcome.games_played += result.games_played
                     results.forget(config)
                     if result.interrupted:
@@ -407,15 +427,15 @@ def run_study(study: Study, out: Path, events: RunEvents | None = None, schedule
         rows = {(c.folder(study.seed), c.group, c.label) for c in configs}
         earlier = [c for c in previous if (c.folder(study.seed), c.group, c.label) not in rows]
         outcome.left_out = [c for c in earlier if results.aggregate(c) is None]
-        configs = [c for c in earlier if results.aggregate(c) is not None] \
-            + configs  # configurations of earlier commands (other line-ups or tables) stay in the study
+        configs = [
+            c for c in earlier if results.aggregate(c) is not None
+        ] + configs  # configurations of earlier commands (other line-ups or tables) stay in the study
         configs = canonical(configs, study)
         # a line-up that plays no row of the summary (its rows left out) leaves the study, with the commands
         # that named it alone (a row that only checks another line-up's answer does not count)
         playing = {p.spec for c in configs if dict(c.facts).get("role") != "check" for p in c.lineup.per_team}
         gone = {spec for spec in study.lineups if spec not in playing}
-        study = Study(study.kind, study.options, {k: v for k, v in study.lineups.items() if k not in gone},
-                      study.seed)
+        study = Study(study.kind, study.options, {k: v for k, v in study.lineups.items() if k not in gone}, study.seed)
         outcome.configs = configs
         outcome.tables = write_summary(study, configs, results, out, command, gone)
         return outcome
@@ -449,8 +469,17 @@ def canonical(configs: list[Config], study: Study) -> list[Config]:
     for c in configs:
         rows.setdefault((c.group, c.label), len(rows))
     order = {spec: i for i, spec in enumerate(study.lineups)}
-    return sorted(configs, key=lambda c: (c.rules.players, c.rules.teams, rows[c.group, c.label],
-                                          order.get(c.lineup.spec, len(order)), c.seed_of(study.seed), c.games))
+    return sorted(
+        configs,
+        key=lambda c: (
+            c.rules.players,
+            c.rules.teams,
+            rows[c.group, c.label],
+            order.get(c.lineup.spec, len(order)),
+            c.seed_of(study.seed),
+            c.games,
+        ),
+    )
 
 
 def _distinct(configs: list[Config], seed: int) -> list[Config]:
@@ -466,13 +495,13 @@ def _distinct(configs: list[Config], seed: int) -> list[Config]:
 def _cluster(scheduler):
     """A context holding the study's Dask cluster open across its runs (simkit.running.distributed.opened)."""
     if scheduler is None:
-
         return nullcontext(None)
 
     return opened(scheduler)
 
 
 # --- the study directory ------------------------------------------------------------------
+
 
 def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[str], dict[str, int], list[Config]]:
     """Check `out` may hold `study`: (what was replaced, the line-ups added, every line-up's games, the
@@ -486,38 +515,48 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
     if not path.exists():
         foreign = [p.name for p in out.iterdir() if p.name not in (".simkit.lock", *study.kind.inputs)]
         if foreign and not overwrite:
-            raise StudyError(f"{out} is not empty and holds no simkit study ({', '.join(sorted(foreign)[:3])}, ...); "
-                             "choose a new or empty directory, or --overwrite")
+            raise StudyError(
+                f"{out} is not empty and holds no simkit study ({', '.join(sorted(foreign)[:3])}, ...); "
+                "choose a new or empty directory, or --overwrite"
+            )
         return None, [], dict(study.lineups), []
     try:
         on_disk = json.loads(path.read_text(encoding="utf-8"))
         theirs = on_disk["identity"]
     except (OSError, ValueError, KeyError, TypeError):
         if not overwrite:
-            raise StudyError(f"{path} is not a readable simkit {STUDY_FORMAT} study file (written by an older "
-                             "simkit?); use --overwrite to replace the study or choose another --out") from None
+            raise StudyError(
+                f"{path} is not a readable simkit {STUDY_FORMAT} study file (written by an older "
+                "simkit?); use --overwrite to replace the study or choose another --out"
+            ) from None
         return _clear(out, "a study of an older format"), [], dict(study.lineups), []
     mine = study.identity()
     if theirs != mine:
         if not overwrite:
-            raise StudyError(f"{out} holds another study: {differences(mine, theirs)}; use --overwrite to replace "
-                             f"it, or --out DIR (without --out these options write to "
-                             f"{defaults.WORKSPACE}/{default_folder(study)})")
+            raise StudyError(
+                f"{out} holds another study: {differences(mine, theirs)}; use --overwrite to replace "
+                f"it, or --out DIR (without --out these options write to "
+                f"{defaults.WORKSPACE}/{default_folder(study)})"
+            )
         return _clear(out, describe_identity(theirs)), [], dict(study.lineups), []
     games = dict(on_disk.get("lineups", {}))
     why = {spec: _why_unknown(spec, study) for spec in games}
     unknown = sorted(spec for spec, reason in why.items() if reason)
     if unknown:
         if not overwrite:
-            raise StudyError(f"{out} holds line-ups this simkit cannot play ({', '.join(unknown)}: "
-                             f"{why[unknown[0]]}); use --overwrite to go on without them (their "
-                             "rows leave the study), or --out DIR")
+            raise StudyError(
+                f"{out} holds line-ups this simkit cannot play ({', '.join(unknown)}: "
+                f"{why[unknown[0]]}); use --overwrite to go on without them (their "
+                "rows leave the study), or --out DIR"
+            )
         games = {spec: n for spec, n in games.items() if spec not in unknown}
     added = []
     for lineup, n in study.lineups.items():
         if lineup in games and n < games[lineup]:
-            raise StudyError(f"{out} already holds {games[lineup]:,} games per {study.kind.unit} of {lineup}; "
-                             f"ask for at least that many (--games {games[lineup]}) or use --overwrite")
+            raise StudyError(
+                f"{out} already holds {games[lineup]:,} games per {study.kind.unit} of {lineup}; "
+                f"ask for at least that many (--games {games[lineup]}) or use --overwrite"
+            )
         if lineup not in games:
             added.append(lineup)
         games[lineup] = max(n, games.get(lineup, 0))
@@ -527,9 +566,10 @@ def _claim(study: Study, out: Path, overwrite: bool) -> tuple[str | None, list[s
             previous.append(config_from_json(record))
         except ValueError as e:  # a line-up of a player this simkit no longer has
             if not overwrite:
-                raise StudyError(f"{out} holds line-ups this simkit cannot play ({record.get('lineup')}: {e}); use "
-                                 "--overwrite to go on without them (their rows leave the study), or --out DIR") \
-                    from None
+                raise StudyError(
+                    f"{out} holds line-ups this simkit cannot play ({record.get('lineup')}: {e}); use "
+                    "--overwrite to go on without them (their rows leave the study), or --out DIR"
+                ) from None
             unknown.append(record.get("lineup"))
     unknown = sorted(set(unknown))
     replaced = f"the rows of line-ups this simkit cannot play ({', '.join(unknown)})" if unknown else None
@@ -554,10 +594,18 @@ def line_up_order(games: dict[str, int], defaults: tuple[str, ...]) -> dict[str,
 
 def config_to_json(c: Config, study_seed: int) -> dict:
     """A configuration as study.json records it (config_from_json reads it back)."""
-    return {"folder": c.folder(study_seed), "group": c.group, "label": c.label, "rules": c.rules.as_dict(),
-            "lineup": c.lineup.spec, "swap_seats": c.lineup.swap_seats, "games": c.games,
-            "seed": c.seed, "facts": dict(c.facts),
-            "run_id": config_run_id(c, study_seed)}
+    return {
+        "folder": c.folder(study_seed),
+        "group": c.group,
+        "label": c.label,
+        "rules": c.rules.as_dict(),
+        "lineup": c.lineup.spec,
+        "swap_seats": c.lineup.swap_seats,
+        "games": c.games,
+        "seed": c.seed,
+        "facts": dict(c.facts),
+        "run_id": config_run_id(c, study_seed),
+    }
 
 
 def config_run_id(c: Config, study_seed: int) -> str:
@@ -567,9 +615,15 @@ def config_run_id(c: Config, study_seed: int) -> str:
 
 def config_from_json(record: dict) -> Config:
     rules = Rules.make(**record["rules"])
-    return Config(rules, Lineup.parse(record["lineup"], rules, record.get("swap_seats", False)), int(record["games"]),
-                  record.get("group", ""), record.get("label", ""), record.get("seed"),
-                  tuple((k, v) for k, v in record.get("facts", {}).items()))
+    return Config(
+        rules,
+        Lineup.parse(record["lineup"], rules, record.get("swap_seats", False)),
+        int(record["games"]),
+        record.get("group", ""),
+        record.get("label", ""),
+        record.get("seed"),
+        tuple((k, v) for k, v in record.get("facts", {}).items()),
+    )
 
 
 def _clear(out: Path, what: str) -> str:
@@ -611,8 +665,11 @@ def describe_identity(identity: dict) -> str:
     options = identity.get("options", {})
     given = [f"{k} {v}" for k, v in options.get("rules", {}).items()]
     given += [f"{k} {v}" for k, v in options.items() if k != "rules"]
-    return f"the {identity.get('study')} study" + (f" with {', '.join(given)}" if given else "") + \
-        f", seed {identity.get('seed')}"
+    return (
+        f"the {identity.get('study')} study"
+        + (f" with {', '.join(given)}" if given else "")
+        + f", seed {identity.get('seed')}"
+    )
 
 
 def default_folder(study: Study) -> str:
@@ -640,6 +697,7 @@ def _tag(value: Any) -> str:
 
 
 # --- summaries ------------------------------------------------------------------------
+
 
 def summary_row(config: Config, agg: Aggregate) -> dict:
     """One configuration's row of summary.csv: configuration, team win rates and shares, metrics, the test
@@ -673,8 +731,10 @@ def summary_row(config: Config, agg: Aggregate) -> dict:
 
 def turn_order(rules: Rules) -> str:
     """'team 0: 1st,3rd; team 1: 2nd,4th': when each team's seats move (partner tables)."""
-    return "; ".join(f"team {t}: " + ",".join(_ordinal(s + 1) for s in range(t, rules.players, rules.teams))
-                     for t in range(rules.teams))
+    return "; ".join(
+        f"team {t}: " + ",".join(_ordinal(s + 1) for s in range(t, rules.players, rules.teams))
+        for t in range(rules.teams)
+    )
 
 
 def _ordinal(n: int) -> str:
@@ -689,8 +749,14 @@ def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
     return frame
 
 
-def write_summary(study: Study, configs: list[Config], results: Results, out: Path,
-                  command: Sequence[str] | None = None, gone: set[str] = frozenset()) -> Tables:
+def write_summary(
+    study: Study,
+    configs: list[Config],
+    results: Results,
+    out: Path,
+    command: Sequence[str] | None = None,
+    gone: set[str] = frozenset(),
+) -> Tables:
     """Write summary.csv, the extra tables, the plots, summary.md and study.json; the tables."""
 
     tables = study.kind.tables(study, configs, results)
@@ -794,9 +860,12 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
     for name in figures:
         parts.append(f"![{name}]({name})\n")
 
-    notes = [INTERVALS, *tables.notes,
-             "The metrics are defined in docs/guide/reports.md, 'Metrics'; summary.csv has every number with its "
-             "interval and the games behind it."]
+    notes = [
+        INTERVALS,
+        *tables.notes,
+        "The metrics are defined in docs/guide/reports.md, 'Metrics'; summary.csv has every number with its "
+        "interval and the games behind it.",
+    ]
     parts.append("\n".join(f"- {n}" for n in notes) + "\n")
     return "\n".join(parts)
 

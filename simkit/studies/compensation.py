@@ -107,6 +107,7 @@ def highest(family: str, rules: Rules) -> int:
 
 # --- the search, replayed from what is on disk ----------------------------------------
 
+
 class Need(Exception):
     """The search needs a setting that has not been played yet."""
 
@@ -126,8 +127,9 @@ class Point:
 class Search:
     """One (table, line-up, family) search: every setting it evaluates, and the chosen one."""
 
-    def __init__(self, family: str, rules: Rules, lineup, games: int, results: Results,
-                 near: tuple[int, ...] | None = None):
+    def __init__(
+        self, family: str, rules: Rules, lineup, games: int, results: Results, near: tuple[int, ...] | None = None
+    ):
         self.family, self.rules, self.lineup, self.games, self.results = family, rules, lineup, games, results
         self.near = near or (0, 0)  # where to begin: another line-up's answer at this table, if known
         self.points: dict[tuple[int, ...], Point] = {}
@@ -144,13 +146,21 @@ class Search:
         self.first: tuple[int, ...] | None = None  # a refined search's first answer
         self.first_confirmation: Config | None = None  # and its confirmation, not fair
 
-    def config(self, knobs: tuple[int, ...], seed: int | None = None, games: int | None = None,
-               role: str = "search") -> Config:
+    def config(
+        self, knobs: tuple[int, ...], seed: int | None = None, games: int | None = None, role: str = "search"
+    ) -> Config:
         value = knobs[0] if len(knobs) == 1 or knobs[1] == 0 else knobs
         rules = self.rules.replace(**{self.family: value})
         label = f"{self.family} {setting_text(knobs)}"
-        return Config(rules, self.lineup, games or self.games, "compensation", label, seed,
-                      (("family", self.family), ("setting", setting_text(knobs)), ("role", role)))
+        return Config(
+            rules,
+            self.lineup,
+            games or self.games,
+            "compensation",
+            label,
+            seed,
+            (("family", self.family), ("setting", setting_text(knobs)), ("role", role)),
+        )
 
     def value(self, knobs: tuple[int, ...]) -> Point:
         """The setting's results, or Need when it has not been played."""
@@ -219,8 +229,10 @@ class Search:
         selection."""
         best = min(self.points, key=lambda k: (self.unfairness(k), k != steps, k))
         if best != steps:
-            self.outcome += (f"; of the {len(self.points)} settings visited, {setting_text(best)} is nearest "
-                             f"fair (the steps ended at {setting_text(steps)})")
+            self.outcome += (
+                f"; of the {len(self.points)} settings visited, {setting_text(best)} is nearest "
+                f"fair (the steps ended at {setting_text(steps)})"
+            )
         return best
 
     def played(self) -> list[Config]:
@@ -253,13 +265,18 @@ class Search:
         self.chosen, self.crossing = fitted_nearest_fair(local, self.rules.teams)
         wins = self.results.aggregate(confirm).wins()
         gap = f", largest gap {pp(stats.max_gap(wins).value, digits=2)}" if self.rules.teams == 3 else ""
-        moved = f", then around {setting_text(centre)} ({rounds} rounds, {len(self.refined)} settings)," \
-            if rounds > 1 else ""
-        self.outcome += (f"; its confirmation was not fair (advantage {pp(stats.advantage(wins).value, digits=2)}"
-                         f"{gap}), so the settings around {setting_text(self.first)}{moved} were played again, "
-                         f"{count(games)} games each on seed {seed + REFINE_SEED_OFFSET}: "
-                         f"{setting_text(self.chosen)} is nearest fair on the {'plane' if self.two_knobs else 'line'}"
-                         " fitted through the last of them")
+        moved = (
+            f", then around {setting_text(centre)} ({rounds} rounds, {len(self.refined)} settings),"
+            if rounds > 1
+            else ""
+        )
+        self.outcome += (
+            f"; its confirmation was not fair (advantage {pp(stats.advantage(wins).value, digits=2)}"
+            f"{gap}), so the settings around {setting_text(self.first)}{moved} were played again, "
+            f"{count(games)} games each on seed {seed + REFINE_SEED_OFFSET}: "
+            f"{setting_text(self.chosen)} is nearest fair on the {'plane' if self.two_knobs else 'line'}"
+            " fitted through the last of them"
+        )
 
     def around(self, centre: tuple[int, ...], reach: int) -> list[tuple[int, ...]]:
         """The settings within `reach` steps of `centre` on each knob, from 0 to the largest setting."""
@@ -277,6 +294,7 @@ class Search:
         between them (at most MAX_CANDIDATES) are played too, and the choice is the setting nearest the
         crossing of a weighted line through them (as komi is fitted), or the one nearest zero when no line fits.
         """
+
         def at(x: int) -> tuple[int, ...]:
             knobs = list(start)
             knobs[axis] = x
@@ -351,8 +369,9 @@ def from_fair(advantage_low: float, advantage_high: float, gap_high: float, kind
     return max(max(abs(advantage_low), abs(advantage_high)) / FAIR_BAND[kind], gap_high / GAP_TARGET[kind])
 
 
-def fitted_nearest_fair(points: dict[tuple[int, ...], Point], teams: int,
-                        candidates: list[tuple[int, ...]] | None = None) -> tuple[tuple[int, ...], float]:
+def fitted_nearest_fair(
+    points: dict[tuple[int, ...], Point], teams: int, candidates: list[tuple[int, ...]] | None = None
+) -> tuple[tuple[int, ...], float]:
     """The setting among `candidates` (default: the settings of `points`, a refinement's settings around
     an answer, on the same deals) whose teams' shares, as a weighted least-squares fit through `points`
     predicts them, are nearest equal: the smallest largest gap between two teams' fitted shares; and
@@ -438,6 +457,7 @@ def setting_text(knobs: tuple[int, ...]) -> str:
 
 # --- the study ----------------------------------------------------------------------
 
+
 def tables_of(study: Study) -> list[tuple[int, int]]:
     """The legal tables the study chose (--players, --teams) that its rule options fit: a per-seat
     option (--hand-size 6,7,7) does not fit every table of the whole study (`whole`)."""
@@ -454,8 +474,10 @@ def tables_of(study: Study) -> list[tuple[int, int]]:
 
 
 def tables_text() -> str:
-    return (f"every legal table, {table_list(LEGAL_TABLES)}; a per-seat rule option (--hand-size 6,7,7) keeps "
-            "the tables it fits")
+    return (
+        f"every legal table, {table_list(LEGAL_TABLES)}; a per-seat rule option (--hand-size 6,7,7) keeps "
+        "the tables it fits"
+    )
 
 
 def _fits(players: int, teams: int, options: dict) -> bool:
@@ -519,8 +541,9 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     return out
 
 
-def begun(found: list[tuple[Search, Config | None]], results: Results,
-          listed: list[Config]) -> list[tuple[Search, Config | None]]:
+def begun(
+    found: list[tuple[Search, Config | None]], results: Results, listed: list[Config]
+) -> list[tuple[Search, Config | None]]:
     """The searches that have played something of their own: a setting other than 0 (the standard game,
     which every family's search replays from whichever played it first), or a confirmation on disk that
     a command asked for: `listed`, this command's configurations and those on record. (A search that
@@ -599,8 +622,11 @@ def confirmation(search: Search, seed: int) -> Config:
     at = 0
     if done is not None:
         at = next((i for i, games in enumerate(looks) if games >= done.games), len(looks) - 1)
-        if done.games == looks[at] and at + 1 < len(looks) and \
-                inconclusive(done.wins(), strength(search.lineup), search.rules.teams):
+        if (
+            done.games == looks[at]
+            and at + 1 < len(looks)
+            and inconclusive(done.wins(), strength(search.lineup), search.rules.teams)
+        ):
             at += 1  # this look settled nothing: the next one
     return search.config(search.chosen, seed, looks[at], "confirmation")
 
@@ -647,8 +673,9 @@ def inconclusive(wins: np.ndarray, kind: str, teams: int) -> bool:
     line-up's three looks a two-team setting whose advantage lies at the band's edge is called fair with a
     probability of 5.4%, 4.1% with two looks, 2.5% with one; a three-team setting whose largest gap is at
     its target, 0.3%: Goodman's bound is conservative. docs/research.md has the simulation.)"""
-    near = abs(stats.advantage(wins).value) < FAIR_BAND[kind] and \
-        (teams == 2 or stats.max_gap(wins).value < GAP_TARGET[kind])
+    near = abs(stats.advantage(wins).value) < FAIR_BAND[kind] and (
+        teams == 2 or stats.max_gap(wins).value < GAP_TARGET[kind]
+    )
     return near and not fair(wins, kind, teams)
 
 
@@ -676,9 +703,15 @@ def check(search: Search, spec: str, seed: int) -> Config:
     rules = search.config(search.chosen).rules
     lineup = Lineup.parse(spec, rules)
     setting = setting_text(search.chosen)
-    return Config(rules, lineup, CHECK_GAMES, "compensation", f"{search.family} {setting}, checked",
-                  seed + CHECK_SEED_OFFSET, (("family", search.family), ("setting", setting), ("role", "check"),
-                                             ("found_by", search.lineup.spec)))
+    return Config(
+        rules,
+        lineup,
+        CHECK_GAMES,
+        "compensation",
+        f"{search.family} {setting}, checked",
+        seed + CHECK_SEED_OFFSET,
+        (("family", search.family), ("setting", setting), ("role", "check"), ("found_by", search.lineup.spec)),
+    )
 
 
 def holds(wins: np.ndarray, teams: int) -> bool:
@@ -690,8 +723,11 @@ def holds(wins: np.ndarray, teams: int) -> bool:
 
 def checks_of(configs: list[Config], results: Results) -> list[Config]:
     """The checks among `configs` that are on disk, each folder once."""
-    found = {c.folder(results.seed): c for c in configs
-             if dict(c.facts).get("role") == "check" and results.aggregate(c) is not None}
+    found = {
+        c.folder(results.seed): c
+        for c in configs
+        if dict(c.facts).get("role") == "check" and results.aggregate(c) is not None
+    }
     return list(found.values())
 
 
@@ -705,14 +741,29 @@ def checks_table(checks: list[Config], results: Results, answers: set[tuple]) ->
         wins = agg.wins()
         adv, gap = stats.advantage(wins), stats.max_gap(wins)
         facts = dict(c.facts)
-        rows.append({"players": c.rules.players, "teams": c.rules.teams, "found_by": facts["found_by"],
-                     "family": facts["family"], "setting": facts["setting"], "checked_by": c.lineup.spec,
-                     "games": agg.games, "seed": c.seed, "advantage": adv.value,
-                     "advantage_low": adv.low, "advantage_high": adv.high, "max_gap": gap.value,
-                     "max_gap_low": gap.low, "max_gap_high": gap.high, "holds": holds(wins, c.rules.teams),
-                     "answer": (c.rules.players, c.rules.teams, facts["found_by"], facts["family"],
-                                facts["setting"]) in answers,
-                     "wall_seconds": wall_seconds([c], results), "run_args": run_args(c)})
+        rows.append(
+            {
+                "players": c.rules.players,
+                "teams": c.rules.teams,
+                "found_by": facts["found_by"],
+                "family": facts["family"],
+                "setting": facts["setting"],
+                "checked_by": c.lineup.spec,
+                "games": agg.games,
+                "seed": c.seed,
+                "advantage": adv.value,
+                "advantage_low": adv.low,
+                "advantage_high": adv.high,
+                "max_gap": gap.value,
+                "max_gap_low": gap.low,
+                "max_gap_high": gap.high,
+                "holds": holds(wins, c.rules.teams),
+                "answer": (c.rules.players, c.rules.teams, facts["found_by"], facts["family"], facts["setting"])
+                in answers,
+                "wall_seconds": wall_seconds([c], results),
+                "run_args": run_args(c),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -720,23 +771,32 @@ def checks_section(frame: pd.DataFrame) -> str:
     """The checks as markdown: each answer played by another line-up, and whether it holds."""
     if not len(frame):
         return ""
-    lines = ["## Checked by another player\n",
-             f"Each answer below was played again by another line-up on a fresh seed ({count(CHECK_GAMES)} games, "
-             f"the study's seed + {CHECK_SEED_OFFSET}). It holds when team 0's advantage is within "
-             f"±{100 * CHECK_BAND:g} pp and, with three teams, the largest gap at most {100 * CHECK_GAP:g} pp "
-             "(point estimates, with their 95% intervals). A check of an earlier answer (before a refinement "
-             "chose another) stays on record.\n",
-             "| table | found by | family | setting | the answer | checked by | advantage [95% CI] "
-             "| largest gap [95% CI] | games | wall time | holds |",
-             "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    lines = [
+        "## Checked by another player\n",
+        f"Each answer below was played again by another line-up on a fresh seed ({count(CHECK_GAMES)} games, "
+        f"the study's seed + {CHECK_SEED_OFFSET}). It holds when team 0's advantage is within "
+        f"±{100 * CHECK_BAND:g} pp and, with three teams, the largest gap at most {100 * CHECK_GAP:g} pp "
+        "(point estimates, with their 95% intervals). A check of an earlier answer (before a refinement "
+        "chose another) stays on record.\n",
+        "| table | found by | family | setting | the answer | checked by | advantage [95% CI] "
+        "| largest gap [95% CI] | games | wall time | holds |",
+        "| --- | --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- |",
+    ]
     for r in frame.itertuples():
-        say = "yes" if r.holds else f"no: {pp(r.advantage, digits=2)} from even" if abs(r.advantage) > CHECK_BAND \
+        say = (
+            "yes"
+            if r.holds
+            else f"no: {pp(r.advantage, digits=2)} from even"
+            if abs(r.advantage) > CHECK_BAND
             else f"no: largest gap {pp(r.max_gap, digits=2)}"
-        lines.append(f"| {r.players}p / {r.teams}t | {r.found_by} | {r.family} | {r.setting} | "
-                     f"{'yes' if r.answer else 'an earlier one'} | {r.checked_by} | "
-                     f"{pp(r.advantage, r.advantage_low, r.advantage_high, 2)} | "
-                     f"{pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2)} | {count(r.games)} | "
-                     f"{'not recorded' if math.isnan(r.wall_seconds) else _duration(r.wall_seconds)} | {say} |")
+        )
+        lines.append(
+            f"| {r.players}p / {r.teams}t | {r.found_by} | {r.family} | {r.setting} | "
+            f"{'yes' if r.answer else 'an earlier one'} | {r.checked_by} | "
+            f"{pp(r.advantage, r.advantage_low, r.advantage_high, 2)} | "
+            f"{pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2)} | {count(r.games)} | "
+            f"{'not recorded' if math.isnan(r.wall_seconds) else _duration(r.wall_seconds)} | {say} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -769,82 +829,107 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     summary.insert(summary.columns.get_loc("role") + 1, "seed", [c.seed_of(study.seed) for c in configs])
     summary["run_args"] = [run_args(c) for c in configs]
-    found = [(s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
-             for s, c in everything if not s.guide]
+    found = [
+        (s, c if c is not None and results.aggregate(c) is not None else None)  # None: still to play
+        for s, c in everything
+        if not s.guide
+    ]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
-    answers = {(s.rules.players, s.rules.teams, s.lineup.spec, s.family, setting_text(s.chosen))
-               for s, c in found if c is not None}
+    answers = {
+        (s.rules.players, s.rules.teams, s.lineup.spec, s.family, setting_text(s.chosen))
+        for s, c in found
+        if c is not None
+    }
     checks = checks_table(checked, results, answers)
-    return Tables(summary, {"verdicts": verdicts, **({"checks": checks} if len(checks) else {})},
-                  key=key_table(verdicts),
-                  sections=[search_section(found), *filter(None, [checks_section(checks)]),
-                            wall_time_section(found, results)],
-                  notes=[
-                      "Each search plays its settings on the same deals (the study's seed, games 0..N-1), so "
-                      "neighbouring settings differ by the rule alone; a confirmation replays the chosen setting "
-                      f"on seed + {CONFIRMATION_SEED_OFFSET}, games the search never saw.",
-                      f"Fair is an equivalence margin, not a zero edge: a setting is fair when its confirmation's "
-                      f"95% interval of team 0's advantage lies within ±{100 * FAIR_BAND['casual']:g} pp (random and "
-                      f"greedy play) or ±{100 * FAIR_BAND['strong']:g} pp (with a lookahead). With three teams "
-                      "also every team's share: the largest gap between two teams' shares, with an interval from "
-                      "Goodman's simultaneous intervals (which allows for the maximum's upward bias), at most "
-                      f"{100 * GAP_TARGET['casual']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
-                      "pp (lookahead).",
-                      "The column search ended says how the search ended, on the search's own games; the column "
-                      "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: "
-                      "\"steps too coarse: 9 is "
-                      "above zero, 10 below\" means no whole setting lies between the last setting whose interval "
-                      "is above zero and the first below it, so the search chose the nearer of the two; that "
-                      "setting can still be fair (its confirmation within the margin) or not. \"" + NO_EDGE_AT_0
-                      + "\" means the standard game's interval already held zero on the search's games; the "
-                      "confirmation's larger sample can still find an edge beyond the margin (fair: no).",
-                      "The answer is the setting nearest fair of every setting the search visited, not only "
-                      "where its steps ended (three teams: the steps' answer and its eight neighbours, each knob "
-                      "one step either way, are visited too): the one whose interval would pass the fair test "
-                      "with the narrowest margins, that is the smallest m such that its 95% interval of team 0's "
-                      "advantage lies within ±m times the fair band and the largest gap's upper bound within m "
-                      "times its target (at two teams the two say the same). `steps` in verdicts.csv is where "
-                      "the steps ended.",
-                      f"Fair \"no: {NOT_FAIR}\": the family does not reach fair at that table in this search; "
-                      "the setting shown is the closest to fair of those it visited, and its confirmation says "
-                      "how far from fair it leaves the table.",
-                      f"A refined search (a line-up playing {count(SEARCH_GAMES['strong'])} games per setting, "
-                      "whose answer's confirmation was not fair): the settings around its answer (two either side; "
-                      f"three teams, one either side of each knob) were played again, {count(REFINE_GAMES['strong'])} "
-                      f"games each on seed + {REFINE_SEED_OFFSET}; a weighted line (a plane with two knobs) fitted "
-                      "through each team's share chose the setting nearest fair (when the fit put it beyond "
-                      "the settings played, those around it were played too, up to "
-                      f"{REFINE_ROUNDS} rounds), confirmed on seed + "
-                      f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
-                      "summary.csv, the first answer `first_setting` in verdicts.csv.",
-                      f"A confirmation whose point estimates are fair but whose interval is not within the targets "
-                      "takes a further look on the same seed, and another while it stays so: "
-                      f"{looks_text('casual')} its "
-                      f"first games (greedy), {looks_text('strong')} (lookahead); `looks` in verdicts.csv says how "
-                      "many it took.",
-                  ])
+    return Tables(
+        summary,
+        {"verdicts": verdicts, **({"checks": checks} if len(checks) else {})},
+        key=key_table(verdicts),
+        sections=[search_section(found), *filter(None, [checks_section(checks)]), wall_time_section(found, results)],
+        notes=[
+            "Each search plays its settings on the same deals (the study's seed, games 0..N-1), so "
+            "neighbouring settings differ by the rule alone; a confirmation replays the chosen setting "
+            f"on seed + {CONFIRMATION_SEED_OFFSET}, games the search never saw.",
+            f"Fair is an equivalence margin, not a zero edge: a setting is fair when its confirmation's "
+            f"95% interval of team 0's advantage lies within ±{100 * FAIR_BAND['casual']:g} pp (random and "
+            f"greedy play) or ±{100 * FAIR_BAND['strong']:g} pp (with a lookahead). With three teams "
+            "also every team's share: the largest gap between two teams' shares, with an interval from "
+            "Goodman's simultaneous intervals (which allows for the maximum's upward bias), at most "
+            f"{100 * GAP_TARGET['casual']:.1f} pp (random and greedy) or {100 * GAP_TARGET['strong']:.1f} "
+            "pp (lookahead).",
+            "The column search ended says how the search ended, on the search's own games; the column "
+            "fair (within the margin) is the confirmation's verdict, on fresh games. They are separate: "
+            '"steps too coarse: 9 is '
+            'above zero, 10 below" means no whole setting lies between the last setting whose interval '
+            "is above zero and the first below it, so the search chose the nearer of the two; that "
+            'setting can still be fair (its confirmation within the margin) or not. "'
+            + NO_EDGE_AT_0
+            + "\" means the standard game's interval already held zero on the search's games; the "
+            "confirmation's larger sample can still find an edge beyond the margin (fair: no).",
+            "The answer is the setting nearest fair of every setting the search visited, not only "
+            "where its steps ended (three teams: the steps' answer and its eight neighbours, each knob "
+            "one step either way, are visited too): the one whose interval would pass the fair test "
+            "with the narrowest margins, that is the smallest m such that its 95% interval of team 0's "
+            "advantage lies within ±m times the fair band and the largest gap's upper bound within m "
+            "times its target (at two teams the two say the same). `steps` in verdicts.csv is where "
+            "the steps ended.",
+            f'Fair "no: {NOT_FAIR}": the family does not reach fair at that table in this search; '
+            "the setting shown is the closest to fair of those it visited, and its confirmation says "
+            "how far from fair it leaves the table.",
+            f"A refined search (a line-up playing {count(SEARCH_GAMES['strong'])} games per setting, "
+            "whose answer's confirmation was not fair): the settings around its answer (two either side; "
+            f"three teams, one either side of each knob) were played again, {count(REFINE_GAMES['strong'])} "
+            f"games each on seed + {REFINE_SEED_OFFSET}; a weighted line (a plane with two knobs) fitted "
+            "through each team's share chose the setting nearest fair (when the fit put it beyond "
+            "the settings played, those around it were played too, up to "
+            f"{REFINE_ROUNDS} rounds), confirmed on seed + "
+            f"{REFINE_SEED_OFFSET + 1}. The first confirmation is the row '{FIRST_CONFIRMATION}' of "
+            "summary.csv, the first answer `first_setting` in verdicts.csv.",
+            f"A confirmation whose point estimates are fair but whose interval is not within the targets "
+            "takes a further look on the same seed, and another while it stays so: "
+            f"{looks_text('casual')} its "
+            f"first games (greedy), {looks_text('strong')} (lookahead); `looks` in verdicts.csv says how "
+            "many it took.",
+        ],
+    )
 
 
 def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataFrame) -> dict:
     """One row per search: the setting chosen, its confirmation, whether it is fair by the targets."""
-    row = summary[(summary["role"] == "confirmation") & (summary["family"] == search.family)
-                  & (summary["players"] == search.rules.players) & (summary["teams"] == search.rules.teams)
-                  & (summary["policies"] == search.lineup.spec)].iloc[0]
+    row = summary[
+        (summary["role"] == "confirmation")
+        & (summary["family"] == search.family)
+        & (summary["players"] == search.rules.players)
+        & (summary["teams"] == search.rules.teams)
+        & (summary["policies"] == search.lineup.spec)
+    ].iloc[0]
     kind = strength(search.lineup)
     low, up = search.bracket
     return {
-        "players": search.rules.players, "teams": search.rules.teams, "policies": search.lineup.spec,
-        "family": search.family, "setting": setting_text(search.chosen), "steps": setting_text(search.steps),
+        "players": search.rules.players,
+        "teams": search.rules.teams,
+        "policies": search.lineup.spec,
+        "family": search.family,
+        "setting": setting_text(search.chosen),
+        "steps": setting_text(search.steps),
         "outcome": search.outcome,
-        "below": setting_text(low) if low else "", "above": setting_text(up) if up else "",
-        "crossing": search.crossing, "settings_played": len(search.points) + len(search.refined),
+        "below": setting_text(low) if low else "",
+        "above": setting_text(up) if up else "",
+        "crossing": search.crossing,
+        "settings_played": len(search.points) + len(search.refined),
         "first_setting": setting_text(search.first) if search.first else "",
-        "games": int(row.games), "seed": int(row.seed), "advantage": row.advantage,
-        "advantage_low": row.advantage_low, "advantage_high": row.advantage_high,
+        "games": int(row.games),
+        "seed": int(row.seed),
+        "advantage": row.advantage,
+        "advantage_low": row.advantage_low,
+        "advantage_high": row.advantage_high,
         **{f"share_{t}{s}": row[f"share_{t}{s}"] for t in range(3) for s in ("", "_low", "_high")},
-        "max_gap": row.max_gap, "max_gap_low": row.max_gap_low, "max_gap_high": row.max_gap_high,
+        "max_gap": row.max_gap,
+        "max_gap_low": row.max_gap_low,
+        "max_gap_high": row.max_gap_high,
         "fair": fair(results.aggregate(confirm).wins(), kind, search.rules.teams),
-        "looks": looks_taken(search, confirm), "run_args": row.run_args,
+        "looks": looks_taken(search, confirm),
+        "run_args": row.run_args,
         "wall_seconds": wall_seconds([*search.played(), confirm], results),
         **standard_game(search),
     }
@@ -855,9 +940,15 @@ def standard_game(search: Search) -> dict:
     team 0's advantage and the largest gap, each with its interval, and the games."""
     zero = search.points[(0,) * len(search.chosen)].agg
     adv, gap = stats.advantage(zero.wins()), stats.max_gap(zero.wins())
-    return {"standard_advantage": adv.value, "standard_advantage_low": adv.low, "standard_advantage_high": adv.high,
-            "standard_max_gap": gap.value, "standard_max_gap_low": gap.low, "standard_max_gap_high": gap.high,
-            "standard_games": int(zero.games)}
+    return {
+        "standard_advantage": adv.value,
+        "standard_advantage_low": adv.low,
+        "standard_advantage_high": adv.high,
+        "standard_max_gap": gap.value,
+        "standard_max_gap_low": gap.low,
+        "standard_max_gap_high": gap.high,
+        "standard_games": int(zero.games),
+    }
 
 
 def wall_seconds(configs: list[Config], results: Results) -> float:
@@ -875,11 +966,13 @@ def wall_time_section(found: list, results: Results) -> str:
         tables.setdefault(key, []).extend(search.played())
         if confirm is not None:
             tables[key].append(confirm)
-    lines = ["## Wall time per table\n",
-             "What each table's searches and confirmations took to play on the machine that played them "
-             "(the runs' times logs, the compile excluded), with whatever else ran beside them.\n",
-             "| table | line-up | settings and confirmations | games | wall time |",
-             "| --- | --- | ---: | ---: | ---: |"]
+    lines = [
+        "## Wall time per table\n",
+        "What each table's searches and confirmations took to play on the machine that played them "
+        "(the runs' times logs, the compile excluded), with whatever else ran beside them.\n",
+        "| table | line-up | settings and confirmations | games | wall time |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
     for (players, teams, lineup), configs in sorted(tables.items()):
         distinct = {c.folder(results.seed): c for c in configs}
         seconds = wall_seconds(list(distinct.values()), results)
@@ -903,32 +996,50 @@ def key_table(v: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     rows = []
     for r in v.itertuples():
-        shares = " / ".join(pct(getattr(r, f"share_{t}"), getattr(r, f"share_{t}_low"), getattr(r, f"share_{t}_high"))
-                            for t in range(r.teams))
-        rows.append({"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "family": r.family,
-                     "setting": r.setting, "search ended": r.outcome,
-                     "confirmation: advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, 2),
-                     "shares of decided games [95% CI]": shares,
-                     "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2),
-                     "games": count(r.games),
-                     "fair (within the margin)": "yes" if r.fair else f"no: {NOT_FAIR}"})
+        shares = " / ".join(
+            pct(getattr(r, f"share_{t}"), getattr(r, f"share_{t}_low"), getattr(r, f"share_{t}_high"))
+            for t in range(r.teams)
+        )
+        rows.append(
+            {
+                "table": f"{r.players}p / {r.teams}t",
+                "line-up": r.policies,
+                "family": r.family,
+                "setting": r.setting,
+                "search ended": r.outcome,
+                "confirmation: advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, 2),
+                "shares of decided games [95% CI]": shares,
+                "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, 2),
+                "games": count(r.games),
+                "fair (within the margin)": "yes" if r.fair else f"no: {NOT_FAIR}",
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def search_section(found: list) -> str:
     """Every search's path: the settings played, their advantage, and how the search ended."""
+
     def cells(points: dict) -> str:
-        return ", ".join(f"{setting_text(k)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}"
-                         for k, p in sorted(points.items()))
+        return ", ".join(
+            f"{setting_text(k)}: {pp(stats.advantage(p.agg.wins()).value, digits=2)}" for k, p in sorted(points.items())
+        )
 
     lines = ["## The searches\n"]
     for search, confirm in found:
         cells_text = cells(search.points) + (f"; refined: {cells(search.refined)}" if search.refined else "")
-        state = search.outcome if confirm is not None else \
-            "unfinished (the confirmation is still to play)" if search.need is None else "unfinished"
-        lines.append(f"- {search.rules.players}p / {search.rules.teams}t, {search.lineup.spec}, {search.family}: "
-                     f"{state}; chose {setting_text(search.chosen) if search.chosen else '—'}"
-                     f" (fitted crossing {search.crossing:.2f}); advantage by setting: {cells_text}.")
+        state = (
+            search.outcome
+            if confirm is not None
+            else "unfinished (the confirmation is still to play)"
+            if search.need is None
+            else "unfinished"
+        )
+        lines.append(
+            f"- {search.rules.players}p / {search.rules.teams}t, {search.lineup.spec}, {search.family}: "
+            f"{state}; chose {setting_text(search.chosen) if search.chosen else '—'}"
+            f" (fitted crossing {search.crossing:.2f}); advantage by setting: {cells_text}."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -944,7 +1055,16 @@ def figures(t: Tables) -> dict:
 
 
 KIND = StudyKind(
-    "compensation", "Which compensation makes Sequence fair, at every table?",
+    "compensation",
+    "Which compensation makes Sequence fair, at every table?",
     "searches each compensation family's knob (late_card, handicap) for zero first-player edge, then confirms",
-    plan, tables, figures, default_policies=("greedy",), varies=("players", "teams", "late_card", "handicap"),
-    restricts=("players", "teams"), games=search_games, unit="setting", tables_text=tables_text)
+    plan,
+    tables,
+    figures,
+    default_policies=("greedy",),
+    varies=("players", "teams", "late_card", "handicap"),
+    restricts=("players", "teams"),
+    games=search_games,
+    unit="setting",
+    tables_text=tables_text,
+)

@@ -77,6 +77,7 @@ class ProtocolError(StudyError):
 
 # --- the tests ----------------------------------------------------------------------------
 
+
 def hypotheses_of(teams: int) -> tuple[str, ...]:
     """The hypotheses a verdict at a table of `teams` tests: the advantage, and with three teams the gaps."""
     return ("advantage", "gap") if teams == 3 else ("advantage",)
@@ -149,6 +150,7 @@ def games_for_power(power_at, most: int) -> tuple[int, float]:
 
 # --- the protocol ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Entry:
     """One configuration the protocol plays: a verdict (strength set) or an estimate."""
@@ -173,7 +175,7 @@ def short_all_game(rules: Rules) -> tuple[int, ...]:
     """The simpler rule beside a late card: every seat dealt short keeps one card fewer all game (no late
     card), as a hand size per team (--hand-size cycles over the seats as the teams do)."""
 
-    late = rules.cfg()[CFG_LATE:CFG_LATE + rules.players]
+    late = rules.cfg()[CFG_LATE : CFG_LATE + rules.players]
     return tuple(rules.hand_sizes[t] - (1 if late[t] > 0 else 0) for t in range(rules.teams))
 
 
@@ -213,51 +215,91 @@ def plan(card, results: Path, seed: int) -> dict:
         sized = {h: games_for_power(f, int(most * DECIDED)) for h, f in need.items()}
         decided = max(n for n, _ in sized.values())
         games = min(round_games(math.ceil(decided / DECIDED)), most)
-        verdicts.append({
-            "players": row.players, "teams": row.teams, "strength": strength, "lineup": LINEUP[strength],
-            "rule": flags_text(options), "games": games, "seed": seed,
-            "margin": MARGIN[strength], **({"gap_margin": GAP_MARGIN[strength]} if row.teams == 3 else {}),
-            "planned_at": {"source": f"{rule.source}/verdicts.csv", "games": rule.edge.games,
-                           "advantage": round(shares[0] - fair, 6), "shares": [round(s, 6) for s in shares]},
-            "power": {h: round(f(int(games * DECIDED)), 3) for h, f in need.items()},
-        })
+        verdicts.append(
+            {
+                "players": row.players,
+                "teams": row.teams,
+                "strength": strength,
+                "lineup": LINEUP[strength],
+                "rule": flags_text(options),
+                "games": games,
+                "seed": seed,
+                "margin": MARGIN[strength],
+                **({"gap_margin": GAP_MARGIN[strength]} if row.teams == 3 else {}),
+                "planned_at": {
+                    "source": f"{rule.source}/verdicts.csv",
+                    "games": rule.edge.games,
+                    "advantage": round(shares[0] - fair, 6),
+                    "shares": [round(s, 6) for s in shares],
+                },
+                "power": {h: round(f(int(games * DECIDED)), 3) for h, f in need.items()},
+            }
+        )
         lineups = ["random", "greedy", "swift"]
         if (row.players, row.teams) in LOOKAHEAD_TABLES:
             lineups.append("lookahead")
         for lineup in lineups:
             if lineup == LINEUP[strength]:
                 continue  # the verdict itself
-            estimates.append({"players": row.players, "teams": row.teams, "rule_of": strength, "lineup": lineup,
-                              "rule": flags_text(options), "games": ESTIMATE_GAMES[lineup], "seed": seed + 1})
-        estimates.append({"players": row.players, "teams": row.teams, "rule_of": strength,
-                          "lineup": LINEUP[strength], "rule": flags_text({"hand_size": short_all_game(rule.rules)}),
-                          "games": ESTIMATE_GAMES[LINEUP[strength]], "seed": seed + 1})
+            estimates.append(
+                {
+                    "players": row.players,
+                    "teams": row.teams,
+                    "rule_of": strength,
+                    "lineup": lineup,
+                    "rule": flags_text(options),
+                    "games": ESTIMATE_GAMES[lineup],
+                    "seed": seed + 1,
+                }
+            )
+        estimates.append(
+            {
+                "players": row.players,
+                "teams": row.teams,
+                "rule_of": strength,
+                "lineup": LINEUP[strength],
+                "rule": flags_text({"hand_size": short_all_game(rule.rules)}),
+                "games": ESTIMATE_GAMES[LINEUP[strength]],
+                "seed": seed + 1,
+            }
+        )
     return {
         "format": FORMAT,
         "about": "The confirmatory protocol of the rules card: declared and committed before its games "
-                 "(simkit.studies.confirmation says how it is made and decided).",
-        "family_error": FAMILY_ERROR, "correction": "bonferroni", "hypotheses": m, "level": level,
-        "power": POWER, "decided_share": DECIDED,
-        "decision": (f"Each hypothesis passes when its (1 - 2 x {FAMILY_ERROR}/{m}) interval lies within its "
-                     "margin: team 0's advantage within ±margin; at three teams every pairwise gap within "
-                     "±gap_margin. A rule is fair when all its hypotheses pass. One look: the games are fixed, "
-                     "a verdict is never re-run, extended or swapped."),
-        "verdict": verdicts, "estimate": estimates,
+        "(simkit.studies.confirmation says how it is made and decided).",
+        "family_error": FAMILY_ERROR,
+        "correction": "bonferroni",
+        "hypotheses": m,
+        "level": level,
+        "power": POWER,
+        "decided_share": DECIDED,
+        "decision": (
+            f"Each hypothesis passes when its (1 - 2 x {FAMILY_ERROR}/{m}) interval lies within its "
+            "margin: team 0's advantage within ±margin; at three teams every pairwise gap within "
+            "±gap_margin. A rule is fair when all its hypotheses pass. One look: the games are fixed, "
+            "a verdict is never re-run, extended or swapped."
+        ),
+        "verdict": verdicts,
+        "estimate": estimates,
     }
 
 
 def _shares(path: Path, rule) -> tuple[float, ...]:
     """The teams' shares of the decided games that a published confirmation measured for `rule`."""
     frame = pd.read_csv(path, dtype={"setting": str})
-    hit = frame[(frame.players == rule.rules.players) & (frame.teams == rule.rules.teams)
-                & (frame.policies == rule.lineup) & (frame.family == rule.family) & (frame.setting == rule.setting)]
+    hit = frame[
+        (frame.players == rule.rules.players)
+        & (frame.teams == rule.rules.teams)
+        & (frame.policies == rule.lineup)
+        & (frame.family == rule.family)
+        & (frame.setting == rule.setting)
+    ]
     r = hit.iloc[0]
     return tuple(float(r[f"share_{t}"]) for t in range(rule.rules.teams))
 
 
 def write_protocol(path: Path, protocol: dict) -> None:
     import tomli_w
-
 
     if path.exists():
         raise ProtocolError(f"{path} exists: a protocol is never rewritten; plan a new one in another folder")
@@ -284,36 +326,53 @@ def entries(protocol: dict) -> list[Entry]:
     for record, verdict in [(v, True) for v in protocol["verdict"]] + [(e, False) for e in protocol["estimate"]]:
         players, teams = int(record["players"]), int(record["teams"])
         options = from_flags(record["rule"])
-        out.append(Entry(players, teams, record.get("strength", record.get("rule_of")), options, record["lineup"],
-                         int(record["games"]), int(record["seed"]), verdict))
+        out.append(
+            Entry(
+                players,
+                teams,
+                record.get("strength", record.get("rule_of")),
+                options,
+                record["lineup"],
+                int(record["games"]),
+                int(record["seed"]),
+                verdict,
+            )
+        )
     return out
 
 
 def check_committed(path: Path) -> None:
     """Refuse a protocol that git does not hold as committed (when it lies in a git work tree)."""
     try:
-        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", path.name], cwd=path.parent,
-                                 capture_output=True, text=True)
+        tracked = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", path.name], cwd=path.parent, capture_output=True, text=True
+        )
         if tracked.returncode == 128 and "not a git repository" in tracked.stderr:
             return
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", path.name], cwd=path.parent,
-                               capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", path.name], cwd=path.parent, capture_output=True, text=True
+        ).stdout.strip()
     except OSError:  # no git: nothing to check against
         return
     if tracked.returncode != 0 or dirty:
-        raise ProtocolError(f"commit {path} before its games are played (git add {path} && git commit): "
-                            "the history must show the protocol first")
+        raise ProtocolError(
+            f"commit {path} before its games are played (git add {path} && git commit): "
+            "the history must show the protocol first"
+        )
 
 
 def check_seeds(protocol: dict, results: Path, folder: Path) -> None:
     used = used_seeds(results, besides=folder)
     clash = sorted({int(e["seed"]) for e in protocol["verdict"] + protocol["estimate"]} & used)
     if clash:
-        raise ProtocolError(f"the protocol's seed {clash[0]} was played by a published study in {results}: "
-                            "a confirmation plays only games no study has seen")
+        raise ProtocolError(
+            f"the protocol's seed {clash[0]} was played by a published study in {results}: "
+            "a confirmation plays only games no study has seen"
+        )
 
 
 # --- the study ------------------------------------------------------------------------------
+
 
 def study_of(protocol: dict) -> Study:
     """The study that plays `protocol`: its identity is the protocol's digest, so a protocol edited after
@@ -342,7 +401,7 @@ def bite(rules: Rules, length: np.ndarray) -> tuple[float, float, float] | None:
     same for the last card to arrive, the median game length in the first player's own turns).
     None when no seat is dealt short. length: the histogram of game lengths in turns (Aggregate.length)."""
 
-    late = [(seat, int(k)) for seat, k in enumerate(rules.cfg()[CFG_LATE:CFG_LATE + rules.players]) if k > 0]
+    late = [(seat, int(k)) for seat, k in enumerate(rules.cfg()[CFG_LATE : CFG_LATE + rules.players]) if k > 0]
     if not late:
         return None
     games = length.sum()
@@ -366,17 +425,36 @@ def verdict_rows(configs: list[Config], results: Results, protocol: dict) -> pd.
         wins = agg.wins()[: c.rules.teams]
         strength = dict(c.facts)["rule_of"]
         adv, p_adv, low, high = test_advantage(wins, float(record["margin"]), level)
-        row = {"players": c.rules.players, "teams": c.rules.teams, "strength": strength,
-               "lineup": c.lineup.spec, "rule": dict(c.facts)["rule"], "games": agg.games, "seed": c.seed,
-               "margin": record["margin"], "advantage": adv, "advantage_low": low, "advantage_high": high,
-               "p_advantage": p_adv, "advantage_passes": bool(low > -record["margin"] and high < record["margin"]),
-               "power_planned": record["power"]["advantage"]}
+        row = {
+            "players": c.rules.players,
+            "teams": c.rules.teams,
+            "strength": strength,
+            "lineup": c.lineup.spec,
+            "rule": dict(c.facts)["rule"],
+            "games": agg.games,
+            "seed": c.seed,
+            "margin": record["margin"],
+            "advantage": adv,
+            "advantage_low": low,
+            "advantage_high": high,
+            "p_advantage": p_adv,
+            "advantage_passes": bool(low > -record["margin"] and high < record["margin"]),
+            "power_planned": record["power"]["advantage"],
+        }
         ci = stats.advantage(wins)
         row.update({"advantage_95_low": ci.low, "advantage_95_high": ci.high})
         if c.rules.teams == 3:
             gap, p_gap, reach = test_gaps(wins, float(record["gap_margin"]), level)
-            row.update({"gap_margin": record["gap_margin"], "max_gap": gap, "gap_reach": reach, "p_gap": p_gap,
-                        "gap_passes": bool(reach < record["gap_margin"]), "gap_power_planned": record["power"]["gap"]})
+            row.update(
+                {
+                    "gap_margin": record["gap_margin"],
+                    "max_gap": gap,
+                    "gap_reach": reach,
+                    "p_gap": p_gap,
+                    "gap_passes": bool(reach < record["gap_margin"]),
+                    "gap_power_planned": record["power"]["gap"],
+                }
+            )
         row["fair"] = row["advantage_passes"] and row.get("gap_passes", True)
         row["level"] = level
         rows.append(row)
@@ -392,14 +470,25 @@ def estimate_rows(configs: list[Config], results: Results) -> pd.DataFrame:
         gap = stats.max_gap(wins)
         facts = dict(c.facts)
         strong = MARGIN["strong"]
-        rows.append({"players": c.rules.players, "teams": c.rules.teams, "rule_of": facts["rule_of"],
-                     "rule": facts["rule"], "lineup": c.lineup.spec, "games": agg.games, "seed": c.seed,
-                     "verdict": c.group == "verdict", "advantage": adv.value, "advantage_low": adv.low,
-                     "advantage_high": adv.high,
-                     "max_gap": gap.value if c.rules.teams == 3 else math.nan,
-                     "max_gap_low": gap.low if c.rules.teams == 3 else math.nan,
-                     "max_gap_high": gap.high if c.rules.teams == 3 else math.nan,
-                     "inside_strong_band": bool(-strong < adv.low and adv.high < strong)})
+        rows.append(
+            {
+                "players": c.rules.players,
+                "teams": c.rules.teams,
+                "rule_of": facts["rule_of"],
+                "rule": facts["rule"],
+                "lineup": c.lineup.spec,
+                "games": agg.games,
+                "seed": c.seed,
+                "verdict": c.group == "verdict",
+                "advantage": adv.value,
+                "advantage_low": adv.low,
+                "advantage_high": adv.high,
+                "max_gap": gap.value if c.rules.teams == 3 else math.nan,
+                "max_gap_low": gap.low if c.rules.teams == 3 else math.nan,
+                "max_gap_high": gap.high if c.rules.teams == 3 else math.nan,
+                "inside_strong_band": bool(-strong < adv.low and adv.high < strong),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -410,9 +499,19 @@ def bite_rows(configs: list[Config], results: Results) -> pd.DataFrame:
         if b is None:
             continue
         facts = dict(c.facts)
-        rows.append({"players": c.rules.players, "teams": c.rules.teams, "rule_of": facts["rule_of"],
-                     "rule": facts["rule"], "lineup": c.lineup.spec, "games": results.aggregate(c).games,
-                     "first_card_arrives": b[0], "last_card_arrives": b[1], "median_own_turns": b[2]})
+        rows.append(
+            {
+                "players": c.rules.players,
+                "teams": c.rules.teams,
+                "rule_of": facts["rule_of"],
+                "rule": facts["rule"],
+                "lineup": c.lineup.spec,
+                "games": results.aggregate(c).games,
+                "first_card_arrives": b[0],
+                "last_card_arrives": b[1],
+                "median_own_turns": b[2],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -425,23 +524,49 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     m, level = protocol["hypotheses"], float(protocol["level"])
     width = f"{100 * (1 - 2 * level):.2f}%"
-    key = pd.DataFrame([{
-        "table": f"{r.players}p/{r.teams}t", "strength": f"{r.strength} ({r.lineup})", "rule": r.rule,
-        "games": count(r.games),
-        f"advantage [{width} CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
-        "largest gap, widest bound": (f"{100 * r.max_gap:.2f} pp, up to {100 * r.gap_reach:.2f}"
-                                      if r.teams == 3 else "—"),
-        "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if r.teams == 3 else ""),
-        "fair": "yes" if r.fair else "no"} for r in verdicts.itertuples()])
-    matrix = pd.DataFrame([{
-        "table": f"{r.players}p/{r.teams}t", "rule of": f"{r.rule_of} ({r.rule})", "played by": r.lineup,
-        "games": count(r.games), "advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
-        "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, digits=2) if r.teams == 3 else "—"}
-        for r in estimates.itertuples()])
-    bite_table = pd.DataFrame([{
-        "table": f"{r.players}p/{r.teams}t", "rule": f"{r.rule_of}: {r.rule}", "played by": r.lineup,
-        "first card arrives": pct(r.first_card_arrives), "last card arrives": pct(r.last_card_arrives),
-        "median game, first player's own turns": f"{r.median_own_turns:.0f}"} for r in bites.itertuples()])
+    key = pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "strength": f"{r.strength} ({r.lineup})",
+                "rule": r.rule,
+                "games": count(r.games),
+                f"advantage [{width} CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
+                "largest gap, widest bound": (
+                    f"{100 * r.max_gap:.2f} pp, up to {100 * r.gap_reach:.2f}" if r.teams == 3 else "—"
+                ),
+                "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if r.teams == 3 else ""),
+                "fair": "yes" if r.fair else "no",
+            }
+            for r in verdicts.itertuples()
+        ]
+    )
+    matrix = pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "rule of": f"{r.rule_of} ({r.rule})",
+                "played by": r.lineup,
+                "games": count(r.games),
+                "advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
+                "largest gap [95% CI]": pp(r.max_gap, r.max_gap_low, r.max_gap_high, digits=2) if r.teams == 3 else "—",
+            }
+            for r in estimates.itertuples()
+        ]
+    )
+    bite_table = pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "rule": f"{r.rule_of}: {r.rule}",
+                "played by": r.lineup,
+                "first card arrives": pct(r.first_card_arrives),
+                "last card arrives": pct(r.last_card_arrives),
+                "median game, first player's own turns": f"{r.median_own_turns:.0f}",
+            }
+            for r in bites.itertuples()
+        ]
+    )
 
     fair_n = int(verdicts.fair.sum()) if len(verdicts) else 0
     sections = [
@@ -456,13 +581,21 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         "short seat to get it and for the last; and the median game's length in the first player's own "
         "turns.\n",
         markdown_table(list(bite_table.columns), bite_table.astype(str).itertuples(index=False))
-        if len(bite_table) else "",
+        if len(bite_table)
+        else "",
     ]
-    notes = [f"The protocol (`{PROTOCOL_FILE}`) was committed before these games; its verdicts are final.",
-             "`advantage` is team 0's share of the decided games minus its fair share; the gaps are the "
-             "differences of two teams' shares; their tests are normal (multinomial variances)."]
-    return Tables(summary, extra={"verdicts": verdicts, "estimates": estimates, "bite": bites},
-                  key=key, sections=sections, notes=notes)
+    notes = [
+        f"The protocol (`{PROTOCOL_FILE}`) was committed before these games; its verdicts are final.",
+        "`advantage` is team 0's share of the decided games minus its fair share; the gaps are the "
+        "differences of two teams' shares; their tests are normal (multinomial variances).",
+    ]
+    return Tables(
+        summary,
+        extra={"verdicts": verdicts, "estimates": estimates, "bite": bites},
+        key=key,
+        sections=sections,
+        notes=notes,
+    )
 
 
 def figures(t: Tables) -> dict:
@@ -471,6 +604,13 @@ def figures(t: Tables) -> dict:
 
 
 KIND = StudyKind(
-    "confirmation", "Are the rules card's rules fair, decided by a protocol declared before its games?",
-    "the card's rules confirmed under a protocol committed before its games", plan_configs, tables, figures,
-    default_policies=("greedy", "swift"), tables_text=lambda: "the tables of its protocol", inputs=(PROTOCOL_FILE,))
+    "confirmation",
+    "Are the rules card's rules fair, decided by a protocol declared before its games?",
+    "the card's rules confirmed under a protocol committed before its games",
+    plan_configs,
+    tables,
+    figures,
+    default_policies=("greedy", "swift"),
+    tables_text=lambda: "the tables of its protocol",
+    inputs=(PROTOCOL_FILE,),
+)

@@ -46,14 +46,20 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
     """One row per table and line-up: team 0's edge in points and relative to its fair share, with intervals."""
     rows = []
     for r in summary.itertuples():
-        row = {"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "games": count(r.games),
-               "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
-               "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high,
-                                                       digits=1 if compact else 2),
-               "relative advantage [95% CI]": relative(r.relative_advantage, r.relative_advantage_low,
-                                                       r.relative_advantage_high),
-               "p (Holm)": format_p_value(r.p_holm),
-               "stalemates": pct(r.stalemate_rate, digits=2)}
+        row = {
+            "table": f"{r.players}p / {r.teams}t",
+            "line-up": r.policies,
+            "games": count(r.games),
+            "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
+            "advantage, decided games [95% CI]": pp(
+                r.advantage, r.advantage_low, r.advantage_high, digits=1 if compact else 2
+            ),
+            "relative advantage [95% CI]": relative(
+                r.relative_advantage, r.relative_advantage_low, r.relative_advantage_high
+            ),
+            "p (Holm)": format_p_value(r.p_holm),
+            "stalemates": pct(r.stalemate_rate, digits=2),
+        }
         if compact:
             row["mean turns (all seats)"] = f"{r.duration:.1f}"
         else:
@@ -67,11 +73,17 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
-    return Tables(summary, key=key_table(summary), terminal=key_table(summary, compact=True), notes=[
-        f"`advantage` is team 0's share of the decided games minus its fair share 1/teams; `relative advantage` "
-        f"is that share divided by the fair share, minus 1, which compares two- and three-team tables. The "
-        f"p-value tests advantage = 0 (exact binomial test), adjusted for the {len(summary)} tests of this study "
-        "together by Holm's method (`p (Holm)`)."])
+    return Tables(
+        summary,
+        key=key_table(summary),
+        terminal=key_table(summary, compact=True),
+        notes=[
+            f"`advantage` is team 0's share of the decided games minus its fair share 1/teams; `relative advantage` "
+            f"is that share divided by the fair share, minus 1, which compares two- and three-team tables. The "
+            f"p-value tests advantage = 0 (exact binomial test), adjusted for the {len(summary)} tests of this study "
+            "together by Holm's method (`p (Holm)`)."
+        ],
+    )
 
 
 def figures(t: Tables) -> dict:
@@ -84,6 +96,13 @@ def tables_text() -> str:
 
 
 KIND = StudyKind(
-    "first-player", "How big is the first player's advantage, at every table?",
-    "the first player's advantage at every legal table", plan, tables, figures,
-    varies=("players", "teams"), restricts=("players", "teams"), tables_text=tables_text)
+    "first-player",
+    "How big is the first player's advantage, at every table?",
+    "the first player's advantage at every legal table",
+    plan,
+    tables,
+    figures,
+    varies=("players", "teams"),
+    restricts=("players", "teams"),
+    tables_text=tables_text,
+)

@@ -33,8 +33,10 @@ def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]
         raise StudyError("the hand-size sweep is empty; give sizes such as 3..9")
     for h in sizes:
         if not 1 <= h <= MAX_HAND_SIZE or h * players > DECK_SIZE:
-            raise StudyError(f"hand size {h} cannot be dealt to {players} players: each size must be "
-                             f"1..{MAX_HAND_SIZE} and players x size <= {DECK_SIZE}")
+            raise StudyError(
+                f"hand size {h} cannot be dealt to {players} players: each size must be "
+                f"1..{MAX_HAND_SIZE} and players x size <= {DECK_SIZE}"
+            )
     normal = HAND_SIZE[players]
     seats = range(players)
     out = [("sweep", f"{h} cards each", (h,) * players) for h in sizes]
@@ -45,10 +47,20 @@ def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]
     out.append(("penalty", "seat 1 (moves second) one card short", tuple(short if s == 1 else normal for s in seats)))
     if players > teams:  # partners: a whole team short
         for t in range(teams):
-            out.append(("penalty", f"team {t} one card short (every seat)",
-                        tuple(short if s % teams == t else normal for s in seats)))
-    out.append(("compensation", "every later team one card more",
-                tuple(normal if s % teams == 0 else normal + 1 for s in seats)))
+            out.append(
+                (
+                    "penalty",
+                    f"team {t} one card short (every seat)",
+                    tuple(short if s % teams == t else normal for s in seats),
+                )
+            )
+    out.append(
+        (
+            "compensation",
+            "every later team one card more",
+            tuple(normal if s % teams == 0 else normal + 1 for s in seats),
+        )
+    )
     return base, out
 
 
@@ -74,15 +86,28 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
         a, b = results.aggregate(c), results.aggregate(e)
         paired = c.games == e.games
         s = stats.shift(a.wins(), a.games, b.wins(), b.games, joint=results.joint(c, e) if paired else None)
-        rows.append({
-            "study_group": c.group, "label": c.label, "policies": c.lineup.spec, "hand_size": c.rules.hand_size_text,
-            "games": a.games, "even_games": b.games,
-            "advantage": stats.advantage(a.wins()).value, "even_advantage": stats.advantage(b.wins()).value,
-            "shift": s.estimate.value, "shift_low": s.estimate.low, "shift_high": s.estimate.high,
-            "unpaired_low": s.unpaired.low, "unpaired_high": s.unpaired.high, "paired": s.paired,
-            "correlation": s.correlation, "narrower": s.narrower, "p_value": s.p_value,
-            "fair_share": 1 / c.rules.teams,
-        })
+        rows.append(
+            {
+                "study_group": c.group,
+                "label": c.label,
+                "policies": c.lineup.spec,
+                "hand_size": c.rules.hand_size_text,
+                "games": a.games,
+                "even_games": b.games,
+                "advantage": stats.advantage(a.wins()).value,
+                "even_advantage": stats.advantage(b.wins()).value,
+                "shift": s.estimate.value,
+                "shift_low": s.estimate.low,
+                "shift_high": s.estimate.high,
+                "unpaired_low": s.unpaired.low,
+                "unpaired_high": s.unpaired.high,
+                "paired": s.paired,
+                "correlation": s.correlation,
+                "narrower": s.narrower,
+                "p_value": s.p_value,
+                "fair_share": 1 / c.rules.teams,
+            }
+        )
     frame = pd.DataFrame(rows)
     if len(frame):
         frame["p_holm"] = stats.holm(frame["p_value"])
@@ -92,34 +117,49 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
 def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
     rows = []
     for r in summary.itertuples():
-        rows.append({"table": f"{r.players}p / {r.teams}t", "hand sizes": f"{r.label} ({r.hand_size})",
-                     "line-up": r.policies, "games": count(r.games),
-                     "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
-                     "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
-                     "p (Holm)": format_p_value(r.p_holm), "stalemates": pct(r.stalemate_rate, digits=2),
-                     "mean turns, all seats [95% CI]":
-                         f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"})
+        rows.append(
+            {
+                "table": f"{r.players}p / {r.teams}t",
+                "hand sizes": f"{r.label} ({r.hand_size})",
+                "line-up": r.policies,
+                "games": count(r.games),
+                "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
+                "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
+                "p (Holm)": format_p_value(r.p_holm),
+                "stalemates": pct(r.stalemate_rate, digits=2),
+                "mean turns, all seats [95% CI]": f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]",
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def pairing_sentence(s: pd.DataFrame, correlation: str = "correlation", paired: str = "paired",
-                     narrower: str = "narrower") -> str:
+def pairing_sentence(
+    s: pd.DataFrame, correlation: str = "correlation", paired: str = "paired", narrower: str = "narrower"
+) -> str:
     """What pairing the games bought: the correlations, the interval used, how much narrower."""
     corr = s[correlation]
-    head = (f"Every configuration plays the same game indices of the study's seed, so each change and its "
-            f"reference start from the same shuffled deck, and each shift is first estimated from the per-game "
-            f"pairs (delta method). The pairs' correlation was {corr.min():.2f} to {corr.max():.2f}. ")
+    head = (
+        f"Every configuration plays the same game indices of the study's seed, so each change and its "
+        f"reference start from the same shuffled deck, and each shift is first estimated from the per-game "
+        f"pairs (delta method). The pairs' correlation was {corr.min():.2f} to {corr.max():.2f}. "
+    )
     used = s[s[paired]]
     if len(used) == len(s):
-        return head + (f"The paired intervals, used, are {_width_change(used[narrower].min())} to "
-                       f"{_width_change(used[narrower].max())} than the unpaired ones (shown beside them). ")
+        return head + (
+            f"The paired intervals, used, are {_width_change(used[narrower].min())} to "
+            f"{_width_change(used[narrower].max())} than the unpaired ones (shown beside them). "
+        )
     if not len(used):
-        return head + ("A different hand size deals different cards from the first round on, so the pairing bought "
-                       f"nothing here: every correlation is within +-{stats.PAIRING_GAIN}, and the unpaired intervals "
-                       "are used. ")
-    return head + (f"Where the correlation is beyond +-{stats.PAIRING_GAIN} ({len(used)} of {len(s)} shifts) the "
-                   "paired interval is used (narrower where the correlation is positive, wider where it is "
-                   "negative), elsewhere the unpaired one (column paired in shifts.csv). ")
+        return head + (
+            "A different hand size deals different cards from the first round on, so the pairing bought "
+            f"nothing here: every correlation is within +-{stats.PAIRING_GAIN}, and the unpaired intervals "
+            "are used. "
+        )
+    return head + (
+        f"Where the correlation is beyond +-{stats.PAIRING_GAIN} ({len(used)} of {len(s)} shifts) the "
+        "paired interval is used (narrower where the correlation is positive, wider where it is "
+        "negative), elsewhere the unpaired one (column paired in shifts.csv). "
+    )
 
 
 def _width_change(narrower: float) -> str:
@@ -132,25 +172,58 @@ def shifts_section(s: pd.DataFrame) -> str:
     if not len(s):
         return ""
     table = markdown_table(
-        ["change", "hand sizes", "line-up", "advantage", "even game", "shift [95% CI]", "unpaired 95% CI",
-         "correlation", "p (Holm)", "games"],
-        [(r.label, r.hand_size, r.policies, pp(r.advantage, digits=2), pp(r.even_advantage, digits=2),
-          pp(r.shift, r.shift_low, r.shift_high, digits=2) + ("" if r.paired else " (unpaired)"),
-          f"[{100 * r.unpaired_low:+.2f}, {100 * r.unpaired_high:+.2f}]", f"{r.correlation:.2f}",
-          format_p_value(r.p_holm), f"{r.games:,} vs {r.even_games:,}") for r in s.itertuples()])
+        [
+            "change",
+            "hand sizes",
+            "line-up",
+            "advantage",
+            "even game",
+            "shift [95% CI]",
+            "unpaired 95% CI",
+            "correlation",
+            "p (Holm)",
+            "games",
+        ],
+        [
+            (
+                r.label,
+                r.hand_size,
+                r.policies,
+                pp(r.advantage, digits=2),
+                pp(r.even_advantage, digits=2),
+                pp(r.shift, r.shift_low, r.shift_high, digits=2) + ("" if r.paired else " (unpaired)"),
+                f"[{100 * r.unpaired_low:+.2f}, {100 * r.unpaired_high:+.2f}]",
+                f"{r.correlation:.2f}",
+                format_p_value(r.p_holm),
+                f"{r.games:,} vs {r.even_games:,}",
+            )
+            for r in s.itertuples()
+        ],
+    )
     said = pairing_sentence(s)
-    return ("## Shifts from the even game\n\nTeam 0's advantage (its share of the decided games minus its fair "
-            "share) with each change, against the same line-up at the table's own hand size. " + said +
-            f"The {len(s)} shifts are tested together (Holm).\n\n" + table)
+    return (
+        "## Shifts from the even game\n\nTeam 0's advantage (its share of the decided games minus its fair "
+        "share) with each change, against the same line-up at the table's own hand size. "
+        + said
+        + f"The {len(s)} shifts are tested together (Holm).\n\n"
+        + table
+    )
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     s = shifts(configs, results)
-    return Tables(summary, {"shifts": s}, key=key_table(summary), sections=[shifts_section(s)], notes=[
-        "`advantage` is team 0's share of the decided games minus its fair share 1/teams; the p-values of the "
-        f"{len(summary)} configurations' advantages are adjusted together by Holm's method, and so are those of "
-        "the shifts."])
+    return Tables(
+        summary,
+        {"shifts": s},
+        key=key_table(summary),
+        sections=[shifts_section(s)],
+        notes=[
+            "`advantage` is team 0's share of the decided games minus its fair share 1/teams; the p-values of the "
+            f"{len(summary)} configurations' advantages are adjusted together by Holm's method, and so are those of "
+            "the shifts."
+        ],
+    )
 
 
 def figures(t: Tables) -> dict:
@@ -162,6 +235,12 @@ def figures(t: Tables) -> dict:
 
 
 KIND = StudyKind(
-    "hand-size", "What does a card more or less in hand change?",
+    "hand-size",
+    "What does a card more or less in hand change?",
     "a sweep of the common hand size, the table penalty, a compensation",
-    plan, tables, figures, varies=("hand_size",), tables_text=one_table_text)
+    plan,
+    tables,
+    figures,
+    varies=("hand_size",),
+    tables_text=one_table_text,
+)

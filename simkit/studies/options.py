@@ -103,18 +103,36 @@ def hand_sizes(text: str) -> list[int]:
     return [int(v) for v in text.split(",") if v.strip()]
 
 
-STUDY_OPTIONS: dict[str, StudyOption] = {o.name: o for o in (
-    StudyOption(
-        "sizes", "hand-size", f"the common hand sizes to sweep, a range such as {DEFAULT_SIZES[0]}.."
-        f"{DEFAULT_SIZES[-1]} (the default) or a list such as 3,5,7", parse=hand_sizes,
-        takes="a range such as 3..9 or a list such as 3,5,7"),
-    StudyOption(
-        "families", "compensation", f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all",
-        flag="--family", repeat=True, chooses=True),
-    StudyOption(
-        "checks", "compensation", f"a line-up that plays each confirmed answer again on a fresh seed, "
-        f"{CHECK_GAMES:,} games; repeat for several", flag="--check", repeat=True, chooses=True),
-)}
+STUDY_OPTIONS: dict[str, StudyOption] = {
+    o.name: o
+    for o in (
+        StudyOption(
+            "sizes",
+            "hand-size",
+            f"the common hand sizes to sweep, a range such as {DEFAULT_SIZES[0]}.."
+            f"{DEFAULT_SIZES[-1]} (the default) or a list such as 3,5,7",
+            parse=hand_sizes,
+            takes="a range such as 3..9 or a list such as 3,5,7",
+        ),
+        StudyOption(
+            "families",
+            "compensation",
+            f"a family to search, {' or '.join(FAMILIES)}; repeat for several; default all",
+            flag="--family",
+            repeat=True,
+            chooses=True,
+        ),
+        StudyOption(
+            "checks",
+            "compensation",
+            f"a line-up that plays each confirmed answer again on a fresh seed, "
+            f"{CHECK_GAMES:,} games; repeat for several",
+            flag="--check",
+            repeat=True,
+            chooses=True,
+        ),
+    )
+}
 """Every study kind's own options by name, in the order `simkit study --help` lists them."""
 
 

@@ -9,14 +9,15 @@ from simkit.studies import compensation, first_player, hand_size, skill, teams, 
 from simkit.studies.base import Study, StudyError, StudyKind, refuse_varied
 from simkit.studies.options import option_flag
 
-KINDS: dict[str, StudyKind] = {k.name: k for k in (
-    first_player.KIND, hand_size.KIND, teams.KIND, skill.KIND, variants.KIND, compensation.KIND,
-)}
+KINDS: dict[str, StudyKind] = {
+    k.name: k for k in (first_player.KIND, hand_size.KIND, teams.KIND, skill.KIND, variants.KIND, compensation.KIND)
+}
 """Every study kind by its name on the command line, in the order --help lists them."""
 
 
-def make_study(name: str, policies=None, games: int | None = None, seed: int | None = None,
-               rules: dict | None = None, **options) -> Study:
+def make_study(
+    name: str, policies=None, games: int | None = None, seed: int | None = None, rules: dict | None = None, **options
+) -> Study:
     """A Study of kind `name`: its line-ups (default: the kind's) with their games (default: the kind's for
     each line-up), the rule options given, the kind's own options. Checked: an unknown kind or option, a
     rule option the kind sets itself, a table it cannot use."""
@@ -28,8 +29,7 @@ def make_study(name: str, policies=None, games: int | None = None, seed: int | N
     for option in options:
         if option not in kind.options:
             allowed = ", ".join(map(option_flag, kind.options)) or "none"
-            raise StudyError(f"{option_flag(option)} is not an option of the {name} study (its own options: "
-                             f"{allowed})")
+            raise StudyError(f"{option_flag(option)} is not an option of the {name} study (its own options: {allowed})")
     if games is not None and games < 1:
         raise StudyError(f"--games must be at least 1, got {games:,}")
     specs = list(policies or kind.default_policies)

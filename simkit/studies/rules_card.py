@@ -86,8 +86,9 @@ class Rule:
     @property
     def code(self) -> str:
         """The rule as simkit's options say it: '--hand-size 6,7,7 --handicap 0,18'."""
-        return " ".join(f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}"
-                        for name, value in self.rules.changed().items())
+        return " ".join(
+            f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}" for name, value in self.rules.changed().items()
+        )
 
     def distance(self) -> float:
         """How far from fair the confirmation is, in units of the targets (as the search measures it)."""
@@ -125,6 +126,7 @@ class Card:
 
 # --- reading the studies ---------------------------------------------------------------
 
+
 def _knob_value(setting: str):
     knobs = tuple(int(x) for x in str(setting).split(","))
     return knobs[0] if len(knobs) == 1 else knobs
@@ -132,8 +134,10 @@ def _knob_value(setting: str):
 
 def _read_csv(path: Path, results: Path) -> pd.DataFrame:
     if not path.exists():
-        raise CardError(f"{path} is missing: the card is made from the published studies in {results} "
-                        "(results/README.md has the commands that make them)")
+        raise CardError(
+            f"{path} is missing: the card is made from the published studies in {results} "
+            "(results/README.md has the commands that make them)"
+        )
     return pd.read_csv(path, dtype={"setting": str})
 
 
@@ -142,8 +146,10 @@ def compensation_rules(results: Path) -> tuple[list[Rule], list[str], set[str]]:
     out, sources, versions = [], [], set()
     folders = sorted(p.parent for p in results.glob("compensation*/verdicts.csv"))
     if not folders:
-        raise CardError(f"no compensation study in {results} (compensation*/verdicts.csv): the card is made from "
-                        "the published studies (results/README.md has the commands that make them)")
+        raise CardError(
+            f"no compensation study in {results} (compensation*/verdicts.csv): the card is made from "
+            "the published studies (results/README.md has the commands that make them)"
+        )
     for folder in folders:
         record = json.loads((folder / "study.json").read_text(encoding="utf-8"))
         base = record["identity"]["options"].get("rules", {})
@@ -156,9 +162,12 @@ def compensation_rules(results: Path) -> tuple[list[Rule], list[str], set[str]]:
             edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
             standard = None
             if "standard_advantage" in verdicts.columns and pd.notna(v.standard_advantage):
-                standard = Edge((v.standard_advantage, v.standard_advantage_low, v.standard_advantage_high),
-                                (v.standard_max_gap, v.standard_max_gap_low, v.standard_max_gap_high),
-                                int(v.teams), int(v.standard_games))
+                standard = Edge(
+                    (v.standard_advantage, v.standard_advantage_low, v.standard_advantage_high),
+                    (v.standard_max_gap, v.standard_max_gap_low, v.standard_max_gap_high),
+                    int(v.teams),
+                    int(v.standard_games),
+                )
             out.append(Rule(rules, v.family, v.setting, bool(v.fair), edge, folder.name, v.policies, standard))
     return out, sources, versions
 
@@ -166,10 +175,15 @@ def compensation_rules(results: Path) -> tuple[list[Rule], list[str], set[str]]:
 def standard_edges(results: Path) -> dict[tuple[int, int, str], Edge]:
     """The first-player study's edge at every table and line-up: (players, teams, line-up) -> Edge."""
     summary = _read_csv(results / "first-player" / "summary.csv", results)
-    return {(int(r.players), int(r.teams), r.policies):
-            Edge((r.advantage, r.advantage_low, r.advantage_high), (r.max_gap, r.max_gap_low, r.max_gap_high),
-                 int(r.teams), int(r.games))
-            for r in summary.itertuples()}
+    return {
+        (int(r.players), int(r.teams), r.policies): Edge(
+            (r.advantage, r.advantage_low, r.advantage_high),
+            (r.max_gap, r.max_gap_low, r.max_gap_high),
+            int(r.teams),
+            int(r.games),
+        )
+        for r in summary.itertuples()
+    }
 
 
 def choose(rules: list[Rule]) -> Rule | None:
@@ -178,8 +192,17 @@ def choose(rules: list[Rule]) -> Rule | None:
     `handicap`, then the one nearest fair. None fair: the one nearest fair (the card says it is not)."""
     if not rules:
         return None
-    return min(rules, key=lambda r: (not r.fair, "hand_size" in r.rules.changed(), r.family != "late_card",
-                                     r.distance(), r.source, r.setting))
+    return min(
+        rules,
+        key=lambda r: (
+            not r.fair,
+            "hand_size" in r.rules.changed(),
+            r.family != "late_card",
+            r.distance(),
+            r.source,
+            r.setting,
+        ),
+    )
 
 
 CONFIRMATION = "confirmation"  # the folder of the confirmatory study whose verdicts the card states
@@ -211,14 +234,23 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
     for v in verdicts.itertuples():
         options = from_flags(v.rule)
         rules = Rules.make(int(v.players), int(v.teams), **options)
-        (family, setting), = ((k, OPTIONS[k].column_value(x)) for k, x in options.items())
+        ((family, setting),) = ((k, OPTIONS[k].column_value(x)) for k, x in options.items())
         gap = (v.max_gap, 0.0, v.gap_reach) if int(v.teams) == 3 else (float("nan"),) * 3
         edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
-        bite = bites[(bites.players == v.players) & (bites.teams == v.teams) & (bites.rule == v.rule)
-                     & (bites.lineup == v.lineup)] if len(bites) else bites
+        bite = (
+            bites[
+                (bites.players == v.players)
+                & (bites.teams == v.teams)
+                & (bites.rule == v.rule)
+                & (bites.lineup == v.lineup)
+            ]
+            if len(bites)
+            else bites
+        )
         arrives = float(bite.last_card_arrives.iloc[0]) if len(bite) else None
-        out[(int(v.players), int(v.teams), v.lineup)] = Rule(rules, family, str(setting), bool(v.fair), edge,
-                                                             CONFIRMATION, v.lineup, arrives=arrives)
+        out[(int(v.players), int(v.teams), v.lineup)] = Rule(
+            rules, family, str(setting), bool(v.fair), edge, CONFIRMATION, v.lineup, arrives=arrives
+        )
     level = float(verdicts.level.iloc[0])
     hypotheses = sum(len(hypotheses_of(int(teams))) for teams in verdicts.teams)
     family = Family(hypotheses, level, int(verdicts.fair.sum()), len(verdicts))
@@ -235,26 +267,31 @@ def make_card(results: Path) -> Card:
         sources.append(f"{CONFIRMATION}/verdicts.csv")
     rows = []
     for players, teams in TABLES:
-        chosen = {column: choose([r for r in found if (r.rules.players, r.rules.teams, r.lineup)
-                                  == (players, teams, lineup)])
-                  for column, lineup in LINEUPS.items()}
+        chosen = {
+            column: choose([r for r in found if (r.rules.players, r.rules.teams, r.lineup) == (players, teams, lineup)])
+            for column, lineup in LINEUPS.items()
+        }
         searched = chosen  # the searches' rules: their standard game's edge, where the first-player study has none
         if confirmed is not None:  # the confirmation decides: its verdict, its figures
-            chosen = {column: confirmed[0].get((players, teams, lineup), chosen[column])
-                      for column, lineup in LINEUPS.items()}
+            chosen = {
+                column: confirmed[0].get((players, teams, lineup), chosen[column]) for column, lineup in LINEUPS.items()
+            }
         without = {}
         for column, lineup in LINEUPS.items():
             rule = chosen[column]
             search = searched[column]
             without[column] = standard.get((players, teams, lineup)) or (search.standard if search else None)
             if without[column] is None and rule is not None:
-                raise CardError(f"first-player/summary.csv in {results} has no {lineup} row for {players} players "
-                                f"in {teams} teams, nor its compensation study the standard game's edge")
+                raise CardError(
+                    f"first-player/summary.csv in {results} has no {lineup} row for {players} players "
+                    f"in {teams} teams, nor its compensation study the standard game's edge"
+                )
         rows.append(Row(players, teams, chosen, without))
     return Card(rows, sources, sorted(versions), confirmed[1] if confirmed is not None else None)
 
 
 # --- the rule in words ---------------------------------------------------------------
+
 
 def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
@@ -313,9 +350,11 @@ def _team_words(team: int, seats: list[tuple[int, int]], usual: int) -> str:
     if len(late) == len(groups) and len({g[1] for g in groups}) == 1:
         # every seat short by the same card, at two turns: the earlier seats wait one turn longer
         (n1, hand, k1), (n2, _, k2) = groups
-        return (f"{who} are dealt {hand - 1} cards and take their {ordinal(hand)} at the end of their "
-                f"{ordinal(k1)} turn ({_first(n1)} to play) or {ordinal(k2)} turn "
-                f"(the other{' ' + _count(n2) if n2 > 1 else ''})")
+        return (
+            f"{who} are dealt {hand - 1} cards and take their {ordinal(hand)} at the end of their "
+            f"{ordinal(k1)} turn ({_first(n1)} to play) or {ordinal(k2)} turn "
+            f"(the other{' ' + _count(n2) if n2 > 1 else ''})"
+        )
     parts, done = [], 0
     for n, hand, k in groups:
         if (hand, k) == (usual, 0):
@@ -330,12 +369,15 @@ def _team_words(team: int, seats: list[tuple[int, int]], usual: int) -> str:
 
 def _dealt(hand: int, late: int, verb: tuple[str, str]) -> str:
     if late:
-        return (f"{verb[0]} dealt {hand - 1} cards and {verb[1]} their {ordinal(hand)} at the end of their "
-                f"{ordinal(late)} turn")
+        return (
+            f"{verb[0]} dealt {hand - 1} cards and {verb[1]} their {ordinal(hand)} at the end of their "
+            f"{ordinal(late)} turn"
+        )
     return f"{verb[0]} dealt {hand} cards"
 
 
 # --- the card --------------------------------------------------------------------------
+
 
 def cells(row: Row, column: str) -> tuple[str, str, str]:
     """(the rule in words, the edge it leaves, the option as simkit says it) of one column of a row."""
@@ -348,8 +390,10 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
     if rule.arrives is not None and rule.arrives < 0.5:
         late = sum(1 for _, turn in seats_dealt(rule.rules) if turn)
         which = "That card comes" if late == 1 else "The last of these cards comes"
-        words += (f" {which} before the game ends in only {100 * rule.arrives:.0f}% of games; leaving it out "
-                  "altogether is a different rule.")
+        words += (
+            f" {which} before the game ends in only {100 * rule.arrives:.0f}% of games; leaving it out "
+            "altogether is a different rule."
+        )
     return words, rule.edge.text(), rule.code
 
 
@@ -362,25 +406,39 @@ def intro(card: Card) -> list[str]:
     high = {c: max(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
     without = "; ".join(
         f"with {LINEUPS[c]} players ({_count_games(edge[c])} a table) {low[c].without()} to {high[c].without()}"
-        for c in LINEUPS if edge[c])
-    first = (f"Moving first is an edge: without a rule, the first team wins more than its fair share of the "
-             f"decided games, in percentage points (pp): {without}. The first team is the team of the player who "
-             "moves first, the second team moves next. A player a rule does not name is dealt the table's usual "
-             "hand. Each player counts their own turns from 1.")
-    what = (f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
-            f"{LINEUPS['strong']} player on every seat. The edge left: the first team's share of the decided "
-            "games minus its fair share (1/2 or 1/3), in pp")
-    fair = (f"within ±{casual:g} pp (casual) or ±{strong:g} pp (strong), and with three teams every gap between "
-            f"two teams' shares within ±{gaps[0]:g} pp (±{gaps[1]:g} pp)")
+        for c in LINEUPS
+        if edge[c]
+    )
+    first = (
+        f"Moving first is an edge: without a rule, the first team wins more than its fair share of the "
+        f"decided games, in percentage points (pp): {without}. The first team is the team of the player who "
+        "moves first, the second team moves next. A player a rule does not name is dealt the table's usual "
+        "hand. Each player counts their own turns from 1."
+    )
+    what = (
+        f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
+        f"{LINEUPS['strong']} player on every seat. The edge left: the first team's share of the decided "
+        "games minus its fair share (1/2 or 1/3), in pp"
+    )
+    fair = (
+        f"within ±{casual:g} pp (casual) or ±{strong:g} pp (strong), and with three teams every gap between "
+        f"two teams' shares within ±{gaps[0]:g} pp (±{gaps[1]:g} pp)"
+    )
     f = card.family
     if f is None:
-        return [first, what + f", with its 95% interval. Fair: that interval lies {fair}. Each rule was found by "
-                "simkit's compensation study and confirmed on games its search never saw."]
-    return [first, what + f", with its {f.width} interval. Each rule was proposed by simkit's compensation "
-            f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
-            f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
-            f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} (Bonferroni). "
-            f"A rule is fair when its interval lies {fair}: {f.passed} of the {f.rules} rules are."]
+        return [
+            first,
+            what + f", with its 95% interval. Fair: that interval lies {fair}. Each rule was found by "
+            "simkit's compensation study and confirmed on games its search never saw.",
+        ]
+    return [
+        first,
+        what + f", with its {f.width} interval. Each rule was proposed by simkit's compensation "
+        f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
+        f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
+        f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} (Bonferroni). "
+        f"A rule is fair when its interval lies {fair}: {f.passed} of the {f.rules} rules are.",
+    ]
 
 
 def _count_games(edges: list[Edge]) -> str:
@@ -404,9 +462,11 @@ def markdown(card: Card) -> str:
     lines = ["# A fair Sequence: the rules card", ""]
     for paragraph in intro(card):
         lines += [paragraph, ""]
-    lines += [f"| table | casual play ({LINEUPS['casual']}): the rule | edge left | strong play ({LINEUPS['strong']}): "
-              "the rule | edge left | edge without a rule: casual / strong |",
-              "| --- | --- | --- | --- | --- | --- |"]
+    lines += [
+        f"| table | casual play ({LINEUPS['casual']}): the rule | edge left | strong play ({LINEUPS['strong']}): "
+        "the rule | edge left | edge without a rule: casual / strong |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for row in card.rows:
         out = [f"{row.table} ({row.usual})"]
         for column in LINEUPS:
@@ -419,8 +479,10 @@ def markdown(card: Card) -> str:
 
 
 def footer(card: Card) -> str:
-    return (f"Made by `simkit card --out results` from {', '.join(card.sources)} (studies of simkit "
-            f"{', '.join(card.versions)}); results/README.md has the commands that make them.")
+    return (
+        f"Made by `simkit card --out results` from {', '.join(card.sources)} (studies of simkit "
+        f"{', '.join(card.versions)}); results/README.md has the commands that make them."
+    )
 
 
 # --- the printable page -----------------------------------------------------------------
@@ -428,9 +490,12 @@ def footer(card: Card) -> str:
 PAGE = (8.27, 11.69)  # A4 portrait, inches
 MARGIN = 0.5
 PAD = 0.05  # inches between a cell's edge and its text
-COLUMNS = (("table", 0.85), (f"casual play ({LINEUPS['casual']} players)", 2.7),
-           (f"strong play ({LINEUPS['strong']} players)", 2.7),
-           ("edge without a rule", 1.02))  # heading, width in inches
+COLUMNS = (
+    ("table", 0.85),
+    (f"casual play ({LINEUPS['casual']} players)", 2.7),
+    (f"strong play ({LINEUPS['strong']} players)", 2.7),
+    ("edge without a rule", 1.02),
+)  # heading, width in inches
 FONT = 7.5  # points: the table's text, and the intro's a little larger
 SMALLEST = 6.5  # points: the smallest the table's text may be made to fit the page
 LEAD = 1.3  # line height, in font sizes
@@ -466,15 +531,30 @@ class _Page:
     def put(self, x: float, y: float, lines: list[str], size: float = FONT, **style) -> float:
         """Write lines at (x, y) inches from the top left; the height they take, in inches."""
         if lines:
-            self.fig.text(x / PAGE[0], 1 - y / PAGE[1], "\n".join(lines), va="top", ha="left", fontsize=size,
-                          linespacing=LEAD, **style)
+            self.fig.text(
+                x / PAGE[0],
+                1 - y / PAGE[1],
+                "\n".join(lines),
+                va="top",
+                ha="left",
+                fontsize=size,
+                linespacing=LEAD,
+                **style,
+            )
         return len(lines) * size * LEAD / 72
 
     def rule(self, x0: float, x1: float, y: float, colour: str = "0.2", width: float = 0.6) -> None:
         from matplotlib.lines import Line2D
 
-        self.fig.add_artist(Line2D([x0 / PAGE[0], x1 / PAGE[0]], [1 - y / PAGE[1]] * 2,
-                                   transform=self.fig.transFigure, color=colour, linewidth=width))
+        self.fig.add_artist(
+            Line2D(
+                [x0 / PAGE[0], x1 / PAGE[0]],
+                [1 - y / PAGE[1]] * 2,
+                transform=self.fig.transFigure,
+                color=colour,
+                linewidth=width,
+            )
+        )
 
 
 def figure(card: Card):
@@ -487,8 +567,10 @@ def figure(card: Card):
         if end <= PAGE[1] - MARGIN:
             return page.fig
         if size - 0.25 < SMALLEST:
-            raise CardError(f"the card is {end - PAGE[1] + MARGIN:.2f} in longer than one A4 page at {size:g} "
-                            "points: shorten its text")
+            raise CardError(
+                f"the card is {end - PAGE[1] + MARGIN:.2f} in longer than one A4 page at {size:g} "
+                "points: shorten its text"
+            )
         size -= 0.25
 
 
@@ -506,25 +588,32 @@ def _laid_out(card: Card, size: float) -> tuple[_Page, float]:
     for _, w in COLUMNS:
         xs.append(xs[-1] + w)
     head = size + 0.7
-    y += max(page.put(x + PAD, y, page.wrap(name, w - 2 * PAD, head, "bold"), size=head, weight="bold")
-             for (name, w), x in zip(COLUMNS, xs)) + 0.03
+    y += (
+        max(
+            page.put(x + PAD, y, page.wrap(name, w - 2 * PAD, head, "bold"), size=head, weight="bold")
+            for (name, w), x in zip(COLUMNS, xs)
+        )
+        + 0.03
+    )
     page.rule(xs[0], xs[-1], y, width=0.9)
     for row in card.rows:
         y += PAD
-        heights = [page.put(xs[0] + PAD, y, [f"{row.players} players", f"{row.teams} teams"], size, weight="bold")
-                   + page.put(xs[0] + PAD, y + 2 * line, [row.usual], size, color=INK["note"])]
+        heights = [
+            page.put(xs[0] + PAD, y, [f"{row.players} players", f"{row.teams} teams"], size, weight="bold")
+            + page.put(xs[0] + PAD, y + 2 * line, [row.usual], size, color=INK["note"])
+        ]
         for i, column in enumerate(LINEUPS, start=1):
             words, edge, _ = cells(row, column)
             inner = COLUMNS[i][1] - 2 * PAD
             h = page.put(xs[i] + PAD, y, page.wrap(words, inner, size), size, color=INK["rule"])
             if edge:
-                h += page.put(xs[i] + PAD, y + h, page.wrap("edge left: " + edge, inner, size), size,
-                              color=INK["edge"])
+                h += page.put(xs[i] + PAD, y + h, page.wrap("edge left: " + edge, inner, size), size, color=INK["edge"])
             heights.append(h)
         inner = COLUMNS[3][1] - 2 * PAD
         without = [f"{column}: {_without(row, column)}" for column in LINEUPS]
-        heights.append(page.put(xs[3] + PAD, y, [w for t in without for w in page.wrap(t, inner, size)], size,
-                                color=INK["note"]))
+        heights.append(
+            page.put(xs[3] + PAD, y, [w for t in without for w in page.wrap(t, inner, size)], size, color=INK["note"])
+        )
         y += max(heights) + PAD
         page.rule(xs[0], xs[-1], y, colour="0.7")
     y += 0.1

@@ -30,8 +30,10 @@ ANCHOR = "greedy"  # the ratings' zero: a rung every strong player plays often, 
 def two_team_text() -> str:
     """The tables a skill study plays: one two-team table (plan refuses three teams)."""
     base = Rules.make()
-    return (f"one two-team table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
-            f"({table_list([(p, t) for p, t in LEGAL_TABLES if t == 2])})")
+    return (
+        f"one two-team table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
+        f"({table_list([(p, t) for p, t in LEGAL_TABLES if t == 2])})"
+    )
 
 
 def plan(study: Study, results: Results) -> list[Config]:
@@ -41,16 +43,18 @@ def plan(study: Study, results: Results) -> list[Config]:
         raise StudyError("a skill study needs at least two --policy line-ups")
     rules = Rules.make(**study.base)
     if rules.teams != 2:
-        raise StudyError(f"a skill study pits two line-ups against each other: a two-team table, not {rules.teams} "
-                         "teams")
+        raise StudyError(
+            f"a skill study pits two line-ups against each other: a two-team table, not {rules.teams} teams"
+        )
     configs = []
     for i, a in enumerate(specs):
-        for b in specs[i + 1:]:
+        for b in specs[i + 1 :]:
             if "," in a or "," in b:
                 raise StudyError(f"a skill study pits single policies against each other, got {a!r} and {b!r}")
             games = max(study.lineups[a], study.lineups[b])
-            configs.append(Config(rules, Lineup.parse(f"{a},{b}", rules, swap_seats=True), games, "pair",
-                                  f"{a} vs {b}"))
+            configs.append(
+                Config(rules, Lineup.parse(f"{a},{b}", rules, swap_seats=True), games, "pair", f"{a} vs {b}")
+            )
     return configs
 
 
@@ -65,28 +69,50 @@ def pairs_and_ratings(configs: list[Config], results: Results) -> tuple[pd.DataF
         a_wins = int(by[0, 0] + by[1, 1])
         draws = agg.draws
         e = stats.score(a_wins, draws, agg.games, 2)
-        rows.append({"a": a, "b": b, "games": agg.games, "a_wins": a_wins, "draws": draws,
-                     "b_wins": agg.games - a_wins - draws, "a_score": e.value, "a_score_low": e.low,
-                     "a_score_high": e.high})
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "games": agg.games,
+                "a_wins": a_wins,
+                "draws": draws,
+                "b_wins": agg.games - a_wins - draws,
+                "a_score": e.value,
+                "a_score_low": e.low,
+                "a_score_high": e.high,
+            }
+        )
         fit.append((a, b, a_wins + draws / 2, agg.games))
-    ratings = pd.DataFrame([{"policy": name, "rating": r.value, "rating_low": r.low, "rating_high": r.high}
-                            for name, r in stats.bradley_terry(fit, ANCHOR)])
+    ratings = pd.DataFrame(
+        [
+            {"policy": name, "rating": r.value, "rating_low": r.low, "rating_high": r.high}
+            for name, r in stats.bradley_terry(fit, ANCHOR)
+        ]
+    )
     return pd.DataFrame(rows), ratings
 
 
 def key_table(pairs: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame({
-        "pair (A vs B)": pairs["a"] + " vs " + pairs["b"],
-        "games": pairs["games"].map(count),
-        "A's score [95% CI]": [pct(r.a_score, r.a_score_low, r.a_score_high) for r in pairs.itertuples()],
-        "A wins / draws / B wins": [f"{r.a_wins:,} / {r.draws:,} / {r.b_wins:,}" for r in pairs.itertuples()],
-    })
+    return pd.DataFrame(
+        {
+            "pair (A vs B)": pairs["a"] + " vs " + pairs["b"],
+            "games": pairs["games"].map(count),
+            "A's score [95% CI]": [pct(r.a_score, r.a_score_low, r.a_score_high) for r in pairs.itertuples()],
+            "A wins / draws / B wins": [f"{r.a_wins:,} / {r.draws:,} / {r.b_wins:,}" for r in pairs.itertuples()],
+        }
+    )
 
 
 def ratings_table(ratings: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame({"policy": ratings["policy"],
-                         "rating [95% CI]": [f"{v:+.0f} [{lo:+.0f}, {hi:+.0f}]" for v, lo, hi in
-                                             zip(ratings["rating"], ratings["rating_low"], ratings["rating_high"])]})
+    return pd.DataFrame(
+        {
+            "policy": ratings["policy"],
+            "rating [95% CI]": [
+                f"{v:+.0f} [{lo:+.0f}, {hi:+.0f}]"
+                for v, lo, hi in zip(ratings["rating"], ratings["rating_low"], ratings["rating_high"])
+            ],
+        }
+    )
 
 
 def best_against_next(pairs: pd.DataFrame, ratings: pd.DataFrame) -> str:
@@ -99,26 +125,39 @@ def best_against_next(pairs: pd.DataFrame, ratings: pd.DataFrame) -> str:
     if row.empty:
         return f"The best line-up is {best}."
     r = row.iloc[0]
-    score, low, high = (r.a_score, r.a_score_low, r.a_score_high) if r.a == best else (
-        1 - r.a_score, 1 - r.a_score_high, 1 - r.a_score_low)
-    return (f"The best line-up, {best}, scores {pct(score, low, high)} against the next best, {second}: "
-            f"{100 * (score - 0.5):+.1f} percentage points from a coin flip, over {r.games:,} games with seats "
-            "swapped.")
+    score, low, high = (
+        (r.a_score, r.a_score_low, r.a_score_high)
+        if r.a == best
+        else (1 - r.a_score, 1 - r.a_score_high, 1 - r.a_score_low)
+    )
+    return (
+        f"The best line-up, {best}, scores {pct(score, low, high)} against the next best, {second}: "
+        f"{100 * (score - 0.5):+.1f} percentage points from a coin flip, over {r.games:,} games with seats "
+        "swapped."
+    )
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     pairs, ratings = pairs_and_ratings(configs, results)
     anchor = ratings.loc[ratings["rating_low"] == ratings["rating_high"], "policy"].iloc[0]
-    section = (f"## Ratings (Bradley-Terry, Elo scale, {anchor} = 0)\n\n"
-               + markdown_table(["policy", "rating [95% CI]"], ratings_table(ratings).itertuples(index=False))
-               + f"\nEach rating's interval is against {anchor}, the anchor; two line-ups are compared by their "
-               "pair's score above, not by overlapping intervals.\n\n"
-               + best_against_next(pairs, ratings) + "\n")
-    return Tables(summary, {"pairs": pairs, "ratings": ratings}, key=key_table(pairs), sections=[section],
-                  terminal_more={f"ratings (Bradley-Terry, Elo scale, {ANCHOR} = 0)": ratings_table(ratings)}, notes=[
-        "A score counts a draw as half a win; its interval is Wilson's on the fractional count. The ratings are a "
-        "Bradley-Terry model fitted as a binomial GLM (statsmodels), Wald intervals against the anchor."])
+    section = (
+        f"## Ratings (Bradley-Terry, Elo scale, {anchor} = 0)\n\n"
+        + markdown_table(["policy", "rating [95% CI]"], ratings_table(ratings).itertuples(index=False))
+        + f"\nEach rating's interval is against {anchor}, the anchor; two line-ups are compared by their "
+        "pair's score above, not by overlapping intervals.\n\n" + best_against_next(pairs, ratings) + "\n"
+    )
+    return Tables(
+        summary,
+        {"pairs": pairs, "ratings": ratings},
+        key=key_table(pairs),
+        sections=[section],
+        terminal_more={f"ratings (Bradley-Terry, Elo scale, {ANCHOR} = 0)": ratings_table(ratings)},
+        notes=[
+            "A score counts a draw as half a win; its interval is Wilson's on the fractional count. The ratings are a "
+            "Bradley-Terry model fitted as a binomial GLM (statsmodels), Wald intervals against the anchor."
+        ],
+    )
 
 
 def figures(t: Tables) -> dict:
@@ -127,6 +166,14 @@ def figures(t: Tables) -> dict:
 
 
 KIND = StudyKind(
-    "skill", "How much does skill matter against luck?",
-    "a round robin of --policy line-ups (single policies), seats swapped, with ratings", plan, tables, figures,
-    default_policies=SKILL_POLICIES, games=lambda lineup: PAIR_GAMES, unit="pair", tables_text=two_team_text)
+    "skill",
+    "How much does skill matter against luck?",
+    "a round robin of --policy line-ups (single policies), seats swapped, with ratings",
+    plan,
+    tables,
+    figures,
+    default_policies=SKILL_POLICIES,
+    games=lambda lineup: PAIR_GAMES,
+    unit="pair",
+    tables_text=two_team_text,
+)

@@ -51,8 +51,11 @@ def plan(study: Study, results: Results) -> list[Config]:
         for name, options in VARIANTS:
             rules = Rules.make(players, teams, **{**rest, **options})
             for lineup, games in lineups_for(study, rules):
-                configs.append(Config(rules, lineup, games, "standard" if not options else "variant", name,
-                                      facts=(("variant", name),)))
+                configs.append(
+                    Config(
+                        rules, lineup, games, "standard" if not options else "variant", name, facts=(("variant", name),)
+                    )
+                )
     return configs
 
 
@@ -71,14 +74,29 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
         length = stats.paired_difference(pairs.n, pairs.turns)
         s_a, s_b = int(pairs.ends[1].sum()), int(pairs.ends[:, 1].sum())
         stall = stats.paired_difference(pairs.n, np.array([s_a, s_b, s_a, s_b, int(pairs.ends[1, 1])]))
-        row = {"players": c.rules.players, "teams": c.rules.teams, "policies": c.lineup.spec, "variant": c.label,
-               "games": pairs.n, "advantage": stats.advantage(a.wins()).value,
-               "standard_advantage": stats.advantage(b.wins()).value}
+        row = {
+            "players": c.rules.players,
+            "teams": c.rules.teams,
+            "policies": c.lineup.spec,
+            "variant": c.label,
+            "games": pairs.n,
+            "advantage": stats.advantage(a.wins()).value,
+            "standard_advantage": stats.advantage(b.wins()).value,
+        }
         for name, s in (("advantage_shift", edge), ("turns_shift", length), ("stalemate_shift", stall)):
-            row.update({name: s.estimate.value, f"{name}_low": s.estimate.low, f"{name}_high": s.estimate.high,
-                        f"{name}_unpaired_low": s.unpaired.low, f"{name}_unpaired_high": s.unpaired.high,
-                        f"{name}_correlation": s.correlation, f"{name}_paired": s.paired,
-                        f"{name}_narrower": s.narrower, f"{name}_p": s.p_value})
+            row.update(
+                {
+                    name: s.estimate.value,
+                    f"{name}_low": s.estimate.low,
+                    f"{name}_high": s.estimate.high,
+                    f"{name}_unpaired_low": s.unpaired.low,
+                    f"{name}_unpaired_high": s.unpaired.high,
+                    f"{name}_correlation": s.correlation,
+                    f"{name}_paired": s.paired,
+                    f"{name}_narrower": s.narrower,
+                    f"{name}_p": s.p_value,
+                }
+            )
         rows.append(row)
     frame = pd.DataFrame(rows)
     for name in ("advantage_shift", "turns_shift", "stalemate_shift"):
@@ -89,16 +107,25 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
 def key_table(s: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in s.itertuples():
-        rows.append({"table": f"{r.players}p / {r.teams}t", "line-up": r.policies, "variant": r.variant,
-                     "games": count(r.games),
-                     "advantage (standard)": f"{pp(r.advantage, digits=2)} ({pp(r.standard_advantage, digits=2)})",
-                     "shift of the advantage [95% CI]": pp(r.advantage_shift, r.advantage_shift_low,
-                                                           r.advantage_shift_high, digits=2),
-                     "p (Holm)": format_p_value(r.advantage_shift_p_holm),
-                     "shift of the mean length, turns of all seats [95% CI]":
-                         f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, {r.turns_shift_high:+.2f}]",
-                     "shift of the stalemates [95% CI]": pp(r.stalemate_shift, r.stalemate_shift_low,
-                                                            r.stalemate_shift_high, digits=2)})
+        rows.append(
+            {
+                "table": f"{r.players}p / {r.teams}t",
+                "line-up": r.policies,
+                "variant": r.variant,
+                "games": count(r.games),
+                "advantage (standard)": f"{pp(r.advantage, digits=2)} ({pp(r.standard_advantage, digits=2)})",
+                "shift of the advantage [95% CI]": pp(
+                    r.advantage_shift, r.advantage_shift_low, r.advantage_shift_high, digits=2
+                ),
+                "p (Holm)": format_p_value(r.advantage_shift_p_holm),
+                "shift of the mean length, turns of all seats [95% CI]": (
+                    f"{r.turns_shift:+.2f} [{r.turns_shift_low:+.2f}, {r.turns_shift_high:+.2f}]"
+                ),
+                "shift of the stalemates [95% CI]": pp(
+                    r.stalemate_shift, r.stalemate_shift_low, r.stalemate_shift_high, digits=2
+                ),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -108,20 +135,41 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     standard = summary[summary["study_group"] == "standard"]
     base = markdown_table(
         ["table", "line-up", "games", "advantage [95% CI]", "stalemates", "mean turns (all seats)"],
-        [(f"{r.players}p / {r.teams}t", r.policies, count(r.games), pp(r.advantage, r.advantage_low,
-                                                                       r.advantage_high, digits=2),
-          pct(r.stalemate_rate, digits=2), f"{r.duration:.2f}") for r in standard.itertuples()])
+        [
+            (
+                f"{r.players}p / {r.teams}t",
+                r.policies,
+                count(r.games),
+                pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
+                pct(r.stalemate_rate, digits=2),
+                f"{r.duration:.2f}",
+            )
+            for r in standard.itertuples()
+        ],
+    )
 
     said = pairing_sentence(s, "advantage_shift_correlation", "advantage_shift_paired", "advantage_shift_narrower")
-    section = ("## The standard game\n\n" + base + "\nShifts of team 0's advantage: " + said +
-               "A variant that changes the deal from the start (the late card) keeps less of the pairing than one "
-               "that only changes the game once the pile runs out or a card dies. shifts.csv has the paired and the "
-               "unpaired intervals of every shift (the length's and the stalemates' too).\n")
-    return Tables(summary, {"shifts": s}, key=key_table(s), sections=[section], notes=[
-        "Shifts: the variant's value minus the standard game's, on the same deals (paired; delta method for the "
-        f"advantage). The {len(s)} shifts of the advantage are tested together (Holm), as are those of the length "
-        "and of the stalemate rate.",
-        "`advantage` is team 0's share of the decided games minus its fair share 1/teams."])
+    section = (
+        "## The standard game\n\n"
+        + base
+        + "\nShifts of team 0's advantage: "
+        + said
+        + "A variant that changes the deal from the start (the late card) keeps less of the pairing than one "
+        "that only changes the game once the pile runs out or a card dies. shifts.csv has the paired and the "
+        "unpaired intervals of every shift (the length's and the stalemates' too).\n"
+    )
+    return Tables(
+        summary,
+        {"shifts": s},
+        key=key_table(s),
+        sections=[section],
+        notes=[
+            "Shifts: the variant's value minus the standard game's, on the same deals (paired; delta method for the "
+            f"advantage). The {len(s)} shifts of the advantage are tested together (Holm), as are those of the length "
+            "and of the stalemate rate.",
+            "`advantage` is team 0's share of the decided games minus its fair share 1/teams.",
+        ],
+    )
 
 
 def figures(t: Tables) -> dict:
@@ -134,7 +182,14 @@ def tables_text() -> str:
 
 
 KIND = StudyKind(
-    "variants", "What do the rule variants change, against the standard game?",
+    "variants",
+    "What do the rule variants change, against the standard game?",
     "the standard game against each variant (" + "; ".join(name for name, options in VARIANTS if options) + "), "
-    "on the same deals", plan, tables, figures, varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
-    restricts=("players", "teams"), tables_text=tables_text)
+    "on the same deals",
+    plan,
+    tables,
+    figures,
+    varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
+    restricts=("players", "teams"),
+    tables_text=tables_text,
+)
