@@ -103,7 +103,7 @@ def user_errors():
     """Turn the errors a user can cause into one line on stderr and exit code 1; a dataset that lacks games
     (simkit.running.dataset.IncompleteDataset) into its lines (what is missing, the commands that complete it) and
     exit code 3."""
-    from simkit.game.policies import PolicyError
+    from simkit.game.players import LineupError
     from simkit.game.rules import RulesError
     from simkit.running.dataset import DatasetError, IncompleteDataset
 
@@ -118,7 +118,7 @@ def user_errors():
     except OSError as e:
         err_console.print(f"error: {os_error(e)}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
-    except (PolicyError, DatasetError, ValueError) as e:
+    except (LineupError, DatasetError, ValueError) as e:
         err_console.print(f"error: {e}", highlight=False, markup=False, soft_wrap=True)
         raise typer.Exit(1) from None
 
@@ -254,7 +254,7 @@ def with_study_options(command):
 
 def _config(rule_options: dict, policy: str, swap_seats: bool = False):
     """(Rules, Lineup) from the command line's rule options and line-up."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
 
     rules = Rules.make(**rule_options)

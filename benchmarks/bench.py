@@ -90,7 +90,7 @@ def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[
     """Every measurement of every table: the best round of each; the kernel on one thread plays
     games // 2, on two `games`, a whole run (left out without `whole_runs`) 2 * games."""
     from simkit.game.play import simulate
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
 
     configs = {}

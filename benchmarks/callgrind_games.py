@@ -49,14 +49,14 @@ def helper() -> ctypes.CDLL:
 
 def play(players: int, teams: int, policy: str, games: int, seed: int, first: int, count: bool) -> None:
     from simkit.game.cards import tables
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.kernels.batch import play_block
     from simkit.kernels.core.state import N_STATS, new_state
 
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(policy, rules)
-    args = (lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params())
+    args = (lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params())
     st, sim = new_state(0), new_state(0)
 
     def block(first_game: int, n: int) -> np.ndarray:

@@ -22,12 +22,12 @@ import sys
 
 from bench import checkout_env, compile_times
 
-POLICIES = ("random", "greedy", "lookahead")
+PLAYERS = ("random", "greedy", "lookahead")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--policy", action="append", help=f"policies to time (default: {', '.join(POLICIES)})")
+    parser.add_argument("--policy", action="append", help=f"policies to time (default: {', '.join(PLAYERS)})")
     parser.add_argument("--before", help="another checkout's root, timed in turn with this one (PYTHONPATH)")
     args = parser.parse_args()
     trees = {"this tree": {}}
@@ -35,7 +35,7 @@ def main() -> int:
         trees = {"before": checkout_env(args.before), **trees}
     print("| policy | " + " | ".join(f"{name}: empty cache / warm" for name in trees) + " |")
     print("| --- |" + " --- |" * len(trees))
-    for policy in args.policy or POLICIES:
+    for policy in args.policy or PLAYERS:
         cells = []
         for env in trees.values():
             cold, warm = compile_times(policy, env)

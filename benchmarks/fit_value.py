@@ -20,8 +20,8 @@ the maximum likelihood (multinomial logistic regression) of
 out. Prints the log-loss and the share of winners predicted on a held-out
 fifth of the games (against a coin: log(teams); at other tables than two
 teams, also for the two-player value, the gain of a value per table), and the weights in the order
-of ``simkit.game.policies.VALUE_NAMES``, as the table's row for
-``simkit.game.policies.VALUE_WEIGHTS`` (whose rows are this script's output with
+of ``simkit.game.players.VALUE_NAMES``, as the table's row for
+``simkit.game.players.VALUE_WEIGHTS`` (whose rows are this script's output with
 its default arguments for each table shape, rounded to three decimals).
 
 With ``--fair-of LINEUP`` every seat plays the line-up, and each position after
@@ -48,7 +48,7 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
 from simkit.game.cards import tables
-from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
+from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS, PLAYERS, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.jit import COMPILE_OPTIONS
 from simkit.kernels.core.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
@@ -65,7 +65,7 @@ MAX_PLIES = 400  # greedy games last about 52 plies (2 players); longer ones are
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
 def self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover):
-    """Play one game on `st` with the line-up (ids, params: each seat's policy id and parameter
+    """Play one game on `st` with the line-up (ids, params: each seat's player id and parameter
     row; sim the policies' spare state); per ply the features of every team (feats
     (MAX_PLIES, MAX_TEAMS * N_FEATURES)) and the seat to move (mover).
 
@@ -114,7 +114,7 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
     the others the default."""
     tb, cfg, teams = tables(), rules.cfg(), rules.teams
     own = np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
-    default = np.array(list(POLICIES["greedy"].params.values()))
+    default = np.array(list(PLAYERS["greedy"].params.values()))
     ids = np.full(rules.players, GREEDY, np.int64)
 
     def player():
@@ -158,7 +158,7 @@ def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int, 
     (self_play), or with `fair` those the fast policy sees (fair_self_play)."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
 
     def player():
         st, sim = new_state(0), workspace(policies, ids, params)

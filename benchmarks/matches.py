@@ -21,7 +21,7 @@ from pathlib import Path
 from scipy.stats import binomtest
 
 from simkit.game.play import get_threads, set_threads, simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 
 HERE = Path(__file__).resolve().parent

@@ -48,7 +48,7 @@ from scipy.optimize import minimize
 from scipy.stats import binomtest
 
 from simkit.game.cards import tables
-from simkit.game.policies import RICH_NAMES, Lineup, value_table
+from simkit.game.players import RICH_NAMES, Lineup, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.decide import choose_dead
 from simkit.kernels.core.jit import COMPILE_OPTIONS
@@ -95,7 +95,7 @@ def collect(rules: Rules, spec: str, seed: int, games: int, threads: int) -> lis
     for the decided games; None for a drawn one."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
     out: list = [None] * games
 
     def block(b: int) -> None:
@@ -167,7 +167,7 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     """The one-ply player on `weights` against `spec`, seats swapped: score, 95% Wilson interval."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
     gparams = params[0, P_GREEDY:P_OPPONENT]  # the lookahead's own greedy weights
     row = np.concatenate([[width], weights, gparams])  # kernels.players.fast's layout with RichLeaf's weights
     winners = np.zeros(games, np.int64)
@@ -204,7 +204,7 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
     positions after 10, 20 and 30 turns of game 0 of `spec` (its first seat's policy on every seat)."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
     st, sim = new_state(0), workspace(policies, ids, params)
     out = np.zeros(max(N_RICH, 3 * N_BASE))
     cost = {True: [], False: []}

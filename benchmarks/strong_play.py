@@ -27,7 +27,7 @@ import subprocess
 import time
 
 from simkit.game.play import set_threads, simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 
 

@@ -28,7 +28,7 @@ def kernel_speed(games: int, call: int = 1_000_000) -> float:
     """The two-player random kernel on two threads: games/s over `games` games in calls of `call`
     (this tree's kernel, loaded before the timing)."""
     from simkit.game.play import set_threads, simulate
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
 
     rules = Rules.make(2)

@@ -10,7 +10,7 @@ any kernel compiles with them whichever module its caller imported.
 
 ``GAMES_STAMP`` names the games these kernels play: for the same rules,
 line-up, seed and game index, the same moves. It is a run's ``kernel`` in its
-identity (``simkit.dataset.identity_of``), so a dataset resumes, and a
+identity (``simkit.running.dataset.identity_of``), so a dataset resumes, and a
 regenerated part is byte-identical, across kernel changes that keep the
 games (speed, compile time). A change that plays other games must give it a
 new value: tests/test_games_stamp.py plays a corpus of every policy, table

@@ -45,7 +45,7 @@ def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_ga
     """Play games first_game + lo .. first_game + hi - 1 into columns lo .. hi - 1 of `out` (N_STATS, n) int64.
 
     `out` is the whole batch's C-contiguous array (one array type for every block: one compile per
-    policy set). seat_policies: (R, players) int64 and params: (R, players, P) float64,
+    player set). seat_policies: (R, players) int64 and params: (R, players, P) float64,
     R line-ups used in turn: game g plays line-up g % R (R = 1, or the
     number of teams when seats are swapped). st and sim: this thread's
     State arrays. Counts finished games in done[counter]; returns early,

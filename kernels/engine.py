@@ -3,7 +3,7 @@
 ``play_game`` fills ``st.stats`` (and ``st.log`` when it has rows) for game
 ``game`` of master seed ``seed``. Its inputs are arrays only: the tables
 (``kernels.core.tables.Tables``), the configuration (``cfg``, see
-``kernels.core.state``), the policy set (``kernels.core.decide``), the policy id of
+``kernels.core.state``), the player set (``kernels.core.decide``), the player id of
 each seat and their parameters, and a second State ``sim`` that policies
 which look ahead play on. The steps of a turn are ``kernels.core.turn``'s; this
 loop adds the game's beginning and end, its statistics and its log.
@@ -126,7 +126,7 @@ def dealt_size(cfg, seat):
 def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
     """Play game `game` of master seed `seed` to its end; fill st.stats.
 
-    policies: the policy set; seat_policies: (players,) int64 policy id per
+    policies: the player set; seat_policies: (players,) int64 player id per
     seat; params: (players, P) float64 policy parameters per seat. With
     st.log of T rows, the first min(turns, T) turns are logged (T >= cfg
     max_turns logs the whole game). Leaves st whole, its line counts

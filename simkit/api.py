@@ -25,7 +25,7 @@ from simkit.game import defaults
 from simkit.game.options import OPTIONS, whole_number
 from simkit.game.play import check_games, get_threads, set_threads
 from simkit.game.play import simulate as play
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation.render import dict_rows, format_p_value
 from simkit.running import dataset as ds

@@ -1,9 +1,9 @@
 """Settings for the whole test suite.
 
-Every line-up with a player beyond the lookahead plays the one policy set that holds them all
+Every line-up with a player beyond the lookahead plays the one player set that holds them all
 (``SIMKIT_ONE_STRONG_SET``): the suite then compiles that set once instead of one set per
 combination of players. A game does not depend on the set it was compiled in
-(tests/test_policy_sets.py). Set here, before any test runs, so that the pytest-xdist workers,
+(tests/test_player_sets.py). Set here, before any test runs, so that the pytest-xdist workers,
 the Dask workers and the subprocesses the tests start inherit it.
 """
 

@@ -135,7 +135,7 @@ def _spelled_out(group, settings_of):
 
 # Swift's first defaults (simkit 0.5.0 until 2026-12-04): 6 deals unraced, the default greedy's replies;
 # gap 16 at one player per team, 0 with partners; the leaves as the seat that played last sees them.
-# Literals, not POLICIES["greedy"].params: these games must not follow a later change of greedy's defaults.
+# Literals, not PLAYERS["greedy"].params: these games must not follow a later change of greedy's defaults.
 _DEFAULT_GREEDY = {"complete": 1000, "build": 1, "growth": 4, "block": 1, "block4": 500, "break4": 400, "jack_cost": 20}
 _FIRST_SETTINGS = {
     "rollouts": 6,
@@ -214,7 +214,7 @@ def added_fingerprint(group, seed: int = 20261201) -> str:
 
 def _hash(configurations, seed: int, names: bool) -> str:
     from simkit.game.play import simulate
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.records import game_record
     from simkit.game.rules import Rules
 

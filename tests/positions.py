@@ -170,13 +170,13 @@ def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), ha
 
 def random_midgame(rules: Rules, seed: int, turns: int):
     """(st, sim) of game 0 of `seed` played by random policies and stopped by a turn cap after `turns` turns."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.kernels.engine import play_game
 
     capped = Rules.make(rules.players, rules.teams, max_turns=turns)
     st, sim = new_state(0), new_state(0)
     random = Lineup.parse("random", capped)
-    play_game(random.policy_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, seed, 0)
+    play_game(random.player_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, seed, 0)
     return st, sim
 
 

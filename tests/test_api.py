@@ -82,7 +82,7 @@ def _blocks(page: Path, skipped: bool) -> list[str]:
 def test_the_examples_that_read_folders_run(tmp_path, monkeypatch, capsys):
     """The README's example, and the API page's examples that read a study or a run (Sybil skips those),
     on a small study and run laid out where they say."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.running.runner import RunSpec, run
     from simkit.studies.base import run_study

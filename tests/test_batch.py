@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simkit.game.cards import tables
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
 from simkit.kernels.core.state import APART, CACHE_LINE, STAT_NAMES, cache_lines_apart, new_state
@@ -78,7 +78,7 @@ def test_the_done_counters_count_every_game_a_stride_apart(threads: int) -> None
     lineup = Lineup.parse("random", rules)
     n = 500
     done = new_done(n, threads)
-    run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads, None, done)
+    run_batch(lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads, None, done)
     assert done.shape == (n_blocks(n, threads) * DONE_STRIDE,)
     assert done.sum() == n
     assert not np.delete(done, np.arange(0, done.size, DONE_STRIDE)).any()
@@ -90,7 +90,7 @@ def test_a_done_array_of_another_shape_is_refused() -> None:
     lineup = Lineup.parse("random", rules)
     with pytest.raises(ValueError, match=r"done must be new_done\(100, 2\)"):
         run_batch(
-            lineup.policy_set(),
+            lineup.player_set(),
             tables(),
             rules.cfg(),
             lineup.ids(),
@@ -110,7 +110,7 @@ def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) 
     without a copy (simkit.running.dataset.to_table), and the rows equal the games played one by one."""
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
-    args = (lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 3)
+    args = (lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 3)
     rows = run_batch(*args, 10, 200, threads)
     assert rows.shape == (200, len(STAT_NAMES)) and rows.dtype == np.int64
     assert rows.T.flags.c_contiguous
@@ -121,7 +121,7 @@ def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) 
 def _random_batch(first: int, n: int, threads: int) -> np.ndarray:
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
-    return run_batch(lineup.policy_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n, threads)
+    return run_batch(lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n, threads)
 
 
 def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
@@ -132,8 +132,8 @@ def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
     _random_batch(100, 100, 2)
     assert {t.ident for t in threading.enumerate()} == threads
     lineup = Lineup.parse("random", Rules.make(2, 2))
-    first = thread_states(lineup.policy_set(), lineup.ids(), lineup.params())
-    again = thread_states(lineup.policy_set(), lineup.ids(), lineup.params())
+    first = thread_states(lineup.player_set(), lineup.ids(), lineup.params())
+    again = thread_states(lineup.player_set(), lineup.ids(), lineup.params())
     assert first[0] is again[0] and first[1] is again[1]
 
 

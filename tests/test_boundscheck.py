@@ -68,7 +68,7 @@ def test_an_out_of_bounds_write_in_a_kernel_thread_raises_there():
 def test_the_game_kernels_are_checked_and_cached_apart_from_the_fast_build(monkeypatch):
     """The real kernels, from this pass's own cache, refuse a configuration vector too short for them."""
     from simkit.game.play import simulate
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.kernels.batch import play_block
 

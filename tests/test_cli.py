@@ -79,7 +79,7 @@ def test_the_usage_errors_are_the_classes_typer_raises():
     [
         (["play", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5; legal: 2 players"),
         (["play", "--players", "4", "--teams", "3"], "cannot form 3 equal teams"),
-        (["play", "--policy", "clever"], "unknown policy 'clever'; known: random"),
+        (["play", "--policy", "clever"], "unknown player 'clever'; known: random"),
         (["play", "--policy", "random:depth=3"], "bad parameter"),
         (["play", "--hand-size", "0"], "--hand-size 0 is not allowed"),
         (["play", "--record", "/nonexistent-dir/x.jsonl"], "the folder /nonexistent-dir does not exist"),
@@ -98,7 +98,7 @@ def test_the_usage_errors_are_the_classes_typer_raises():
         (["study", "first-player", "--sizes", "3..9"], "--sizes applies to the hand-size study, not to first-player"),
         (["study", "hand-size", "--sizes", "3..x"], "--sizes '3..x' must be a range such as 3..9"),
         (["study", "first-player", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
-        (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
+        (["study", "first-player", "--policy", "clever"], "unknown player 'clever'"),
         (
             ["study", "first-player", "--out", "{tmp}/afile", "--players", "2", "--policy", "random"],
             "exists and is not a directory",
@@ -110,14 +110,14 @@ def test_the_usage_errors_are_the_classes_typer_raises():
         # Line-ups are exact: one policy per team, no repeated parameter, no empty name.
         (
             ["run", "--games", "10", "--policy", "greedy,random,lookahead", "--out", "{tmp}/x"],
-            "3 policies in 'greedy,random,lookahead' for 2 teams; the list gives one policy per team",
+            "3 players in 'greedy,random,lookahead' for 2 teams; the list gives one player per team",
         ),
         (
             ["run", "--games", "10", "--policy", "greedy:block4=800:block4=100", "--out", "{tmp}/x"],
             "parameter block4 of 'greedy' is given twice",
         ),
-        (["run", "--games", "10", "--policy", "greedy,,random", "--out", "{tmp}/x"], "empty policy"),
-        (["play", "-p", "4", "--policy", "greedy,random,random,random"], "4 policies in"),
+        (["run", "--games", "10", "--policy", "greedy,,random", "--out", "{tmp}/x"], "empty player"),
+        (["play", "-p", "4", "--policy", "greedy,random,random,random"], "4 players in"),
         # Hand sizes per seat.
         (
             ["run", "--games", "10", "--hand-size", "7,6,5", "--out", "{tmp}/x"],
@@ -638,7 +638,7 @@ def test_a_fuzz_of_bad_command_lines_gets_one_error_line_and_never_a_traceback(c
     import random
     import shutil
 
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.running.runner import RunSpec
     from simkit.running.runner import run as run_games

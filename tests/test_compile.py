@@ -12,7 +12,7 @@ import pytest
 from numba.core import caching
 
 from simkit.game.play import simulate
-from simkit.game.policies import POLICIES, Lineup
+from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import play_block
 from simkit.kernels.core import jit
@@ -37,17 +37,17 @@ FRESH_PROCESS = textwrap.dedent("""
     except SystemExit:
         pass
     compiled("random run")
-    if sys.argv[1:] == ["greedy"]:  # a greedy decision: the policy set of random and greedy, compiled cold
+    if sys.argv[1:] == ["greedy"]:  # a greedy decision: the player set of random and greedy, compiled cold
         from simkit.game.cards import tables
         from simkit.kernels.engine import reset
         from simkit.kernels.core.state import new_state
         from simkit.kernels.players.dispatch import decide, workspace
-        from simkit.game.policies import Lineup
+        from simkit.game.players import Lineup
         from simkit.game.rules import Rules
 
         rules = Rules.make(2)
         lineup = Lineup.parse("greedy", rules)
-        ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.policy_set()
+        ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.player_set()
         st = new_state(0)
         reset(rules.cfg(), st, 1, 0)
         decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
@@ -56,7 +56,7 @@ FRESH_PROCESS = textwrap.dedent("""
 
 
 def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_path):
-    """Empty numba cache: a random run compiles no greedy, lookahead or evaluation; the greedy policy set
+    """Empty numba cache: a random run compiles no greedy, lookahead or evaluation; the greedy player set
     compiles greedy but no lookahead or evaluation (its choice of a move, compiled cold: the game loop
     around it is the random run's).
 
@@ -75,7 +75,7 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
     )
     assert result.returncode == 0, result.stderr
     compiled = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
-    declared = POLICIES["random"].compile_seconds
+    declared = PLAYERS["random"].compile_seconds
     assert compiled == [
         {"estimate": declared},  # nothing cached: the whole set, as declared
         {"after": "random run", "greedy": 0, "lookahead": 0, "evaluation": 0},

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 import simkit
 from simkit.analysis.aggregate import paired, runs_of
 from simkit.cli import EXIT_INCOMPLETE, app
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf

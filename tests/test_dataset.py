@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simkit.analysis.report import summarise_dataset
-from simkit.game.policies import POLICIES, Lineup
+from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
 from simkit.presentation.render import render
 from simkit.running import dataset as ds
@@ -25,8 +25,8 @@ def test_identity_holds_every_parameter_of_every_seat_defaults_included():
     identity = spec("lookahead,greedy").identity()
     seats = identity["policies"]
     assert [s["name"] for s in seats] == ["lookahead", "greedy"]
-    assert seats[0]["params"] == POLICIES["lookahead"].params  # all of them, at their defaults
-    assert seats[1]["params"] == POLICIES["greedy"].params
+    assert seats[0]["params"] == PLAYERS["lookahead"].params  # all of them, at their defaults
+    assert seats[1]["params"] == PLAYERS["greedy"].params
     assert identity["rules"]["chip_supply"] == [50, 50, 35]
     assert len(identity["board"]) == 16
     assert {"seed", "simkit", "kernel", "swap_seats", "lineup"} <= set(identity)
@@ -154,7 +154,7 @@ import sys
 import numpy as np
 from simkit.running import dataset as ds
 from simkit.kernels.core.state import N_STATS
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)
 identity = ds.identity_of(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 5)

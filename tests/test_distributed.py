@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simkit.files.atomic import WriteError
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running.runner import RunEvents, RunSpec, run

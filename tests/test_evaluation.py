@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simkit.game.cards import tables
-from simkit.game.policies import VALUE_WEIGHTS, value_table
+from simkit.game.players import VALUE_WEIGHTS, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import MAX_TEAMS
 from simkit.kernels.values.evaluation import N_FEATURES, N_VALUE_WEIGHTS, features, win_chance

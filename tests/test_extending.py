@@ -21,7 +21,7 @@ import simkit.studies.base
 from simkit.analysis import metrics, stats
 from simkit.analysis.aggregate import Aggregate
 from simkit.game import options
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import render
 from simkit.studies import options as study_options

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import simkit.running.dataset as ds
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels import GAMES_STAMP
 from tests.fingerprint import ADDED, FINGERPRINT_FILE, SPELLED, added_fingerprint, every_configuration, fingerprint
@@ -38,12 +38,12 @@ def test_the_corpus_plays_the_games_of_the_stamp() -> None:
 def test_the_corpus_covers_every_policy_table_and_rule_option() -> None:
     """The corpus holds every policy, every legal table and every rule option away from its default."""
     from simkit.game.options import OPTIONS
-    from simkit.game.policies import POLICIES
+    from simkit.game.players import PLAYERS
     from simkit.game.rules import LEGAL_TEAMS
 
     configs = every_configuration()
     names = {part.split(":")[0] for spec, *_ in configs for part in SPELLED.get(spec, spec).split(",")}
-    assert names == set(POLICIES)
+    assert names == set(PLAYERS)
     assert {(p, t) for _, p, t, *_ in configs} == {(p, t) for p, teams in LEGAL_TEAMS.items() for t in teams}
     varied = {name for *_, options, _ in configs for name in options}
     assert varied == set(OPTIONS) - {"players", "teams"}

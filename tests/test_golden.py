@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from tests import referee

@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 
 from simkit.game.cards import tables
-from simkit.game.policies import POLICIES
+from simkit.game.players import PLAYERS
 from simkit.game.rules import Rules
 from simkit.kernels.players.greedy import greedy_action, score_actions
 from tests import greedy_naive as gn
 from tests.positions import build, cfg_for, place, random_midgame, seed_rng, set_hand
 from tests.referee import OFFICIAL_BOARD
 
-DEFAULT = dict(POLICIES["greedy"].params)
+DEFAULT = dict(PLAYERS["greedy"].params)
 OTHER_WEIGHTS = [
-    # the lookahead's own greedy weights (simkit.game.policies.LOOKAHEAD_OWN_WEIGHTS)
+    # the lookahead's own greedy weights (simkit.game.players.LOOKAHEAD_OWN_WEIGHTS)
     {**DEFAULT, "growth": 2.5, "block4": 50.0, "jack_cost": 60.0},
     # every weight moved, growth not a power of two
     {"complete": 333.0, "build": 0.7, "growth": 3.3, "block": 1.9, "block4": 77.0, "break4": 13.5, "jack_cost": 5.25},

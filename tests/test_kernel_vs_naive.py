@@ -18,7 +18,7 @@ from functools import cache
 import pytest
 
 from simkit.game.play import simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import STAT_NAMES

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import simkit
 from simkit.cli import app
 from simkit.game.options import OPTIONS, RulesError, markdown_table
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from simkit.analysis import stats
-from simkit.game.policies import POLICIES, Lineup, markdown_table
+from simkit.game import players
+from simkit.game.players import Lineup, markdown_table
 from simkit.game.rules import Rules
-from simkit.kernels.players.dispatch import PLAYERS, policy_set
+from simkit.kernels.players.dispatch import PLAYERS, player_set
 from simkit.kernels.players.player import HEAVY, LIGHT
 from simkit.running.runner import compile_estimate, default_chunk_size
 from simkit.studies.base import PRECISE_HALF_WIDTH, STRONG_HALF_WIDTH, default_games, round_games
@@ -19,10 +20,10 @@ PLAYERS_PAGE = ROOT / "docs" / "guide" / "players.md"
 
 
 def test_the_docs_players_table_is_the_table():
-    """The docs' players table is simkit.game.policies.markdown_table(), word for word."""
+    """The docs' players table is simkit.game.players.markdown_table(), word for word."""
     text = PLAYERS_PAGE.read_text(encoding="utf-8")
     found = re.search(
-        r"<!-- players table: simkit.game.policies.markdown_table\(\) -->\n"
+        r"<!-- players table: simkit.game.players.markdown_table\(\) -->\n"
         r"(.*?)<!-- end of players table -->",
         text,
         re.S,
@@ -31,7 +32,7 @@ def test_the_docs_players_table_is_the_table():
 
 
 def test_one_entry_per_name_and_one_kernel_per_id():
-    assert [p.name for p in PLAYERS] == list(POLICIES) and len(set(POLICIES)) == len(PLAYERS)
+    assert [p.name for p in PLAYERS] == list(players.PLAYERS) and len(set(players.PLAYERS)) == len(PLAYERS)
     for p in PLAYERS:
         same = [q for q in PLAYERS if q.id == p.id]
         assert {q.mark for q in same} == {p.mark} and {q.action for q in same} == {p.action}
@@ -42,7 +43,7 @@ def test_one_entry_per_name_and_one_kernel_per_id():
 def test_the_skill_ladder_and_the_policy_sets_read_the_entries():
     assert SKILL_POLICIES == tuple(p.name for p in sorted(PLAYERS, key=lambda p: p.ladder))
     for p in PLAYERS:
-        held = [type(m) for m in policy_set([p.id]).held]
+        held = [type(m) for m in player_set([p.id]).held]
         assert (p.mark in held) == (p.mark is not None)
 
 
@@ -59,10 +60,10 @@ def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(mon
         lineup = Lineup.parse(f"{p.name},random", two)
         assert default_chunk_size(lineup) == min(p.cost.chunk_size, LIGHT.chunk_size)
         assert default_games(lineup) == min(p.cost.study_games, LIGHT.study_games)
-        assert compile_estimate(f"{p.name},random") == max(p.compile_seconds, POLICIES["random"].compile_seconds)
+        assert compile_estimate(f"{p.name},random") == max(p.compile_seconds, players.PLAYERS["random"].compile_seconds)
     monkeypatch.setattr(runner, "game_loop_compiled", lambda lineup, rules: True)
     assert compile_estimate("lookahead,random") == runner.ENTRY_SECONDS
-    assert compile_estimate("greedy and lookahead") == 2 * runner.ENTRY_SECONDS  # two policy sets
+    assert compile_estimate("greedy and lookahead") == 2 * runner.ENTRY_SECONDS  # two player sets
 
 
 def test_no_code_reads_strength_from_the_order_of_ids():

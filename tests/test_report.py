@@ -715,7 +715,7 @@ def _printed_terms(md: str) -> set[str]:
 
 
 def test_every_printed_term_has_a_glossary_entry(mixed: list[Summary], tmp_path: Path) -> None:
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.running.runner import RunSpec, run
 
@@ -778,7 +778,7 @@ def test_cli_explain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def study_like(tmp_path_factory) -> Path:
     """A folder of five runs, 300,000 games in all: two and three teams, a swapped mixed line-up, several
     chunks, a copied run (counted once) and an interrupted one (incomplete)."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.running.runner import RunSpec, run
 

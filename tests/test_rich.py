@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simkit.game.cards import tables
-from simkit.game.policies import RICH_NAMES, RICH_WEIGHTS, value_table
+from simkit.game.players import RICH_NAMES, RICH_WEIGHTS, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.kernels.values.evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES

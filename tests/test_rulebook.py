@@ -19,7 +19,7 @@ from scipy.stats import chisquare
 
 from simkit.game.cards import board_names, tables
 from simkit.game.play import simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules, RulesError
 from simkit.kernels.core import state as ks

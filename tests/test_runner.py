@@ -11,7 +11,7 @@ import pytest
 
 import simkit.game.play
 from simkit.game.play import get_threads, set_threads
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf

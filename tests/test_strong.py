@@ -19,11 +19,11 @@ import pytest
 
 from simkit.game.cards import tables
 from simkit.game.play import simulate
-from simkit.game.policies import POLICIES, Lineup, PolicyError, value_table
+from simkit.game.players import PLAYERS, Lineup, LineupError, value_table
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import PILE_N, PILE_POS
-from simkit.kernels.players.dispatch import decide, policy_set, workspace
+from simkit.kernels.players.dispatch import decide, player_set, workspace
 from tests import referee
 from tests.positions import random_midgame, scramble_hidden
 
@@ -38,14 +38,14 @@ CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
 def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
-    """A line-up of random, greedy or lookahead keeps the policy set it had (the same compiled
+    """A line-up of random, greedy or lookahead keeps the player set it had (the same compiled
     kernels); the later players join a set only when played, each with greedy (the rollouts' player),
     outside the tests' one strong set."""
     monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
     def pset(spec, rules=TWO):
         """The set's marks by class name (marks are empty tuples: == alone would not tell them apart)."""
-        return [type(mark).__name__ for mark in Lineup.parse(spec, rules).policy_set().held]
+        return [type(mark).__name__ for mark in Lineup.parse(spec, rules).player_set().held]
 
     assert pset("random") == [] and pset("greedy,random") == ["Greedy"]
     assert pset("lookahead") == ["Greedy", "Lookahead"] and pset("lookahead,greedy") == ["Greedy", "Lookahead"]
@@ -57,7 +57,7 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
     assert pset("swift,lookahead") == ["Greedy", "Lookahead", "Swift"] and pset("swift") == ["Greedy", "Swift"]
     assert pset("ismcts-rich,greedy") == ["Greedy", "IsmctsRich"]
     assert pset("ismcts-rich,ismcts") == ["Greedy", "Ismcts", "IsmctsRich"]
-    assert [type(m) for m in policy_set([0, 1]).held] == [type(m) for m in policy_set([1]).held]
+    assert [type(m) for m in player_set([0, 1]).held] == [type(m) for m in player_set([1]).held]
     monkeypatch.setenv("SIMKIT_ONE_STRONG_SET", "1")  # the tests' one set for every player beyond the lookahead
     every = ["Greedy", "Lookahead", "Ismcts", "Fast", "Swift", "IsmctsRich"]
     assert pset("swift") == pset("fast,random") == pset("ismcts-rich,lookahead") == every
@@ -65,54 +65,54 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
 
 
 def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
-    """A line-up's own policy set (not the tests' one strong set) decides whether it needs an arena."""
+    """A line-up's own player set (not the tests' one strong set) decides whether it needs an arena."""
     from simkit.kernels.core.state import State
     from simkit.kernels.players.search import SearchWork
 
     monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
     lineup = Lineup.parse("ismcts:iterations=300,lookahead", TWO, swap_seats=True)
-    work = workspace(lineup.policy_set(), lineup.ids(), lineup.params())
+    work = workspace(lineup.player_set(), lineup.ids(), lineup.params())
     assert isinstance(work, SearchWork) and work.nodes.shape[0] == 300 + 2 + 16
     plain = Lineup.parse("fast,lookahead", TWO)
-    assert isinstance(workspace(plain.policy_set(), plain.ids(), plain.params()), State)
+    assert isinstance(workspace(plain.player_set(), plain.ids(), plain.params()), State)
     both = Lineup.parse("ismcts:iterations=300,ismcts-rich:iterations=500", TWO, swap_seats=True)
-    assert workspace(both.policy_set(), both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
+    assert workspace(both.player_set(), both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
 
 
 def test_parameter_rows_fit_the_kernels():
-    from simkit.game.policies import N_PARAMS, RICH_NAMES, VALUE_NAMES
+    from simkit.game.players import N_PARAMS, RICH_NAMES, VALUE_NAMES
     from simkit.kernels.players import fast, search
     from simkit.kernels.players import rollouts as lookahead
     from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
     from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
     from simkit.kernels.values.rich import N_RICH_WEIGHTS
 
-    names = list(POLICIES["ismcts"].params)
+    names = list(PLAYERS["ismcts"].params)
     assert len(names) == search.N_SEARCH_PARAMS <= N_PARAMS
     assert names[: search.P_VALUE] == ["iterations", "width", "reply", "explore", "horizon", "cheat", "race", "margin"]
     assert names[search.P_VALUE : search.P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
-    assert names[search.P_GREEDY : search.P_OPPONENT] == list(POLICIES["greedy"].params)
-    assert names[search.P_OPPONENT :] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
-    names = list(POLICIES["fast"].params)
+    assert names[search.P_GREEDY : search.P_OPPONENT] == list(PLAYERS["greedy"].params)
+    assert names[search.P_OPPONENT :] == [f"opponent_{k}" for k in PLAYERS["greedy"].params]
+    names = list(PLAYERS["fast"].params)
     assert len(names) == fast.N_FAST_PARAMS <= N_PARAMS
     assert names[fast.P_WIDTH] == "width"
     assert names[fast.P_VALUE : fast.P_GREEDY] == list(VALUE_NAMES)
-    assert names[fast.P_GREEDY :] == list(POLICIES["greedy"].params)
-    names = list(POLICIES["swift"].params)
+    assert names[fast.P_GREEDY :] == list(PLAYERS["greedy"].params)
+    names = list(PLAYERS["swift"].params)
     g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
     gap = lookahead.gap_at(RichLeaf())
-    assert len(names) == g + 2 * len(POLICIES["greedy"].params) + 4 == gap + 4 <= N_PARAMS
-    assert names[: lookahead.P_VALUE] == list(POLICIES["lookahead"].params)[: lookahead.P_VALUE]
+    assert len(names) == g + 2 * len(PLAYERS["greedy"].params) + 4 == gap + 4 <= N_PARAMS
+    assert names[: lookahead.P_VALUE] == list(PLAYERS["lookahead"].params)[: lookahead.P_VALUE]
     assert names[lookahead.P_VALUE : g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:gap] == list(POLICIES["lookahead"].params)[lookahead.P_GREEDY :]
+    assert names[g:gap] == list(PLAYERS["lookahead"].params)[lookahead.P_GREEDY :]
     assert names[gap:] == ["gap", "batch", "view", "removals"]
-    names = list(POLICIES["ismcts-rich"].params)
+    names = list(PLAYERS["ismcts-rich"].params)
     g = search.greedy_at(RichLeaf())
     assert len(names) == search.search_params(RichLeaf()) <= N_PARAMS
-    assert names[: search.P_VALUE] == list(POLICIES["ismcts"].params)[: search.P_VALUE]
+    assert names[: search.P_VALUE] == list(PLAYERS["ismcts"].params)[: search.P_VALUE]
     assert names[search.P_VALUE : g] == list(RICH_NAMES) and g - search.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:] == list(POLICIES["ismcts"].params)[search.P_GREEDY :]
+    assert names[g:] == list(PLAYERS["ismcts"].params)[search.P_GREEDY :]
     assert search.greedy_at(FittedLeaf()) == search.P_GREEDY
     assert search.search_params(FittedLeaf()) == search.N_SEARCH_PARAMS
 
@@ -126,8 +126,8 @@ def test_the_lookahead_searches_every_candidate():
     from simkit.kernels.players import rollouts as lookahead
     from simkit.kernels.values.leaves import FittedLeaf
 
-    assert not {"gap", "batch", "view", "removals"} & set(POLICIES[name].params)
-    assert len(POLICIES[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(FittedLeaf())
+    assert not {"gap", "batch", "view", "removals"} & set(PLAYERS[name].params)
+    assert len(PLAYERS[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(FittedLeaf())
     for players, teams in ((2, 2), (3, 3), (4, 2)):
         rows = Lineup.parse(name, Rules.make(players, teams)).params()
         assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS : lookahead.N_LOOKAHEAD_PARAMS + 4] == 0.0).all()
@@ -145,10 +145,10 @@ def test_the_lookahead_searches_every_candidate():
         ("ismcts:cheat=1", "cheat of 'ismcts' is a research instrument .*give it as research.cheat=1"),
         (
             "ismcts:research.width=3",
-            "bad parameter 'research.width=3' for policy 'ismcts'; parameters: "
+            "bad parameter 'research.width=3' for player 'ismcts'; parameters: "
             "iterations, width, reply, explore, horizon, research.cheat, race",
         ),
-        ("greedy:research.cheat=1", "bad parameter 'research.cheat=1' for policy 'greedy'"),
+        ("greedy:research.cheat=1", "bad parameter 'research.cheat=1' for player 'greedy'"),
         ("fast:width=0", "width of 'fast' must be a whole number from 1 to 16"),
         ("swift:shortlist=17", "shortlist of 'swift' must be a whole number from 1 to 16"),
         ("swift:batch=0", "batch of 'swift' must be a whole number from 1 to 1000000"),
@@ -160,7 +160,7 @@ def test_the_lookahead_searches_every_candidate():
     ],
 )
 def test_bad_parameters_are_refused(spec, message):
-    with pytest.raises(PolicyError, match=message):
+    with pytest.raises(LineupError, match=message):
         Lineup.parse(spec, TWO)
 
 
@@ -185,7 +185,7 @@ def test_swift_plays_every_table_with_the_value_fitted_for_it():
 @pytest.mark.parametrize("players, teams", [(3, 3), (6, 3)])
 def test_ismcts_rich_is_refused_where_its_value_is_not_fitted(players, teams):
     with pytest.raises(
-        PolicyError,
+        LineupError,
         match="ismcts-rich's value is fitted for tables of '2 teams' and "
         "'2 teams, partners' only, not '3 teams.*play ismcts",
     ):
@@ -194,7 +194,7 @@ def test_ismcts_rich_is_refused_where_its_value_is_not_fitted(players, teams):
 
 def test_ismcts_rich_is_ismcts_with_the_value_of_hand_and_board_of_its_table():
     """ismcts's search settings and greedy weights; the value weights of the table shape (RICH_WEIGHTS)."""
-    from simkit.game.policies import RICH_WEIGHTS
+    from simkit.game.players import RICH_WEIGHTS
     from simkit.kernels.values.weights import rich_weights
 
     for players in (2, 4, 12):
@@ -224,7 +224,7 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
     FittedLeaf: kernels.values.evaluation's softmax over the teams (ismcts, unchanged)."""
     import numba
 
-    from simkit.game.policies import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
+    from simkit.game.players import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
     from simkit.kernels.players.search import end_value, leaf_values
     from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
     from simkit.kernels.values.rich import rich_chance
@@ -252,13 +252,13 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
 
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
-    """Measured per table shape (benchmarks/matches.md, simkit.game.policies.SWIFT_SETTINGS), 10 deals raced
+    """Measured per table shape (benchmarks/matches.md, simkit.game.players.SWIFT_SETTINGS), 10 deals raced
     every 2 and all four candidates searched when they hold a removal at every shape: one player per team
     and every three-team table, gap=16 and the lookahead's own weights for the other teams' replies (the
     leaves seen by the searching seat with three teams); two teams with partners, every candidate
     searched, the default greedy's replies and the leaves seen by the searching seat; at 12p/3t, a table
     of its own, 4 plies on 20 deals raced every 4."""
-    from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS
+    from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS
 
     alone = {
         "gap": 16.0,
@@ -276,7 +276,7 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
         "batch": 2.0,
         "view": 1.0,
         "removals": 4.0,
-        **{f"opponent_{k}": v for k, v in POLICIES["greedy"].params.items()},
+        **{f"opponent_{k}": v for k, v in PLAYERS["greedy"].params.items()},
     }
     from simkit.kernels.values.weights import rich_weights
 
@@ -301,13 +301,13 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
         assert Lineup.parse(f"swift:{given}", rules).seats()[0].spec == "swift"  # the defaults are not printed
     assert Lineup.parse("swift:gap=16", Rules.make(4, 2)).seats()[0].spec == "swift:gap=16"
     assert Lineup.parse("swift:view=1", TWO).seats()[0].spec == "swift:view=1"
-    assert POLICIES["swift"].defaults() == POLICIES["swift"].params  # the base row is the two-player table's
+    assert PLAYERS["swift"].defaults() == PLAYERS["swift"].params  # the base row is the two-player table's
 
 
 def test_cheating_is_never_a_default():
-    assert POLICIES["ismcts"].params["cheat"] == 0 and POLICIES["ismcts-rich"].params["cheat"] == 0
-    assert POLICIES["ismcts"].research == ("cheat",) and POLICIES["ismcts-rich"].research == ("cheat",)
-    assert not any(p.research for name, p in POLICIES.items() if not name.startswith("ismcts"))
+    assert PLAYERS["ismcts"].params["cheat"] == 0 and PLAYERS["ismcts-rich"].params["cheat"] == 0
+    assert PLAYERS["ismcts"].research == ("cheat",) and PLAYERS["ismcts-rich"].research == ("cheat",)
+    assert not any(p.research for name, p in PLAYERS.items() if not name.startswith("ismcts"))
     assert Lineup.parse("ismcts:research.cheat=1", TWO).names[0] == "ismcts:research.cheat=1"  # always printed
     assert Lineup.parse("ismcts-rich:research.cheat=2", TWO).names[0] == "ismcts-rich:research.cheat=2"
 
@@ -393,7 +393,7 @@ def _scrambled_decisions(spec, players, teams, seed, turns=21, scramble=scramble
     seat = turns % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
-    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.policy_set()
+    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.player_set()
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
     scramble(st, seat, rules.players)
@@ -452,9 +452,9 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     default = Lineup.parse("swift,greedy", TWO, swap_seats=True)  # gap=16: some decisions not searched
     assert not np.array_equal(simulate(TWO, default, 9, 0, 6), simulate(TWO, lineup, 9, 0, 6))
     own = Lineup.parse("swift:gap=1e-9:removals=0", TWO)  # removals=0: no decision searched whatever the gap
-    ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.policy_set()
+    ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.player_set()
     g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
-    weights = params[0, g : g + len(POLICIES["greedy"].params)]
+    weights = params[0, g : g + len(PLAYERS["greedy"].params)]
     checked = 0
     for seed in range(8):
         st, _ = random_midgame(TWO, seed, 11 + seed)
@@ -477,7 +477,7 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
     swift's with removals=0. Positions: random midgames with a four of the other team planted
     (greedy lists a removal only where it breaks a four), the seat's hand cut to three cards of its own
     and, in half of them, the one-eyed Jack of spades."""
-    from simkit.game.policies import LOOKAHEAD_OWN_WEIGHTS
+    from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS
     from simkit.kernels.core.tables import ONE_EYED
     from simkit.kernels.players.greedy import score_actions
     from tests.positions import CORNERS, hand_cards, place_chip, set_hand
@@ -487,7 +487,7 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
 
     def choice(spec, st, seat):
         lineup = Lineup.parse(spec, rules)
-        ids, params, pset = lineup.ids()[0], lineup.params()[0], lineup.policy_set()
+        ids, params, pset = lineup.ids()[0], lineup.params()[0], lineup.player_set()
         rng = st.rng.copy()
         made = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, seat % 2)
         st.rng[:] = rng

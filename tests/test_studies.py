@@ -208,7 +208,7 @@ def test_a_study_holding_a_retired_players_rows_goes_on_without_them_only_when_a
     record["lineups"]["quick"] = 200
     record["configurations"].append({**record["configurations"][0], "lineup": "quick"})
     (tmp_path / "study.json").write_text(json.dumps(record))
-    with pytest.raises(StudyError, match=r"holds line-ups this simkit cannot play \(quick: unknown policy 'quick'"):
+    with pytest.raises(StudyError, match=r"holds line-ups this simkit cannot play \(quick: unknown player 'quick'"):
         run_study(study, tmp_path)
     again = run_study(study, tmp_path, overwrite=True)
     assert again.replaced == "the rows of line-ups this simkit cannot play (quick)" and again.games_played == 0
@@ -352,15 +352,15 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     the parameter; --overwrite replays that folder alone and keeps the study's other runs."""
     from dataclasses import replace
 
-    from simkit.game import policies
+    from simkit.game.players import PLAYERS
 
     out = tmp_path / "study"
     study = first_player(2, policies=("random", "greedy"), games=200)
     run_study(study, out)
     before = (out / "study.json").read_text()
     kept = {p.name: p.stat().st_mtime_ns for p in (out / "p2t2-random").glob("part-*.parquet")}
-    greedy = policies.POLICIES["greedy"]
-    monkeypatch.setitem(policies.POLICIES, "greedy", replace(greedy, params={**greedy.params, "build": 2.0}))
+    greedy = PLAYERS["greedy"]
+    monkeypatch.setitem(PLAYERS, "greedy", replace(greedy, params={**greedy.params, "build": 2.0}))
     with pytest.raises(
         StudyError,
         match=r"holds 1 run that this simkit would play differently: p2t2-greedy "
@@ -375,7 +375,7 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     assert record["p2t2-greedy"] == json.loads((out / "p2t2-greedy" / ds.MANIFEST).read_text())["run_id"]
     assert run_study(study, out).games_played == 0
     # a stale run of an earlier command's line-up is refused too, and replayed by a command without it
-    monkeypatch.setitem(policies.POLICIES, "greedy", replace(greedy, params={**greedy.params, "build": 3.0}))
+    monkeypatch.setitem(PLAYERS, "greedy", replace(greedy, params={**greedy.params, "build": 3.0}))
     random_only = first_player(2, policies=("random",), games=200)
     with pytest.raises(StudyError, match=r"p2t2-greedy \(greedy's build 3 asked, 2 on disk\)"):
         run_study(random_only, out)
@@ -513,7 +513,7 @@ class Synthetic:
 
 @pytest.mark.parametrize("crossing", [0.0, 3.4, 7.6, 10.5])
 def test_the_search_brackets_a_known_crossing(crossing):
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
@@ -534,7 +534,7 @@ def test_the_search_brackets_a_known_crossing(crossing):
 
 
 def test_a_search_that_cannot_reach_zero_says_so():
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
@@ -545,7 +545,7 @@ def test_a_search_that_cannot_reach_zero_says_so():
 
 
 def test_the_three_team_search_moves_both_knobs():
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
@@ -590,7 +590,7 @@ def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
     """Three teams: the eight neighbours of where the coordinate search's steps end are visited, and one
     where both criteria are nearer zero is the answer; every neighbour is asked for (a missing one is
     played: the search resumes there)."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import Need, Search
 
@@ -618,7 +618,7 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
     """The standard game's games came out nearly even (its interval holds zero) while every other setting
     falls through even at 8.3: unguided, the search stops at 0; begun at another line-up's answer (9), it goes
     on and finds 8."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import NO_EDGE_AT_0, Search
 
@@ -637,7 +637,7 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
 def test_the_answer_is_the_visited_setting_nearest_fair():
     """The steps bracket the crossing and fit a line through the bracket, which ends at 20 (+0.08 pp); the
     bisection visited 19, at 0.00 pp: the answer is 19 (where the steps ended was the answer before)."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import Search
 
@@ -661,7 +661,7 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
     the margins scaled). Where the steps ended (43,33) is farther than a setting visited on the way (31,15),
     and a setting with team 0 at its fair share but teams 1 and 2 far apart (20,0) is farther still."""
     from simkit.analysis import stats
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, Search
 
@@ -696,7 +696,7 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
 def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     """A first confirmation whose point estimate is fair but whose interval crosses the band's
     edge goes on to its next look's games on the same seed; a settled one stops."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import LOOKS, Search, confirmation, first_look
 
@@ -731,7 +731,7 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
 def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, asked):
     """Under a strong line-up a confirmation goes on from its first look to 2, then 4 times its games
     while each look is inconclusive, deciding from the games on disk (in multiples of the first look's)."""
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.studies.compensation import Search, confirmation, first_look, looks_taken
 
@@ -988,7 +988,7 @@ def test_the_docs_metric_table_is_the_registry():
         (["study", "teams", "--players", "6"], "the teams study sets --players itself"),
         (["study", "skill", "--policy", "greedy"], "a skill study needs at least two --policy line-ups"),
         (["study", "skill", "--policy", "greedy", "--policy", "greedy"], "a line-up is given twice"),
-        (["study", "first-player", "--policy", "clever"], "unknown policy 'clever'"),
+        (["study", "first-player", "--policy", "clever"], "unknown player 'clever'"),
         (["study", "first-player", "--games", "0"], "--games must be at least 1"),
         (
             ["study", "compensation", "--family", "komi"],
@@ -998,7 +998,7 @@ def test_the_docs_metric_table_is_the_registry():
         (["study", "compensation", "--players", "5"], "--players must be 2, 3, 4, 6, 8, 9, 10 or 12, got 5"),
         (["study", "first-player", "--family", "handicap"], "--family applies to the compensation study"),
         (["study", "first-player", "--check", "greedy"], "--check applies to the compensation study"),
-        (["study", "compensation", "--check", "clever"], "unknown policy 'clever'"),
+        (["study", "compensation", "--check", "clever"], "unknown player 'clever'"),
     ],
 )
 def test_bad_study_input_gets_one_error_line(tmp_path, args, message):

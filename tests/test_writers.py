@@ -18,7 +18,7 @@ import pytest
 
 from simkit.files.atomic import WriteError, replacing
 from simkit.files.lock import DirectoryLock, LockedError
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import N_STATS
 from simkit.running import dataset as ds

@@ -1,6 +1,6 @@
-"""Compile the kernels the test suite plays, each policy set once, on every core, before the tests.
+"""Compile the kernels the test suite plays, each player set once, on every core, before the tests.
 
-Under pytest-xdist each worker compiles a policy set the first time one of its tests plays it,
+Under pytest-xdist each worker compiles a player set the first time one of its tests plays it,
 so two workers may compile the same set at once. This script compiles every set the suite
 plays exactly once (the fast build, and with ``--boundscheck-cache`` the bounds-checked build
 in its own numba cache), as many at a time as there are cores; the workers then load them from
@@ -10,9 +10,9 @@ numba's cache. With a warm cache it loads them and returns in seconds.
     python -m tests.warm --tier all --boundscheck-cache .numba-boundscheck   # make test
     python -m tests.warm --tier boundscheck --boundscheck-cache .numba-boundscheck   # its bounds-checked sets
 
-Every line-up beyond the lookahead shares one policy set in the tests (``SIMKIT_ONE_STRONG_SET``,
+Every line-up beyond the lookahead shares one player set in the tests (``SIMKIT_ONE_STRONG_SET``,
 tests/conftest.py). That set calls every player's kernel, and numba caches each kernel apart:
-the two line-ups that tests/test_policy_sets.py plays in their own sets compile those kernels
+the two line-ups that tests/test_player_sets.py plays in their own sets compile those kernels
 first, one on each core, and the joint set then only compiles its game loop around them.
 """
 
@@ -25,12 +25,12 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_policy_sets import OWN_SETS as OWN_SET_LINEUPS
+from tests.test_player_sets import OWN_SETS as OWN_SET_LINEUPS
 
 ROOT = Path(__file__).resolve().parents[1]
 
 ONE_STRONG_SET = "SIMKIT_ONE_STRONG_SET"
-# name -> (line-up, players, teams, in the tests' joint set): one line-up per policy set the suite plays.
+# name -> (line-up, players, teams, in the tests' joint set): one line-up per player set the suite plays.
 # The joint line-up's table plays every strong player (swift and ismcts-rich refuse three teams).
 SETS = {
     "joint": ("ismcts-rich:iterations=4,swift", 2, 2, True),
@@ -48,11 +48,11 @@ BOUNDSCHECKED = ["lookahead", "greedy", "random"]  # the sets of the bounds-chec
 
 
 def compile_set(name: str) -> None:
-    """Compile (or load) one policy set's entry points: a batch of games, a game's record, and one
+    """Compile (or load) one player set's entry points: a batch of games, a game's record, and one
     decision on a fresh deal."""
     from simkit.game.cards import tables
     from simkit.game.play import simulate
-    from simkit.game.policies import Lineup
+    from simkit.game.players import Lineup
     from simkit.game.records import game_record
     from simkit.game.rules import Rules
     from simkit.kernels.core.state import new_state
@@ -64,7 +64,7 @@ def compile_set(name: str) -> None:
     lineup = Lineup.parse(spec, rules)
     simulate(rules, lineup, 1, 0, 2)
     game_record(rules, lineup, 1, 0)
-    ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.policy_set()
+    ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.player_set()
     st = new_state(0)
     reset(rules.cfg(), st, 1, 0)
     decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
@@ -86,7 +86,7 @@ def main() -> None:
     parser.add_argument("--tier", choices=sorted(TIERS), default="all")
     parser.add_argument("--boundscheck-cache", help="also compile the bounds-checked build into this numba cache")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--verbose", action="store_true", help="say how long each policy set took")
+    parser.add_argument("--verbose", action="store_true", help="say how long each player set took")
     parser.add_argument("--one", choices=sorted(SETS), help=argparse.SUPPRESS)  # a worker: compile one set
     args = parser.parse_args()
     if args.one:

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.game.play import set_threads, simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 
 HERE = Path(__file__).resolve().parent

@@ -1,4 +1,4 @@
-"""Who decides: the policy set of a game, and the questions a turn asks its seat's player.
+"""Who decides: the player set of a game, and the questions a turn asks its seat's player.
 
 A player answers two questions on its seat's turn, reading only what the
 seat may see (RULES.md, "Simulation conventions", Information): its own
@@ -10,7 +10,7 @@ hand, the board, the discards and the size of the draw pile.
 
 **Compile only what is played.** The game loop is compiled once per *policy
 set*, a marker argument whose type says which players a line-up may use:
-``PolicySet(held)``, where ``held`` is a tuple of the marks of the players
+``PlayerSet(held)``, where ``held`` is a tuple of the marks of the players
 it holds besides random (each player's kernel module declares its mark, an
 empty NamedTuple; random is in every set). ``choose_action`` and
 ``counts_lines`` are stubs here: their implementations are numba overloads in
@@ -18,7 +18,7 @@ empty NamedTuple; random is in every set). ``choose_action`` and
 compiled, so the turn asks "the player of this id" without importing any
 player, and a random-only run never compiles greedy, a greedy run never
 compiles the lookahead, and a lookahead run compiles none of the players
-beyond it. ``kernels.players.dispatch.policy_set`` picks the smallest set
+beyond it. ``kernels.players.dispatch.player_set`` picks the smallest set
 that holds a line-up's ids; each set is compiled (and cached) on first use.
 
 Per-seat parameters arrive as a float64 row ``params``; ``sim`` is the
@@ -37,8 +37,8 @@ from .random_move import random_dead
 from .state import State
 
 
-class PolicySet(NamedTuple):
-    """A policy set: random, and each player whose mark is in `held` (a tuple, in id order)."""
+class PlayerSet(NamedTuple):
+    """A player set: random, and each player whose mark is in `held` (a tuple, in id order)."""
 
     held: tuple
 
@@ -59,7 +59,7 @@ def choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
 
 
 def counts_lines(policies):
-    """Whether the policy set's players read the line counts st.in_line (every player but random
+    """Whether the player set's players read the line counts st.in_line (every player but random
     does; random play skips keeping them). Kernel code only (kernels.players.dispatch)."""
     raise NotImplementedError("counts_lines is compiled into kernels; call it from jitted code")
 

@@ -50,7 +50,7 @@ def next_seat(seat, team, players, teams):
 def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
     """Seat `seat` (of team `team`) takes its turn; returns PASSED, PLAYED or WON.
 
-    policies: the policy set (``kernels.core.decide``); policy: the seat's policy
+    policies: the player set (``kernels.core.decide``); policy: the seat's policy
     id, params its (P,) float64 parameter row; sim: a spare State for
     policies that play ahead. action: ASK_POLICY, or a move card * 128 + cell
     to play instead of asking the policy (the lookahead's candidate, whose

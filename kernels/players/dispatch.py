@@ -1,7 +1,7 @@
-"""The one dispatcher: every declared player, the policy sets, and the overloads of kernels.core.decide.
+"""The one dispatcher: every declared player, the player sets, and the overloads of kernels.core.decide.
 
 ``PLAYERS`` are the entries (kernels.players.player.Player) of every module
-of this package, in id order; ``policy_set`` picks the smallest set holding
+of this package, in id order; ``player_set`` picks the smallest set holding
 a line-up's ids, and ``workspace`` makes the spare arrays its players play
 ahead on. The overloads below implement core's stubs for a set's type:
 ``choose_action`` is the chain ``if policy == id: return action(...)`` over
@@ -22,7 +22,7 @@ import pkgutil
 import numpy as np
 from numba.extending import overload
 
-from ..core.decide import PolicySet, choose_action, counts_lines
+from ..core.decide import PlayerSet, choose_action, counts_lines
 from ..core.jit import COMPILE_OPTIONS, kernel
 from ..core.state import new_state
 from .greedy import GREEDY
@@ -51,13 +51,13 @@ FALLBACK = next(p for p in PLAYERS if p.mark is None)  # random, in every set
 # The kernels of the reference players (random, greedy, the lookahead): their line-ups always get their
 # own small sets. With SIMKIT_ONE_STRONG_SET=1 in the environment (the test suite, tests/conftest.py),
 # every other line-up gets the one set holding every player: one compile instead of one per combination
-# of players (a game does not depend on the set it was compiled in: tests/test_policy_sets.py).
+# of players (a game does not depend on the set it was compiled in: tests/test_player_sets.py).
 REFERENCE_IDS = {p.id for p in PLAYERS if p.name in ("random", "greedy", "lookahead")}
 ONE_STRONG_SET = "SIMKIT_ONE_STRONG_SET"
 
 
-def policy_set(ids) -> PolicySet:
-    """The smallest policy set holding every policy id in `ids`: the marks of its players, in id order.
+def player_set(ids) -> PlayerSet:
+    """The smallest player set holding every player id in `ids`: the marks of its players, in id order.
 
     Every set beyond random's holds greedy, the rollouts' player that every stronger player compiles
     anyway: "lookahead" and "lookahead,greedy" share one compiled set. Under SIMKIT_ONE_STRONG_SET=1,
@@ -65,23 +65,23 @@ def policy_set(ids) -> PolicySet:
     held = {int(i) for i in ids}
     unknown = held - set(MARKS)
     if unknown:
-        raise ValueError(f"unknown policy ids {sorted(unknown)}; declared: {sorted(MARKS)}")
+        raise ValueError(f"unknown player ids {sorted(unknown)}; declared: {sorted(MARKS)}")
     if held - REFERENCE_IDS and os.environ.get(ONE_STRONG_SET) == "1":
         held = set(MARKS)
     if held - {FALLBACK.id}:
         held.add(GREEDY)
-    return PolicySet(tuple(MARKS[i]() for i in sorted(held) if MARKS[i] is not None))
+    return PlayerSet(tuple(MARKS[i]() for i in sorted(held) if MARKS[i] is not None))
 
 
-def holds(policies: PolicySet):
-    """The entries of the players a policy set holds besides random (one per kernel id)."""
+def holds(policies: PlayerSet):
+    """The entries of the players a player set holds besides random (one per kernel id)."""
     return [BY_MARK[type(mark)] for mark in policies.held]
 
 
 def workspace_nodes(policies, ids, params) -> int:
     """The search nodes of the line-up's spare arrays (``workspace``): 0 where they are a State.
 
-    ids: (..., players) policy ids; params: (..., players, P) their parameter rows."""
+    ids: (..., players) player ids; params: (..., players, P) their parameter rows."""
     ids, params = np.asarray(ids), np.asarray(params)
     sizes = [p.arena(params[ids == p.id]) for p in holds(policies) if p.arena is not None]
     return max(sizes, default=0)

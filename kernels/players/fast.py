@@ -83,7 +83,7 @@ def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
 
 
 class Fast(NamedTuple):
-    """The fast player's mark in a policy set."""
+    """The fast player's mark in a player set."""
 
 
 @inline_kernel

@@ -23,7 +23,7 @@ game's generator. Dead cards are always swapped (as the random policy does).
 Parameters (a float64 row, in this order; defaults in ``PLAYERS`` below):
 complete, build, growth, block, block4, break4, jack_cost.
 
-``UP_TO_GREEDY`` is the policy set of random and greedy, the players of the
+``UP_TO_GREEDY`` is the player set of random and greedy, the players of the
 lookahead's and the tree search's rollouts.
 """
 
@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.decide import PolicySet
+from ..core.decide import PlayerSet
 from ..core.jit import inline_kernel, kernel
 from ..core.rng import below
 from ..core.state import (
@@ -291,10 +291,10 @@ def greedy_action(tb, cfg, st, seat, team, params):
 
 
 class Greedy(NamedTuple):
-    """Greedy's mark: a policy set holding it plays greedy (kernels.core.decide.PolicySet)."""
+    """Greedy's mark: a player set holding it plays greedy (kernels.core.decide.PlayerSet)."""
 
 
-UP_TO_GREEDY = PolicySet((Greedy(),))
+UP_TO_GREEDY = PlayerSet((Greedy(),))
 
 
 @inline_kernel

@@ -26,7 +26,7 @@ RACE_LIMITS = {"rollouts": (0, 100_000, True), "shortlist": (1, 16, True), "marg
 
 
 class Lookahead(NamedTuple):
-    """The lookahead's mark in a policy set."""
+    """The lookahead's mark in a player set."""
 
 
 @kernel

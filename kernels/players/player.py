@@ -2,10 +2,10 @@
 
 Each module of kernels/players/ that holds a player declares it in a tuple
 ``PLAYERS`` (kernels.players.dispatch finds them): its name and kernel id,
-the mark that puts it in a policy set and the kernel that plays its turn, its
+the mark that puts it in a player set and the kernel that plays its turn, its
 parameters with their defaults and ranges, the tables it plays, what it costs
 to run, whether it can see hidden cards, and a line saying what it does. The
-line-up parser (simkit.policies), the policy sets and the dispatcher
+line-up parser (simkit.game.players), the player sets and the dispatcher
 (kernels.players.dispatch), the runner's chunks and compile notice, the
 studies' default games, the skill ladder and the docs' players table read it.
 """
@@ -49,13 +49,13 @@ SEARCHING = Cost("searching", "a few games/s per core", True, 10_000, 100)
 class Player:
     """One player: its kernel, its parameters, the tables it plays and what it costs.
 
-    id: the kernel's policy id (players may share a kernel with other defaults). mark: the empty
-    NamedTuple class whose instance puts the kernel in a policy set (None for random, in every set).
+    id: the kernel's player id (players may share a kernel with other defaults). mark: the empty
+    NamedTuple class whose instance puts the kernel in a player set (None for random, in every set).
     action: the kernel that plays its turn, ``action(tb, cfg, st, sim, seat, team, params) -> (card, cell)``.
     params: every parameter with its default at a two-player table, in the order the kernel reads them; limits:
     name -> (lowest, highest, whole numbers only); table_defaults: (players, teams) -> the
     defaults that differ at that table. tables: the table shapes it plays; instead: what to play
-    at the others. compile_seconds: the rough first compile of the smallest policy set
+    at the others. compile_seconds: the rough first compile of the smallest player set
     holding it, on two cores (benchmarks/results.md). research: the parameters that, away from
     0, let it see cards RULES.md hides: research instruments, never fair play, 0 by default, and
     named in a spec only in the research group (``research.NAME=VALUE``, RESEARCH below).

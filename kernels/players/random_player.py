@@ -1,4 +1,4 @@
-"""The random player: RULES.md's random policy, in every policy set (kernels.core.random_move)."""
+"""The random player: RULES.md's random policy, in every player set (kernels.core.random_move)."""
 
 from ..core.jit import inline_kernel
 from ..core.random_move import random_action

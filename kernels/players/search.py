@@ -509,11 +509,11 @@ ISMCTS, ISMCTS_RICH = 3, 6
 
 
 class Ismcts(NamedTuple):
-    """ismcts's mark in a policy set."""
+    """ismcts's mark in a player set."""
 
 
 class IsmctsRich(NamedTuple):
-    """ismcts-rich's mark in a policy set."""
+    """ismcts-rich's mark in a player set."""
 
 
 @inline_kernel
@@ -546,7 +546,7 @@ PLAYERS = (
            params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
            limits=SEARCH_LIMITS, table_defaults=value_weights, research=("cheat",), arena=arena),
     Player("ismcts-rich", ISMCTS_RICH, IsmctsRich, play_ismcts_rich,
-           "the tree search with swift's value at its leaves (two teams); the strongest measured", SEARCHING,
+           "the tree search with swift's value at its leaves (two teams); the highest skill rating, ismcts within its interval", SEARCHING,
            compile_seconds=130, ladder=6,
            params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
            limits=SEARCH_LIMITS, table_defaults=rich_weights, tables=TWO_TEAM_TABLES,

@@ -28,7 +28,7 @@ SWIFT = 5
 
 
 class Swift(NamedTuple):
-    """Swift's mark in a policy set."""
+    """Swift's mark in a player set."""
 
 
 @inline_kernel

@@ -1,7 +1,7 @@
 """What a position is worth, by the value a player's marker names (kernel code and Python).
 
 A player that scores positions takes its value as a marker type, chosen when
-the caller is compiled (as the policy set is): ``FittedLeaf()`` scores them by
+the caller is compiled (as the player set is): ``FittedLeaf()`` scores them by
 ``kernels.values.evaluation``'s fitted value (N_VALUE_WEIGHTS weights; seen by
 the seat: ``kernels.values.fair``), ``RichLeaf()`` by ``kernels.values.rich``'s
 value of hand and board (N_RICH_WEIGHTS weights).

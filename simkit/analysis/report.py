@@ -108,7 +108,7 @@ class Summary:
     game_means: dict[str, float]
     """Means per game of dead_swaps, reshuffles, passes."""
     lineups: pd.DataFrame | None = None
-    """With seats swapped: per line-up position, its policy's games, wins, draws, score (+CI); else None."""
+    """With seats swapped: per line-up position, its player's games, wins, draws, score (+CI); else None."""
     run_id: str | None = None
     """The run's identity hash (simkit.running.dataset), None for rows without one."""
     notes: list[str] = field(default_factory=list)
@@ -210,7 +210,7 @@ def _team_table(agg: Aggregate) -> pd.DataFrame:
 
 
 def _seat_table(team_table: pd.DataFrame, config: dict[str, Any], teams: int) -> pd.DataFrame:
-    """Per seat: its team, its policy and the team's win rate with interval."""
+    """Per seat: its team, its player and the team's win rate with interval."""
     players = int(config["players"]) if config.get("players") is not None else teams
     policies = _seat_policies(config, players, teams)
     rows = []

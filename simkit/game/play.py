@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from simkit.game.cards import tables
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import run_batch
 from simkit.kernels.core.jit import is_cached
@@ -73,7 +73,7 @@ def simulate(
             f"{rules.players} players in {rules.teams} teams"
         )
     return run_batch(
-        lineup.policy_set(),
+        lineup.player_set(),
         tables(),
         rules.cfg(),
         lineup.ids(),
@@ -92,15 +92,15 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
     check_games(seed, game, 1)
     st = new_state(rules.max_turns)
     r = game % lineup.rotations
-    policies, ids, params = lineup.policy_set(), lineup.ids()[r], lineup.params()[r]
+    policies, ids, params = lineup.player_set(), lineup.ids()[r], lineup.params()[r]
     play_game(policies, tables(), rules.cfg(), ids, params, st, workspace(policies, ids, params), seed, game)
     return st
 
 
 def game_loop_compiled(lineup: Lineup, rules: Rules) -> bool:
-    """Whether the game loop of the line-up's policy set is compiled, in this process or in numba's disk
+    """Whether the game loop of the line-up's player set is compiled, in this process or in numba's disk
     cache: then a first run compiles at most its entry point (a batch, a record), a second or two."""
-    policies, ids, params = lineup.policy_set(), lineup.ids()[0], lineup.params()[0]
+    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
     return is_cached(
         play_to_end,
         policies,

@@ -11,7 +11,7 @@ from pathlib import Path
 from simkit.files.atomic import replacing, reporting_write_errors
 from simkit.game.cards import board_names, card_name, cell_name, tables
 from simkit.game.play import play_logged
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.core import state as ks
 

@@ -17,11 +17,11 @@ UNDEFINED = "\u2014"
 GLOSSARY: dict[str, str] = {
     # the title line of a configuration
     **{name: option.help for name, option in OPTIONS.items()},
-    "policies": "Who plays: the policy of each seat, comma-separated, seat 0 first (a shorter list cycles over "
-    "the teams). See Policies. With swap_seats, the line-up of the even games.",
+    "policies": "Who plays: the player of each seat, comma-separated, seat 0 first (a shorter list cycles over "
+    "the teams). See player. With swap_seats, the line-up of the even games.",
     "seed": "The run's master seed: with the configuration it decides every game.",
     "swap_seats": "True: the line-up rotated from game to game (two teams: seats swapped every other game), so "
-    "each policy held every place at the table equally often; see Line-up scores.",
+    "each player held every place at the table equally often; see Line-up scores.",
     "incomplete": "The run was asked for more games than are on disk (n=60,000 of 200,000): it was interrupted "
     "or is still running, and re-running it resumes it.",
     "n, games": "Number of games of the configuration (n= at the end of the title; games in JSON and CSV).",
@@ -33,7 +33,7 @@ GLOSSARY: dict[str, str] = {
     "every team's share at once, so two teams' intervals can be compared.",
     "Largest gap": "Section gap: the largest gap between two teams' shares of the decided games (max_gap), with "
     "its 95% interval, over the decided games.",
-    "Seats": "Section seats: each seat's team and policy, with its team's win rate (a seat has no win rate of "
+    "Seats": "Section seats: each seat's team and player, with its team's win rate (a seat has no win rate of "
     "its own; with one seat per team, seat = team).",
     "Outcomes": "Section outcomes: how the games ended. win, stalemate and turn_cap exclude one another and add "
     "up to the total (all games, 100%); the line under the table gives draw = stalemate + turn_cap.",
@@ -48,11 +48,11 @@ GLOSSARY: dict[str, str] = {
     "Equal team strength": "Section equal_strength: a chi-square test of whether every team wins equally often, on "
     "the decided games.",
     "First-mover advantage": "Section first_mover: how often team 0 (seat 0 moves first) wins the decided games, "
-    "against its fair share. With a mixed line-up (teams playing different policies) it "
+    "against its fair share. With a mixed line-up (teams playing different players) it "
     "measures the line-up, not the seat order, and a note under it says so.",
     "Balance": "Section balance: how close the teams are: 1 minus the largest gap between two teams' win rates, "
     "over all games and over the decided games.",
-    "Line-up scores": "Section lineups: runs with swap_seats only. Each line-up position's policy, the games it "
+    "Line-up scores": "Section lineups: runs with swap_seats only. Each line-up position's player, the games it "
     "played, its wins, the draws, and its score with its 95% Wilson interval.",
     "Means per game and team": "Section team_means: per team, the mean per game of Jacks played, and of "
     "sequences and chips held at the end.",
@@ -60,8 +60,12 @@ GLOSSARY: dict[str, str] = {
     # columns and metrics, in report order
     "team": "A team number, 0 to teams - 1. Seat s plays for team s % teams.",
     "seat": "A seat number: seat 0 moves first, then 1, 2 and so on around the table.",
-    "policy": "The policy playing the seat (random, greedy or lookahead, with its parameters); rotates when the "
+    "policy": "The player of the seat (random, greedy, swift, ..., with its parameters); rotates when the "
     "line-up rotated from game to game (swap_seats).",
+    "player": "What chooses a seat's moves: random, greedy, fast, swift, lookahead, ismcts, with their parameters "
+    "(docs/guide/players.md); RULES.md calls it a policy. The flag that names them (--policy) and the report's "
+    "and dataset's fields (policy, policies) keep that word, so that commands, scripts and published datasets "
+    "keep working.",
     "wins": "Games the team won. In First-mover advantage: the wins of team 0.",
     "win_rate": "Share of games won: wins / all games in Team win rates, wins / decided games in First-mover "
     "advantage.",
@@ -125,12 +129,12 @@ GLOSSARY: dict[str, str] = {
     "balance_decided": "balance over the decided games only: 1 - the largest gap between two teams' shares of the "
     "games that have a winner, so stalemates do not shrink the gaps.",
     "pp": "Percentage points: the difference of two percentages (52.36% - 50.00% = +2.36 pp).",
-    "line-up": "Which policy plays each seat. Mixed: the teams play different policies, so a team's results mix "
-    "policy strength and seat order.",
-    "position": "A place in the line-up as given to --policy (0 = the first policy listed), whichever seat it "
+    "line-up": "Which player plays each seat. Mixed: the teams play different players, so a team's results mix "
+    "player strength and seat order.",
+    "position": "A place in the line-up as given to --policy (0 = the first player listed), whichever seat it "
     "held in a game.",
     "draws": "Games without a winner.",
-    "score": "(wins + draws / teams) / games: the share of the games a policy won, a draw counting as an equal "
+    "score": "(wins + draws / teams) / games: the share of the games a player won, a draw counting as an equal "
     "share for every team. 50% against one other team is an even match.",
     "one_eyed": "One-eyed Jacks played per game by the team (each removes an opponent's chip).",
     "two_eyed": "Two-eyed Jacks played per game by the team (each places a chip on any empty cell).",

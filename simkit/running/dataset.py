@@ -11,7 +11,7 @@ Layout of a run directory::
     DIR/_part-....parquet.unreadable-...   a part a resume could not read, set aside (set_aside)
 
 A run's *identity* is everything that decides its rows (``identity_of``):
-seed, rules (with the chip supply), a hash of the board, every seat's policy
+seed, rules (with the chip supply), a hash of the board, every seat's player
 with all its parameters, whether seats swap, the simkit version and the
 kernel's games stamp (``kernels.GAMES_STAMP``: which games the kernel plays,
 unchanged by kernel edits that keep every game). Its hash, ``run_id``, is a
@@ -58,7 +58,7 @@ import pyarrow.parquet as pq
 from simkit.files.atomic import fsync_directory, replacing
 from simkit.game.cards import board_names
 from simkit.game.options import OPTIONS, is_default, sizes_text
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import CHIP_SUPPLY, Rules
 from simkit.kernels import GAMES_STAMP
 from simkit.kernels.core.jit import SOURCES_HASH
@@ -152,7 +152,7 @@ def board_hash() -> str:
 
 
 def identity_of(rules, lineup, seed: int) -> dict:
-    """Everything that decides a run's rows (rules: simkit.game.rules.Rules; lineup: simkit.game.policies.Lineup)."""
+    """Everything that decides a run's rows (rules: simkit.game.rules.Rules; lineup: simkit.game.players.Lineup)."""
 
     return {
         "seed": seed,

@@ -13,7 +13,7 @@ everything else: the directory's lock, resume, refusals and the manifest.
 ``LocalExecutor`` plays here: the kernel plays a chunk on every thread
 (``simkit.game.play.set_threads``) in a thread of its own and reports its games
 as they finish, so the progress bar moves and Ctrl-C answers within about a
-game's time, whatever the policy; a writer thread writes the previous chunk
+game's time, whatever the player; a writer thread writes the previous chunk
 meanwhile. ``simkit.running.distributed.DaskExecutor`` plays on a Dask cluster.
 """
 
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.game.play import get_threads, simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import new_done
 from simkit.running import dataset as ds

@@ -30,7 +30,7 @@ from simkit.files.atomic import remove_temporaries
 from simkit.files.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.game.options import OPTIONS, is_default, shown
 from simkit.game.play import check_games, game_loop_compiled
-from simkit.game.policies import POLICIES, Lineup
+from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
@@ -51,12 +51,12 @@ ENTRY_SECONDS = 2  # an entry point (a batch, a record) around a game loop alrea
 
 def compile_estimate(lineup_spec: str) -> int:
     """Seconds the compile left for a line-up's kernels takes, roughly: its players' declared
-    compile_seconds (60 for a name not known) where its policy set's game loop is not compiled yet,
+    compile_seconds (60 for a name not known) where its player set's game loop is not compiled yet,
     ENTRY_SECONDS where numba's cache holds the loop and only an entry point is left; of several
-    line-ups joined by ' and ' (a study's), the sum over the policy sets they need (each compiles once)."""
+    line-ups joined by ' and ' (a study's), the sum over the player sets they need (each compiles once)."""
 
     def seconds(name: str) -> int:
-        return POLICIES[name].compile_seconds if name in POLICIES else 60
+        return PLAYERS[name].compile_seconds if name in PLAYERS else 60
 
     left: dict[str, int] = {}
     for spec in lineup_spec.split(" and "):
@@ -65,7 +65,7 @@ def compile_estimate(lineup_spec: str) -> int:
         try:
             rules = Rules.make(teams, teams)
             lineup = Lineup.parse(spec, rules)
-            key, cached = repr(lineup.policy_set()), game_loop_compiled(lineup, rules)
+            key, cached = repr(lineup.player_set()), game_loop_compiled(lineup, rules)
         except ValueError:  # a line-up this table does not take: the whole set, as declared
             key, cached = max(names, key=seconds), False
         left[key] = ENTRY_SECONDS if cached else max(seconds(n) for n in names)
@@ -345,11 +345,11 @@ def identity_differences(mine: dict, theirs: dict) -> str:
 
 
 def _policy_differences(mine: list[dict], theirs: list[dict]) -> str:
-    """ "swift's rollouts 10 asked, 6 on disk; ...": the seats' policy parameters that differ (each said once)."""
+    """ "swift's rollouts 10 asked, 6 on disk; ...": the seats' player parameters that differ (each said once)."""
     said: list[str] = []
     for a, b in zip(mine, theirs):
         if a.get("name") != b.get("name"):
-            said.append(f"policy {a.get('name')} asked, {b.get('name')} on disk")
+            said.append(f"player {a.get('name')} asked, {b.get('name')} on disk")
             continue
         pa, pb = a.get("params", {}), b.get("params", {})
         for key in pa:
@@ -358,7 +358,7 @@ def _policy_differences(mine: list[dict], theirs: list[dict]) -> str:
                 said.append(f"{a['name']}'s {key} {pa[key]:g} asked, {on_disk} on disk")
     said = list(dict.fromkeys(said))
     if not said:
-        return "a policy parameter differs"
+        return "a player's parameter differs"
     more = len(said) - 3
     return "; ".join(said[:3]) + (f"; and {more} more" if more > 0 else "")
 

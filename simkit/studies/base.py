@@ -48,7 +48,7 @@ from simkit.files.lock import DirectoryLock, LockedError
 from simkit.game import defaults
 from simkit.game.options import OPTIONS, is_default
 from simkit.game.play import simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.presentation import plots
 from simkit.presentation.render import markdown_table
@@ -311,7 +311,7 @@ def _manifest(directory: Path) -> dict | None:
 
 def stale_runs(configs: list[Config], out: Path, seed: int) -> dict[str, list[str]]:
     """The folders (values) of the configurations whose folder in `out` holds another run than the one the
-    code makes of them, by what differs (keys): played before a policy's defaults or parameters changed,
+    code makes of them, by what differs (keys): played before a player's defaults or parameters changed,
     say. Their games are not the configurations', so a study neither counts nor resumes them."""
     stale: dict[str, set[str]] = {}
     for c in configs:
@@ -452,7 +452,7 @@ def warm_up(configs: list[Config], results: Results, events: RunEvents) -> None:
         return
     by_set: dict[type, Config] = {}
     for c in todo:
-        by_set.setdefault(type(c.lineup.policy_set()), c)
+        by_set.setdefault(type(c.lineup.player_set()), c)
     lineups = list(dict.fromkeys(c.lineup.spec for c in todo))
 
     def load() -> None:

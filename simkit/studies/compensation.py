@@ -47,7 +47,7 @@ import pandas as pd
 
 from simkit.analysis import stats
 from simkit.game.options import OPTIONS, RulesError, is_default
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, pct, pp

@@ -50,7 +50,7 @@ import pandas as pd
 from simkit.analysis import stats
 from simkit.files.atomic import replacing
 from simkit.game.options import flags_text, from_flags
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import CFG_LATE
 from simkit.presentation import plots

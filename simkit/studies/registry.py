@@ -3,7 +3,7 @@
 import json
 
 from simkit.game import defaults
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.studies import compensation, first_player, hand_size, skill, teams, variants
 from simkit.studies.base import Study, StudyError, StudyKind, refuse_varied

@@ -29,7 +29,7 @@ import pandas as pd
 
 from simkit.files.atomic import replacing
 from simkit.game.options import OPTIONS, from_flags
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.kernels.core import state as ks
 from simkit.presentation.render import pp

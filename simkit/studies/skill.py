@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit.analysis import stats
-from simkit.game.policies import POLICIES, Lineup
+from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, markdown_table, pct
@@ -22,7 +22,7 @@ from simkit.studies.base import (
 )
 
 # The ladder, weakest first: every declared player by its rung (kernels.players.player.Player.ladder).
-SKILL_POLICIES = tuple(p.name for p in sorted(POLICIES.values(), key=lambda p: p.ladder))
+SKILL_POLICIES = tuple(p.name for p in sorted(PLAYERS.values(), key=lambda p: p.ladder))
 PAIR_GAMES = 2_000
 ANCHOR = "greedy"  # the ratings' zero: a rung every strong player plays often, so their intervals are narrow
 
@@ -37,7 +37,7 @@ def two_team_text() -> str:
 
 
 def plan(study: Study, results: Results) -> list[Config]:
-    """Every pair of the line-ups (single policies), on the table of the rule options, seats swapped."""
+    """Every pair of the line-ups (single players), on the table of the rule options, seats swapped."""
     specs = list(study.lineups)
     if len(specs) < 2:
         raise StudyError("a skill study needs at least two --policy line-ups")
@@ -50,7 +50,7 @@ def plan(study: Study, results: Results) -> list[Config]:
     for i, a in enumerate(specs):
         for b in specs[i + 1 :]:
             if "," in a or "," in b:
-                raise StudyError(f"a skill study pits single policies against each other, got {a!r} and {b!r}")
+                raise StudyError(f"a skill study pits single players against each other, got {a!r} and {b!r}")
             games = max(study.lineups[a], study.lineups[b])
             configs.append(
                 Config(rules, Lineup.parse(f"{a},{b}", rules, swap_seats=True), games, "pair", f"{a} vs {b}")

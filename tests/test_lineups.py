@@ -13,7 +13,7 @@ from scipy.stats import binomtest
 
 from simkit.game.cards import tables
 from simkit.game.play import simulate
-from simkit.game.policies import Lineup, PolicyError
+from simkit.game.players import Lineup, LineupError
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import new_state
@@ -42,10 +42,10 @@ def test_policy_parameters_parse_and_print_canonically():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("greedy:depth=3", "bad parameter 'depth=3' for policy 'greedy'"),
+        ("greedy:depth=3", "bad parameter 'depth=3' for player 'greedy'"),
         ("greedy:block4=high", "must be a number"),
-        ("greedy,", "empty policy"),
-        ("minimax", "unknown policy 'minimax'; known: random, greedy, lookahead"),
+        ("greedy,", "empty player"),
+        ("minimax", "unknown player 'minimax'; known: random, greedy, lookahead"),
         ("lookahead:rollouts=-1", "rollouts of 'lookahead' must be a whole number from 0 to 100000, got -1"),
         ("lookahead:shortlist=2.5", "shortlist of 'lookahead' must be a whole number from 1 to 16, got 2.5"),
         ("lookahead:playout=2", "playout of 'lookahead' must be a whole number from 0 to 1"),
@@ -56,7 +56,7 @@ def test_policy_parameters_parse_and_print_canonically():
     ],
 )
 def test_bad_policy_specs_are_refused(spec, message):
-    with pytest.raises(PolicyError, match=message):
+    with pytest.raises(LineupError, match=message):
         Lineup.parse(spec, TWO)
 
 
@@ -91,7 +91,7 @@ def test_decision_ignores_hidden_cards(spec, seed):
     seat = 21 % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
-    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.policy_set()
+    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.player_set()
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
 
@@ -120,18 +120,18 @@ def test_greedy_weights_change_its_play():
 
 def test_parameter_rows_fit_the_kernel():
     """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
-    from simkit.game.policies import N_PARAMS, POLICIES, VALUE_NAMES, VALUE_WEIGHTS
+    from simkit.game.players import N_PARAMS, PLAYERS, VALUE_NAMES, VALUE_WEIGHTS
     from simkit.kernels.players.rollouts import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
     from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
 
-    assert all(len(kind.params) <= N_PARAMS for kind in POLICIES.values())
-    names = list(POLICIES["lookahead"].params)
+    assert all(len(kind.params) <= N_PARAMS for kind in PLAYERS.values())
+    names = list(PLAYERS["lookahead"].params)
     assert len(names) == N_LOOKAHEAD_PARAMS
     assert names[P_RACE] == "race"
     assert names[P_VALUE:P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
     assert all(list(row) == list(VALUE_NAMES) for row in VALUE_WEIGHTS.values())
-    assert names[P_GREEDY:P_OPPONENT] == list(POLICIES["greedy"].params)
-    assert names[P_OPPONENT:] == [f"opponent_{k}" for k in POLICIES["greedy"].params]
+    assert names[P_GREEDY:P_OPPONENT] == list(PLAYERS["greedy"].params)
+    assert names[P_OPPONENT:] == [f"opponent_{k}" for k in PLAYERS["greedy"].params]
 
 
 @pytest.mark.parametrize(
@@ -148,7 +148,7 @@ def test_parameter_rows_fit_the_kernel():
 def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
     """The value weights default to the table's; the canonical spec leaves them out, the
     resolved parameters (a run's identity) show them, and a value given explicitly wins."""
-    from simkit.game.policies import VALUE_WEIGHTS, value_table
+    from simkit.game.players import VALUE_WEIGHTS, value_table
     from simkit.kernels.players.rollouts import P_GREEDY, P_VALUE
 
     rules = Rules.make(players, teams)
@@ -167,7 +167,7 @@ def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
 def test_another_tables_value_is_printed():
     """Given the two-player value at a three-team table, the spec names every weight that
     differs from the three-team defaults, and parses back to the same parameters."""
-    from simkit.game.policies import VALUE_WEIGHTS
+    from simkit.game.players import VALUE_WEIGHTS
 
     three = Rules.make(3)
     two_team_value = ":".join(f"{k}={v!r}" for k, v in VALUE_WEIGHTS["2 teams"].items())
@@ -222,7 +222,7 @@ def _greedy_move(st, sim):
 
     lineup = Lineup.parse("greedy", TWO)
     code, cell = decide(
-        lineup.policy_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim, 0, 0
+        lineup.player_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim, 0, 0
     )
     return card_name(code), int(cell)
 

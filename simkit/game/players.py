@@ -1,9 +1,10 @@
-"""Policy names, their parameters, and who plays what at each seat.
+"""The players by name, their parameters, and who plays what at each seat.
 
-A policy spec is ``NAME[:KEY=VALUE[:KEY=VALUE...]]``; a line-up is one spec
+A player's spec is ``NAME[:KEY=VALUE[:KEY=VALUE...]]``; a line-up is one spec
 or several separated by commas, which cycle over the teams: ``greedy,random``
 gives team 0 greedy and team 1 random (and team 2, if any, greedy again).
-Seat ``s`` plays for team ``s % teams``.
+Seat ``s`` plays for team ``s % teams``. The command line's flag for a line-up is ``--policy``, the
+word of simkit's first versions (and of RULES.md), kept so that commands and scripts keep working.
 """
 
 from __future__ import annotations
@@ -22,24 +23,22 @@ from simkit.kernels.values.weights import RICH_NAMES, RICH_WEIGHTS, VALUE_NAMES,
 
 N_PARAMS = 80  # width of the kernel's per-seat parameter rows
 
-PolicyKind = Player  # a player as its declaration gives it (kernels/players/<module>.py, PLAYERS)
-
 # Every declared player by name, in kernel id order: its parameters, defaults, limits, tables and cost.
-POLICIES: dict[str, Player] = {p.name: p for p in dispatch.PLAYERS}
+PLAYERS: dict[str, Player] = {p.name: p for p in dispatch.PLAYERS}
 
 __all__ = [
     "LOOKAHEAD_OWN_WEIGHTS",
     "N_PARAMS",
-    "POLICIES",
+    "PLAYERS",
     "RICH_NAMES",
     "RICH_WEIGHTS",
     "SWIFT_SETTINGS",
     "VALUE_NAMES",
     "VALUE_WEIGHTS",
     "Lineup",
-    "Policy",
-    "PolicyError",
-    "PolicyKind",
+    "PlayerSpec",
+    "LineupError",
+    "Player",
     "markdown_table",
     "value_table",
 ]
@@ -50,17 +49,17 @@ def value_table(rules: Rules) -> str:
     return table_shape(rules.players, rules.teams)
 
 
-class PolicyError(ValueError):
-    """A policy spec that cannot be understood; the message says what is allowed."""
+class LineupError(ValueError):
+    """A line-up or player spec that cannot be understood; the message says what is allowed."""
 
 
 @dataclass(frozen=True)
-class Policy:
-    """One policy with its parameter values."""
+class PlayerSpec:
+    """One player with its parameter values."""
 
-    kind: PolicyKind
+    kind: Player
     values: tuple[float, ...]
-    defaults: tuple[float, ...]  # at the table the policy was parsed for
+    defaults: tuple[float, ...]  # at the table the player was parsed for
 
     @property
     def spec(self) -> str:
@@ -73,21 +72,21 @@ class Policy:
         return ":".join([self.kind.name, *extra])
 
     def resolved(self) -> dict:
-        """The policy's name and every parameter's value, defaults included (for a run's identity)."""
+        """The player's name and every parameter's value, defaults included (for a run's identity)."""
         return {"name": self.kind.name, "params": dict(zip(self.kind.params, self.values))}
 
     @classmethod
-    def parse(cls, text: str, rules: Rules | None = None) -> Policy:
+    def parse(cls, text: str, rules: Rules | None = None) -> PlayerSpec:
         """Parse ``NAME[:KEY=VALUE...]`` for the table `rules` (None: a two-player table),
         whose defaults fill the parameters not given."""
         name, *assignments = text.strip().split(":")
-        kind = POLICIES.get(name.strip().lower())
+        kind = PLAYERS.get(name.strip().lower())
         if kind is None:
-            raise PolicyError(f"unknown policy {name.strip()!r}; known: {', '.join(POLICIES)}")
+            raise LineupError(f"unknown player {name.strip()!r}; known: {', '.join(PLAYERS)}")
         shape = value_table(rules if rules is not None else Rules.make(2))
         if not kind.plays(shape):
             fitted = " and ".join(f"'{t}'" for t in kind.tables)
-            raise PolicyError(
+            raise LineupError(
                 f"{kind.name}'s value is fitted for tables of {fitted} only, not '{shape}'; at this "
                 f"table play {kind.instead}"
             )
@@ -99,34 +98,34 @@ class Policy:
             named = named.strip()
             key = named.removeprefix(RESEARCH)
             if key in kind.research and named != kind.spec_name(key):
-                raise PolicyError(
+                raise LineupError(
                     f"{key} of {kind.name!r} is a research instrument (it sees cards the rules "
                     f"hide, never fair play): give it as {RESEARCH}{key}={raw.strip() or 'N'}"
                 )
             if not sep or key not in values or named != kind.spec_name(key):
                 allowed = ", ".join(map(kind.spec_name, kind.params)) or "none"
-                raise PolicyError(f"bad parameter {a!r} for policy {kind.name!r}; parameters: {allowed}")
+                raise LineupError(f"bad parameter {a!r} for player {kind.name!r}; parameters: {allowed}")
             if key in given:
-                raise PolicyError(f"parameter {named} of {kind.name!r} is given twice in {text.strip()!r}")
+                raise LineupError(f"parameter {named} of {kind.name!r} is given twice in {text.strip()!r}")
             given.add(key)
             try:
                 values[key] = float(raw)
             except ValueError:
-                raise PolicyError(f"parameter {named} of {kind.name!r} must be a number, got {raw!r}") from None
+                raise LineupError(f"parameter {named} of {kind.name!r} must be a number, got {raw!r}") from None
             if not math.isfinite(values[key]):
-                raise PolicyError(f"parameter {named} of {kind.name!r} must be finite, got {raw!r}")
+                raise LineupError(f"parameter {named} of {kind.name!r} must be finite, got {raw!r}")
             _check_limits(kind, key, values[key])
         return cls(kind, tuple(values.values()), tuple(defaults.values()))
 
 
-def _check_limits(kind: PolicyKind, key: str, value: float) -> None:
+def _check_limits(kind: Player, key: str, value: float) -> None:
     """Refuse a value outside the parameter's limits, saying what is allowed."""
     if key not in kind.limits:
         return
     low, high, whole = kind.limits[key]
     if not low <= value <= high or (whole and not value.is_integer()):
         allowed = f"a whole number from {_fmt(low)} to {_fmt(high)}" if whole else f"at least {_fmt(low)}"
-        raise PolicyError(f"parameter {kind.spec_name(key)} of {kind.name!r} must be {allowed}, got {_fmt(value)}")
+        raise LineupError(f"parameter {kind.spec_name(key)} of {kind.name!r} must be {allowed}, got {_fmt(value)}")
 
 
 def _fmt(v: float) -> str:
@@ -137,13 +136,13 @@ def _fmt(v: float) -> str:
 class Lineup:
     """Who plays each team, and whether the teams swap places from game to game.
 
-    per_team: the policy of each team, team 0 first. With swap_seats, game g
+    per_team: the player of each team, team 0 first. With swap_seats, game g
     is played by rotation g % teams: team t plays per_team[(t + g) % teams],
-    so each policy holds every place at the table equally often (two teams:
+    so each player holds every place at the table equally often (two teams:
     seats swapped every other game).
     """
 
-    per_team: tuple[Policy, ...]
+    per_team: tuple[PlayerSpec, ...]
     players: int
     swap_seats: bool = False
 
@@ -155,13 +154,13 @@ class Lineup:
         """
         parts = spec.split(",")
         if not spec.strip() or any(not p.strip() for p in parts):
-            raise PolicyError(f"empty policy in {spec!r}; give NAME[,NAME...] with one of: {', '.join(POLICIES)}")
+            raise LineupError(f"empty player in {spec!r}; give NAME[,NAME...] with one of: {', '.join(PLAYERS)}")
         if len(parts) > rules.teams:
-            raise PolicyError(
-                f"{len(parts)} policies in {spec!r} for {rules.teams} teams; the list gives one policy "
+            raise LineupError(
+                f"{len(parts)} players in {spec!r} for {rules.teams} teams; the list gives one player "
                 f"per team (team t plays seats t, t+{rules.teams}, ...)"
             )
-        listed = [Policy.parse(p, rules) for p in parts]
+        listed = [PlayerSpec.parse(p, rules) for p in parts]
         per_team = tuple(listed[t % len(listed)] for t in range(rules.teams))
         return cls(per_team, rules.players, bool(swap_seats))
 
@@ -174,8 +173,8 @@ class Lineup:
         """How many line-ups games cycle through: the teams when seats are swapped, else 1."""
         return self.teams if self.swap_seats else 1
 
-    def seats(self, rotation: int = 0) -> tuple[Policy, ...]:
-        """The policy of every seat in `rotation` (seat s plays for team s % teams)."""
+    def seats(self, rotation: int = 0) -> tuple[PlayerSpec, ...]:
+        """The player of every seat in `rotation` (seat s plays for team s % teams)."""
         return tuple(self.per_team[(s % self.teams + rotation) % self.teams] for s in range(self.players))
 
     @property
@@ -185,7 +184,7 @@ class Lineup:
 
     @property
     def spec(self) -> str:
-        """Canonical text of the line-up: the shortest list of specs that cycles to every team's policy."""
+        """Canonical text of the line-up: the shortest list of specs that cycles to every team's player."""
         specs = [p.spec for p in self.per_team]
         for k in range(1, len(specs) + 1):
             if all(specs[t] == specs[t % k] for t in range(len(specs))):
@@ -197,11 +196,11 @@ class Lineup:
         return [",".join(p.spec for p in self.seats(r)) for r in range(self.rotations)]
 
     def resolved(self) -> list[dict]:
-        """Every seat's policy with all its parameters (rotation 0), for a run's identity."""
+        """Every seat's player with all its parameters (rotation 0), for a run's identity."""
         return [p.resolved() for p in self.seats()]
 
     def ids(self) -> np.ndarray:
-        """(rotations, players) int64 kernel policy ids."""
+        """(rotations, players) int64 kernel player ids."""
         return np.array([[p.kind.id for p in self.seats(r)] for r in range(self.rotations)], np.int64)
 
     def params(self) -> np.ndarray:
@@ -212,9 +211,9 @@ class Lineup:
                 out[r, s, : len(p.values)] = p.values
         return out
 
-    def policy_set(self):
-        """The kernel's policy set: the smallest that holds every policy of the line-up."""
-        return dispatch.policy_set([p.kind.id for p in self.per_team])
+    def player_set(self):
+        """The kernel's player set: the smallest that holds every player of the line-up."""
+        return dispatch.player_set([p.kind.id for p in self.per_team])
 
     @property
     def chunk_size(self) -> int:
@@ -233,14 +232,14 @@ class Lineup:
 
     @property
     def mixed(self) -> bool:
-        """Whether the teams play different policies."""
+        """Whether the teams play different players."""
         return len({p.spec for p in self.per_team}) > 1
 
 
 def markdown_table() -> str:
     """The docs' players table (docs/guide/players.md), from the declarations, weakest first."""
     lines = ["| player | in one line | tables | cost | hidden cards |", "| --- | --- | --- | --- | --- |"]
-    for p in sorted(POLICIES.values(), key=lambda p: p.ladder):
+    for p in sorted(PLAYERS.values(), key=lambda p: p.ladder):
         teams = sorted({int(shape.split()[0]) for shape in p.tables})
         tables = "any" if set(p.tables) == set(ALL_TABLES) else " or ".join(map(str, teams)) + " teams"
         hidden = " or ".join(f"with `{p.spec_name(name)}` > 0" for name in p.research) or "never"

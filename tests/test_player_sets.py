@@ -1,6 +1,6 @@
-"""A game does not depend on the policy set it was compiled in.
+"""A game does not depend on the player set it was compiled in.
 
-Users get the smallest policy set holding their line-up; the test suite plays every line-up beyond
+Users get the smallest player set holding their line-up; the test suite plays every line-up beyond
 the reference players in the one set holding every player (``SIMKIT_ONE_STRONG_SET``,
 tests/conftest.py), so that it compiles one set instead of one per combination. These tests show
 that both play the same games: the same statistics rows and the same records, move by move.
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simkit.game.play import simulate
-from simkit.game.policies import Lineup
+from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.players.dispatch import ONE_STRONG_SET, PLAYERS
@@ -26,7 +26,7 @@ OWN_SETS = [
 
 
 def held(lineup: Lineup) -> list[str]:
-    return [type(mark).__name__ for mark in lineup.policy_set().held]
+    return [type(mark).__name__ for mark in lineup.player_set().held]
 
 
 def test_the_own_sets_cover_every_player_beyond_the_reference_players():
