@@ -26,17 +26,16 @@ $(INSTALLED): pyproject.toml
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
 
-# The linted code; the rules are pyproject.toml's [tool.ruff]. `ruff format` lays out the Python layer, its
-# tests and benchmarks (FORMATTED); `make format` applies it.
-LINTED := simkit cli.py kernels tests benchmarks
-FORMATTED := simkit cli.py tests benchmarks
+# The code make lint checks: ruff check with the rules of pyproject.toml's [tool.ruff], and ruff format
+# --check (`make format` lays it out).
+CODE := simkit cli.py kernels tests benchmarks
 
 lint: $(INSTALLED)  ## ruff check and ruff format --check over the code (CI runs it before the tests)
-	$(VENV)/bin/ruff check $(LINTED)
-	$(VENV)/bin/ruff format --check $(FORMATTED)
+	$(VENV)/bin/ruff check $(CODE)
+	$(VENV)/bin/ruff format --check $(CODE)
 
 format: $(INSTALLED)  ## ruff format: lay the code out as make lint expects
-	$(VENV)/bin/ruff format $(FORMATTED)
+	$(VENV)/bin/ruff format $(CODE)
 
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) -m tests.warm --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)

@@ -73,8 +73,9 @@ def new_done(n_games: int, threads: int) -> np.ndarray:
     return np.zeros(n_blocks(n_games, threads) * DONE_STRIDE, np.int64)
 
 
-def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_games, threads,
-              stop=None, done=None) -> np.ndarray:
+def run_batch(
+    policies, tb, cfg, seat_policies, params, seed, first_game, n_games, threads, stop=None, done=None
+) -> np.ndarray:
     """Statistics of games first_game .. first_game + n_games - 1 on `threads` threads.
 
     Returns (n_games, N_STATS) int64, row i for game first_game + i, stored column by column
@@ -89,15 +90,31 @@ def run_batch(policies, tb, cfg, seat_policies, params, seed, first_game, n_game
     stop = np.zeros(1, np.int64) if stop is None else stop
     done = new_done(n_games, threads) if done is None else done
     if done.shape != (blocks * DONE_STRIDE,):
-        raise ValueError(f"done must be new_done({n_games}, {threads}) (shape ({blocks * DONE_STRIDE},)), "
-                         f"got shape {done.shape}")
+        raise ValueError(
+            f"done must be new_done({n_games}, {threads}) (shape ({blocks * DONE_STRIDE},)), got shape {done.shape}"
+        )
 
     def worker() -> None:
         st, sim = thread_states(policies, seat_policies, params)
         while (b := next(taken)) < blocks:
             lo, hi = n_games * b // blocks, n_games * (b + 1) // blocks
-            play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game, out, lo, hi,
-                       stop, done, b * DONE_STRIDE)
+            play_block(
+                policies,
+                tb,
+                cfg,
+                seat_policies,
+                params,
+                st,
+                sim,
+                seed,
+                first_game,
+                out,
+                lo,
+                hi,
+                stop,
+                done,
+                b * DONE_STRIDE,
+            )
 
     taken = itertools.count()  # the next block to play; next() on it is atomic under the GIL
     if threads == 1 or blocks == 1:

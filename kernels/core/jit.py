@@ -81,11 +81,13 @@ def _obsolete_if_unreadable(load_index):
     stamp. Such an index is stale whatever its stamp: treated as empty, its function recompiles
     and the index is written again.
     """
+
     def load(self):
         try:
             return load_index(self)
         except (ImportError, AttributeError, pickle.UnpicklingError):
             return {}
+
     return load
 
 

@@ -26,6 +26,7 @@ from .tables import ONE_EYED
 
 # --- cards -------------------------------------------------------------------
 
+
 @inline_kernel
 def add_to_hand(st, seat, code):
     """Put one copy of `code` into the seat's hand."""
@@ -75,6 +76,7 @@ def draw(cfg, st, seat):
 
 
 # --- chips and sequences -----------------------------------------------------
+
 
 @inline_kernel
 def declare_sequences(tb, st, team, cell):
@@ -202,6 +204,7 @@ def count_lines(tb, st):
 
 
 # --- whole moves -------------------------------------------------------------
+
 
 @kernel
 def swap_dead(cfg, st, seat, dead):

@@ -55,23 +55,57 @@ N_CTR = 5
 
 # Per-game statistics (docs/ENGINE.md, "Per-game statistics").
 STAT_NAMES = (
-    "winner_team", "end", "turns", "first_sequence_turn", "first_sequence_team",
-    "sequences_0", "sequences_1", "sequences_2",
-    "chips_0", "chips_1", "chips_2",
-    "one_eyed_0", "one_eyed_1", "one_eyed_2",
-    "two_eyed_0", "two_eyed_1", "two_eyed_2",
-    "dead_swaps", "reshuffles", "passes",
+    "winner_team",
+    "end",
+    "turns",
+    "first_sequence_turn",
+    "first_sequence_team",
+    "sequences_0",
+    "sequences_1",
+    "sequences_2",
+    "chips_0",
+    "chips_1",
+    "chips_2",
+    "one_eyed_0",
+    "one_eyed_1",
+    "one_eyed_2",
+    "two_eyed_0",
+    "two_eyed_1",
+    "two_eyed_2",
+    "dead_swaps",
+    "reshuffles",
+    "passes",
 )
-(S_WINNER, S_END, S_TURNS, S_FIRST_SEQ_TURN, S_FIRST_SEQ_TEAM,
- S_SEQUENCES, _, _, S_CHIPS, _, _, S_ONE_EYED, _, _, S_TWO_EYED, _, _,
- S_DEAD_SWAPS, S_RESHUFFLES, S_PASSES) = range(len(STAT_NAMES))
+(
+    S_WINNER,
+    S_END,
+    S_TURNS,
+    S_FIRST_SEQ_TURN,
+    S_FIRST_SEQ_TEAM,
+    S_SEQUENCES,
+    _,
+    _,
+    S_CHIPS,
+    _,
+    _,
+    S_ONE_EYED,
+    _,
+    _,
+    S_TWO_EYED,
+    _,
+    _,
+    S_DEAD_SWAPS,
+    S_RESHUFFLES,
+    S_PASSES,
+) = range(len(STAT_NAMES))
 N_STATS = len(STAT_NAMES)
 END_WIN, END_STALEMATE, END_TURN_CAP = 0, 1, 2
 END_NAMES = ("win", "stalemate", "turn_cap")
 
 # One row of the move log per turn (only filled when State.log has rows).
-(L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1, L_DRAWN2,
- L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(12)
+(L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1, L_DRAWN2, L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(
+    12
+)
 LOG_WIDTH = L_SEQ0 + MAX_NEW_SEQUENCES
 ACT_PLACE, ACT_REMOVE, ACT_PASS = 0, 1, 2
 ACTION_NAMES = ("place", "remove", "pass")
@@ -149,7 +183,7 @@ def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
         end += -(-a.nbytes // CACHE_LINE) * CACHE_LINE
     buffer = np.zeros(end + 2 * APART, np.uint8)
     start = -buffer.ctypes.data % APART
-    return [buffer[start + o:start + o + a.nbytes].view(a.dtype).reshape(a.shape) for a, o in zip(arrays, offsets)]
+    return [buffer[start + o : start + o + a.nbytes].view(a.dtype).reshape(a.shape) for a, o in zip(arrays, offsets)]
 
 
 def new_state(log_rows: int = 0) -> State:
@@ -158,33 +192,38 @@ def new_state(log_rows: int = 0) -> State:
 
     Plain Python: kernels never allocate (``kernels.core.jit``), their callers do.
     """
-    return State(*cache_lines_apart([
-        np.zeros(1, np.uint64),
-        np.zeros(DECK_SIZE, np.int64),
-        np.zeros(DECK_SIZE, np.int64),
-        np.zeros(MAX_PLAYERS, np.uint64),
-        np.zeros((MAX_PLAYERS, N_CODES), np.int64),
-        np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros(1, np.uint64),
-        np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
-        np.zeros((MAX_TEAMS, 2), np.uint64),
-        np.zeros(2, np.uint64),
-        np.zeros(2, np.uint64),
-        np.zeros((MAX_TEAMS, N_LINES), np.int16),
-        np.zeros((MAX_TEAMS, MAX_SEQUENCES), np.int64),
-        np.zeros(MAX_TEAMS, np.int64),
-        np.zeros(MAX_TEAMS, np.int64),
-        np.zeros(N_CTR, np.int64),
-        np.zeros(N_STATS, np.int64),
-        np.zeros(N_TURN, np.int64),
-        np.zeros((log_rows, LOG_WIDTH), np.int64),
-        np.zeros(512, np.int64),
-        np.zeros(64, np.float64),
-        np.zeros(512, np.float64),
-    ]))
+    return State(
+        *cache_lines_apart(
+            [
+                np.zeros(1, np.uint64),
+                np.zeros(DECK_SIZE, np.int64),
+                np.zeros(DECK_SIZE, np.int64),
+                np.zeros(MAX_PLAYERS, np.uint64),
+                np.zeros((MAX_PLAYERS, N_CODES), np.int64),
+                np.zeros(MAX_PLAYERS, np.int64),
+                np.zeros(1, np.uint64),
+                np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
+                np.zeros((MAX_TEAMS, 2), np.uint64),
+                np.zeros(2, np.uint64),
+                np.zeros(2, np.uint64),
+                np.zeros((MAX_TEAMS, N_LINES), np.int16),
+                np.zeros((MAX_TEAMS, MAX_SEQUENCES), np.int64),
+                np.zeros(MAX_TEAMS, np.int64),
+                np.zeros(MAX_TEAMS, np.int64),
+                np.zeros(N_CTR, np.int64),
+                np.zeros(N_STATS, np.int64),
+                np.zeros(N_TURN, np.int64),
+                np.zeros((log_rows, LOG_WIDTH), np.int64),
+                np.zeros(512, np.int64),
+                np.zeros(64, np.float64),
+                np.zeros(512, np.float64),
+            ]
+        )
+    )
 
 
 # --- indices -----------------------------------------------------------------
+
 
 @inline_kernel
 def copy_board(st, sim):
@@ -216,6 +255,7 @@ def unsigned(i):
 
 
 # --- bitboards ---------------------------------------------------------------
+
 
 @inline_kernel
 def bit(c):
@@ -277,8 +317,7 @@ def pdep(typingctx, src, mask):
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pdep.64")
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
         return builder.call(fn, args)
 
     return types.uint64(types.uint64, types.uint64), codegen
@@ -309,6 +348,7 @@ def nth_cell(lo, hi, k):
 
 
 # --- rule queries ------------------------------------------------------------
+
 
 @inline_kernel
 def is_dead(tb, st, code):
@@ -349,8 +389,7 @@ def may_swap_dead(cfg, st):
 def removable(st, team):
     """The bitboard (lo, hi) of opponent chips not in a completed sequence."""
     t = unsigned(team)
-    return (st.occupied[0] & ~st.chips[t, 0] & ~st.locked[0],
-            st.occupied[1] & ~st.chips[t, 1] & ~st.locked[1])
+    return (st.occupied[0] & ~st.chips[t, 0] & ~st.locked[0], st.occupied[1] & ~st.chips[t, 1] & ~st.locked[1])
 
 
 @inline_kernel

@@ -159,12 +159,24 @@ def build_tables(board_codes: np.ndarray) -> Tables:
     for code in TWO_EYED_JACKS:
         card_lo[code], card_hi[code] = playable_cells
     return Tables(
-        line_lo, line_hi, line_cells, line_dir, line_key, line_pos,
+        line_lo,
+        line_hi,
+        line_cells,
+        line_dir,
+        line_key,
+        line_pos,
         np.array([sum(1 for c in cells if c in corner_cells) for *_, cells in lines], np.int64),
-        cell_lines, cell_nlines,
+        cell_lines,
+        cell_nlines,
         bitboard(corner_cells),
         playable_cells,
-        card_cells, card_kind, board_codes.copy(),
+        card_cells,
+        card_kind,
+        board_codes.copy(),
         np.array([sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)], np.uint64),
-        card_lo, card_hi, cell_dir_end, reach_lo, reach_hi,
+        card_lo,
+        card_hi,
+        cell_dir_end,
+        reach_lo,
+        reach_hi,
     )

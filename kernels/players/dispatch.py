@@ -107,11 +107,14 @@ def chain_of(marks: tuple[type, ...]):
     scope = {f"play_{p.id}": p.action for p in players} | {"play_random": FALLBACK.action}
     lines = ["def chain(policies, policy, params, tb, cfg, st, sim, seat, team):"]
     for p in players:
-        lines += [f"    if policy == {p.id}:  # {p.name}",
-                  f"        return play_{p.id}(tb, cfg, st, sim, seat, team, params)"]
+        lines += [
+            f"    if policy == {p.id}:  # {p.name}",
+            f"        return play_{p.id}(tb, cfg, st, sim, seat, team, params)",
+        ]
     lines.append("    return play_random(tb, cfg, st, sim, seat, team, params)")
-    exec(compile("\n".join(lines), f"<choose_action of {', '.join(p.name for p in players) or 'random'}>",
-                 "exec"), scope)
+    exec(
+        compile("\n".join(lines), f"<choose_action of {', '.join(p.name for p in players) or 'random'}>", "exec"), scope
+    )
     return scope["chain"]
 
 
@@ -134,6 +137,7 @@ def _counts_lines(policies):
 
     def impl(policies):
         return counted
+
     return impl
 
 

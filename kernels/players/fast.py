@@ -61,7 +61,7 @@ def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
     best, as (card, cell); (-1, -1) to pass."""
     g = P_VALUE + value_size(leaf)
     moves, scores = st.scratch, st.fscores
-    n = score_actions(tb, cfg, st, seat, team, params[g:g + N_GREEDY_PARAMS], moves, scores)
+    n = score_actions(tb, cfg, st, seat, team, params[g : g + N_GREEDY_PARAMS], moves, scores)
     if n == 0:
         return -1, -1
     k = shortlist(moves, scores, n, min(max(int(params[P_WIDTH]), 1), MAX_SHORTLIST))
@@ -93,8 +93,17 @@ def play_fast(tb, cfg, st, sim, seat, team, params):
 
 
 PLAYERS = (
-    Player("fast", FAST, Fast, play_fast,
-           "greedy's best moves, each judged by the fitted value of what the seat sees", HEAVY,
-           compile_seconds=60, ladder=2, params={"width": 2.0, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS},
-           limits={"width": (1, 16, True)}, table_defaults=value_weights),
+    Player(
+        "fast",
+        FAST,
+        Fast,
+        play_fast,
+        "greedy's best moves, each judged by the fitted value of what the seat sees",
+        HEAVY,
+        compile_seconds=60,
+        ladder=2,
+        params={"width": 2.0, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS},
+        limits={"width": (1, 16, True)},
+        table_defaults=value_weights,
+    ),
 )

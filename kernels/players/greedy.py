@@ -34,13 +34,7 @@ import numpy as np
 from ..core.decide import PlayerSet
 from ..core.jit import inline_kernel, kernel
 from ..core.rng import below
-from ..core.state import (
-    CFG_TEAMS,
-    has,
-    lowest_bit,
-    may_declare,
-    targets,
-)
+from ..core.state import CFG_TEAMS, has, lowest_bit, may_declare, targets
 from ..core.tables import ONE_EYED, TWO_EYED
 from .player import LIGHT, Player
 
@@ -195,8 +189,12 @@ def jack_cells(tb, cfg, st, team):
         hi1 |= tb.line_hi[k] & four1
         lo2 |= tb.line_lo[k] & four2
         hi2 |= tb.line_hi[k] & four2
-    return (place_lo, place_hi, (lo1 & st.chips[u1, 0]) | (lo2 & st.chips[u2, 0]),
-            (hi1 & st.chips[u1, 1]) | (hi2 & st.chips[u2, 1]))
+    return (
+        place_lo,
+        place_hi,
+        (lo1 & st.chips[u1, 0]) | (lo2 & st.chips[u2, 0]),
+        (hi1 & st.chips[u1, 1]) | (hi2 & st.chips[u2, 1]),
+    )
 
 
 @inline_kernel
@@ -303,10 +301,26 @@ def play_greedy(tb, cfg, st, sim, seat, team, params):
     return greedy_action(tb, cfg, st, seat, team, params)
 
 
-DEFAULTS = {"complete": 1000.0, "build": 1.0, "growth": 4.0, "block": 1.0, "block4": 500.0, "break4": 400.0,
-            "jack_cost": 20.0}  # in the order of P_COMPLETE..P_JACK_COST
+DEFAULTS = {
+    "complete": 1000.0,
+    "build": 1.0,
+    "growth": 4.0,
+    "block": 1.0,
+    "block4": 500.0,
+    "break4": 400.0,
+    "jack_cost": 20.0,
+}  # in the order of P_COMPLETE..P_JACK_COST
 
 PLAYERS = (
-    Player("greedy", GREEDY, Greedy, play_greedy, "a one-ply line heuristic: build, complete, block", LIGHT,
-           compile_seconds=25, ladder=1, params=DEFAULTS),
+    Player(
+        "greedy",
+        GREEDY,
+        Greedy,
+        play_greedy,
+        "a one-ply line heuristic: build, complete, block",
+        LIGHT,
+        compile_seconds=25,
+        ladder=1,
+        params=DEFAULTS,
+    ),
 )

@@ -21,8 +21,14 @@ LOOKAHEAD = 2
 # default greedy (benchmarks/matches.md). Its rollouts model the other teams as the default greedy.
 OWN_WEIGHTS = {**GREEDY_DEFAULTS, "build": 0.7, "growth": 2.0, "block": 0.6, "block4": 10.0, "jack_cost": 100.0}
 OPPONENT_DEFAULTS = {f"opponent_{k}": v for k, v in GREEDY_DEFAULTS.items()}
-RACE_LIMITS = {"rollouts": (0, 100_000, True), "shortlist": (1, 16, True), "margin": (0, math.inf, False),
-               "playout": (0, 1, True), "horizon": (0, 10_000, True), "race": (0, math.inf, False)}
+RACE_LIMITS = {
+    "rollouts": (0, 100_000, True),
+    "shortlist": (1, 16, True),
+    "margin": (0, math.inf, False),
+    "playout": (0, 1, True),
+    "horizon": (0, 10_000, True),
+    "race": (0, math.inf, False),
+}
 
 
 class Lookahead(NamedTuple):
@@ -43,11 +49,30 @@ def play_lookahead(tb, cfg, st, sim, seat, team, params):
 
 # Greedy playouts cut after `horizon` plies, scored by the value weights of the table; the candidates
 # raced. As strong with 32 to 128 deals (benchmarks/matches.md); 64 leaves room for the hard decisions.
-PARAMS = {"rollouts": 64.0, "shortlist": 4.0, "margin": 0.5, "playout": 0.0, "horizon": 4.0, "race": 1.0,
-          **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS}
+PARAMS = {
+    "rollouts": 64.0,
+    "shortlist": 4.0,
+    "margin": 0.5,
+    "playout": 0.0,
+    "horizon": 4.0,
+    "race": 1.0,
+    **VALUE_WEIGHTS["2 teams"],
+    **OWN_WEIGHTS,
+    **OPPONENT_DEFAULTS,
+}
 
 PLAYERS = (
-    Player("lookahead", LOOKAHEAD, Lookahead, play_lookahead,
-           "greedy's best four, each judged by short games on re-dealt hidden cards", HEAVY,
-           compile_seconds=80, ladder=4, params=PARAMS, limits=RACE_LIMITS, table_defaults=value_weights),
+    Player(
+        "lookahead",
+        LOOKAHEAD,
+        Lookahead,
+        play_lookahead,
+        "greedy's best four, each judged by short games on re-dealt hidden cards",
+        HEAVY,
+        compile_seconds=80,
+        ladder=4,
+        params=PARAMS,
+        limits=RACE_LIMITS,
+        table_defaults=value_weights,
+    ),
 )

@@ -14,6 +14,14 @@ def play_random(tb, cfg, st, sim, seat, team, params):
 
 
 PLAYERS = (
-    Player("random", RANDOM, None, play_random, "uniform over the playable cards, then the cells", LIGHT,
-           compile_seconds=15, ladder=0),
+    Player(
+        "random",
+        RANDOM,
+        None,
+        play_random,
+        "uniform over the playable cards, then the cells",
+        LIGHT,
+        compile_seconds=15,
+        ladder=0,
+    ),
 )

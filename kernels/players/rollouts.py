@@ -219,7 +219,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     """The raced shortlist's choice (see the module doc), its leaves scored by the value of `leaf`,
     as (card, cell); (-1, -1) to pass."""
     g = P_VALUE + value_size(leaf)
-    gparams = params[g:g + N_GREEDY_PARAMS]
+    gparams = params[g : g + N_GREEDY_PARAMS]
     actions, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
     if n == 0:
@@ -245,7 +245,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     # Challenger i's result minus the greedy choice's on the same deal r: sums and
     # sums of squares in st.fscratch[8 + 2i], [9 + 2i]; st.scratch[MAX_SHORTLIST + i]
     # is 1 while i is in the race. (st.scratch past the shortlist is free now.)
-    acc, racing = st.fscratch, st.scratch[MAX_SHORTLIST:MAX_SHORTLIST + short]
+    acc, racing = st.fscratch, st.scratch[MAX_SHORTLIST : MAX_SHORTLIST + short]
     race_start(acc, racing, short)
     left = short - 1
     race = params[P_RACE]
@@ -259,8 +259,9 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
             first = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[0], params, base, r)
             for i in range(1, short):
                 if racing[i] == 1:
-                    race_add(acc, i, rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[i], params, base, r)
-                             - first)
+                    race_add(
+                        acc, i, rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first
+                    )
             r += 1
         if race > 0.0:
             left -= race_drop(acc, racing, short, r, race)
@@ -271,6 +272,7 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
 # The race's bookkeeping (the lookahead's and swift's, and the tree search's with race > 0): candidate 0
 # is greedy's choice; challenger i's differences from it on the same deals are summed in acc[8 + 2i] and
 # their squares in acc[9 + 2i]; racing[i] is 1 while i is in the race.
+
 
 @inline_kernel
 def race_start(acc, racing, n):
@@ -360,11 +362,23 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
     """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out; the
     leaves scored by the value of `leaf` (FittedLeaf(): the lookahead's)."""
     g = P_VALUE + value_size(leaf)
-    gparams, oparams = params[g:g + N_GREEDY_PARAMS], params[g + N_GREEDY_PARAMS:g + 2 * N_GREEDY_PARAMS]
+    gparams, oparams = params[g : g + N_GREEDY_PARAMS], params[g + N_GREEDY_PARAMS : g + 2 * N_GREEDY_PARAMS]
     viewer = seat if params[gap_at(leaf) + 2] > 0.0 else -1  # swift's `view`
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
     if play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
-    return rollout(leaf, tb, cfg, sim, (seat + 1) % cfg[CFG_PLAYERS], team, gparams, oparams,
-                   int(params[P_PLAYOUT]), int(params[P_HORIZON]), params[P_VALUE:g], viewer)
+    return rollout(
+        leaf,
+        tb,
+        cfg,
+        sim,
+        (seat + 1) % cfg[CFG_PLAYERS],
+        team,
+        gparams,
+        oparams,
+        int(params[P_PLAYOUT]),
+        int(params[P_HORIZON]),
+        params[P_VALUE:g],
+        viewer,
+    )

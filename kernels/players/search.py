@@ -156,9 +156,18 @@ class SearchWork(NamedTuple):
 def new_work(nodes: int) -> SearchWork:
     """Fresh arrays for a search of up to nodes - 1 iterations (plain Python: kernels never allocate)."""
     nodes = max(int(nodes), 2)
-    return SearchWork(new_state(0), *cache_lines_apart([
-        np.zeros((nodes, N_NODE_FIELDS), np.int64), np.zeros(nodes, np.float64), np.zeros(MAX_DEPTH + 2, np.int64),
-        np.zeros(MAX_TEAMS, np.float64), np.zeros(1, np.int64)]))
+    return SearchWork(
+        new_state(0),
+        *cache_lines_apart(
+            [
+                np.zeros((nodes, N_NODE_FIELDS), np.int64),
+                np.zeros(nodes, np.float64),
+                np.zeros(MAX_DEPTH + 2, np.int64),
+                np.zeros(MAX_TEAMS, np.float64),
+                np.zeros(1, np.int64),
+            ]
+        ),
+    )
 
 
 @kernel
@@ -228,8 +237,10 @@ def leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
 @overload(leaf_values, inline="always", jit_options=COMPILE_OPTIONS)
 def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
     if leaf.instance_class is FittedLeaf:
+
         def fitted(leaf, tb, cfg, sim, mover, vweights, value):
             end_value(tb, cfg, sim, mover, vweights, value)
+
         return fitted
 
     def rich(leaf, tb, cfg, sim, mover, vweights, value):
@@ -240,6 +251,7 @@ def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
         p = leaf_chance(leaf, tb, cfg, sim, mover, t, -1, vweights)
         value[t] = p
         value[1 - t] = 1.0 - p
+
     return rich
 
 
@@ -353,8 +365,8 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
         determinise(st, sim, seat, np.int64(-1))  # int64: one compile of determinise
     players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
     g = greedy_at(leaf)
-    gparams = params[g:g + N_GREEDY_PARAMS]
-    oparams = params[g + N_GREEDY_PARAMS:g + 2 * N_GREEDY_PARAMS]
+    gparams = params[g : g + N_GREEDY_PARAMS]
+    oparams = params[g + N_GREEDY_PARAMS : g + 2 * N_GREEDY_PARAMS]
     vweights = params[P_VALUE:g]
     width = min(max(int(params[P_WIDTH]), 1), MAX_WIDTH)
     reply = min(max(int(params[P_REPLY]), 1), MAX_WIDTH)
@@ -434,7 +446,7 @@ def search_action(leaf, tb, cfg, st, work, seat, team, params):
     """The most visited root move after the search (see the module doc) as (card, cell); (-1, -1) to pass.
     leaf: FittedLeaf() (ismcts) or RichLeaf() (ismcts-rich), the value at the playouts' ends."""
     g = greedy_at(leaf)
-    gparams = params[g:g + N_GREEDY_PARAMS]
+    gparams = params[g : g + N_GREEDY_PARAMS]
     moves, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, moves, scores)
     if n == 0:
@@ -483,8 +495,8 @@ def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iteration
     with the largest mean gain, and only when that gain exceeds `margin` standard errors.
     """
     acc = st.fscratch  # the race's sums (rollouts.race_start)
-    racing = st.scratch[MAX_WIDTH:2 * MAX_WIDTH]
-    children = st.scratch[2 * MAX_WIDTH:3 * MAX_WIDTH]
+    racing = st.scratch[MAX_WIDTH : 2 * MAX_WIDTH]
+    children = st.scratch[2 * MAX_WIDTH : 3 * MAX_WIDTH]
     race_start(acc, racing, k)
     for j in range(k):
         children[j] = add_child(work, 0, moves[j], team)
@@ -534,21 +546,59 @@ def arena(rows) -> int:
     return int(np.asarray(rows)[..., P_ITERATIONS].max(initial=0)) + 2 + MAX_WIDTH
 
 
-SEARCH_DEFAULTS = {"iterations": 1000.0, "width": 4.0, "reply": 4.0, "explore": 0.5, "horizon": 2.0, "cheat": 0.0,
-                   "race": 1.0, "margin": 0.5}  # in the order of P_ITERATIONS..P_MARGIN
-SEARCH_LIMITS = {"iterations": (0, MAX_ITERATIONS, True), "width": (1, MAX_WIDTH, True),
-                 "reply": (1, MAX_WIDTH, True), "explore": (0, math.inf, False), "horizon": (0, 10_000, True),
-                 "cheat": (0, 2, True), "race": (0, math.inf, False), "margin": (0, math.inf, False)}
+SEARCH_DEFAULTS = {
+    "iterations": 1000.0,
+    "width": 4.0,
+    "reply": 4.0,
+    "explore": 0.5,
+    "horizon": 2.0,
+    "cheat": 0.0,
+    "race": 1.0,
+    "margin": 0.5,
+}  # in the order of P_ITERATIONS..P_MARGIN
+SEARCH_LIMITS = {
+    "iterations": (0, MAX_ITERATIONS, True),
+    "width": (1, MAX_WIDTH, True),
+    "reply": (1, MAX_WIDTH, True),
+    "explore": (0, math.inf, False),
+    "horizon": (0, 10_000, True),
+    "cheat": (0, 2, True),
+    "race": (0, math.inf, False),
+    "margin": (0, math.inf, False),
+}
 
 PLAYERS = (
-    Player("ismcts", ISMCTS, Ismcts, play_ismcts, "information-set Monte Carlo tree search", SEARCHING,
-           compile_seconds=100, ladder=5,
-           params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
-           limits=SEARCH_LIMITS, table_defaults=value_weights, research=("cheat",), arena=arena),
-    Player("ismcts-rich", ISMCTS_RICH, IsmctsRich, play_ismcts_rich,
-           "the tree search with swift's value at its leaves (two teams); the highest skill rating, ismcts within its interval", SEARCHING,
-           compile_seconds=130, ladder=6,
-           params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
-           limits=SEARCH_LIMITS, table_defaults=rich_weights, tables=TWO_TEAM_TABLES,
-           instead="ismcts (the same search on the lookahead's value)", research=("cheat",), arena=arena),
+    Player(
+        "ismcts",
+        ISMCTS,
+        Ismcts,
+        play_ismcts,
+        "information-set Monte Carlo tree search",
+        SEARCHING,
+        compile_seconds=100,
+        ladder=5,
+        params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
+        limits=SEARCH_LIMITS,
+        table_defaults=value_weights,
+        research=("cheat",),
+        arena=arena,
+    ),
+    Player(
+        "ismcts-rich",
+        ISMCTS_RICH,
+        IsmctsRich,
+        play_ismcts_rich,
+        "the tree search with swift's value at its leaves (two teams); the highest skill rating, ismcts "
+        "within its interval",
+        SEARCHING,
+        compile_seconds=130,
+        ladder=6,
+        params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
+        limits=SEARCH_LIMITS,
+        table_defaults=rich_weights,
+        tables=TWO_TEAM_TABLES,
+        instead="ismcts (the same search on the lookahead's value)",
+        research=("cheat",),
+        arena=arena,
+    ),
 )

@@ -49,30 +49,55 @@ SETTINGS: dict[str, dict[str, float]] = {
 # The settings of a table of its own, over its shape's: at 12p/3t a longer, wider search (4 plies, 20
 # deals, a look at the race every 4) takes swift from 29.9% to 32.8% of an even 33.3% against the
 # lookahead (benchmarks/matches.md, "swift at 12p/3t").
-OWN_SETTINGS: dict[tuple[int, int], dict[str, float]] = {
-    (12, 3): {"horizon": 4.0, "rollouts": 20.0, "batch": 4.0},
-}
+OWN_SETTINGS: dict[tuple[int, int], dict[str, float]] = {(12, 3): {"horizon": 4.0, "rollouts": 20.0, "batch": 4.0}}
 
 
 def table_defaults(players: int, teams: int) -> dict[str, float]:
     """Swift's value weights and settings at a table of `players` in `teams`."""
-    return {**rich_weights(players, teams), **SETTINGS[table_shape(players, teams)],
-            **OWN_SETTINGS.get((players, teams), {})}
+    return {
+        **rich_weights(players, teams),
+        **SETTINGS[table_shape(players, teams)],
+        **OWN_SETTINGS.get((players, teams), {}),
+    }
 
 
 # The race over three candidates on up to 10 deals of 2 plies, a look at the race every 2 deals; a
 # decision whose greedy best four hold a one-eyed Jack searches all four (removals).
 _TWO = SETTINGS["2 teams"]
 PLAYERS = (
-    Player("swift", SWIFT, Swift, play_swift,
-           "the fast strong player: a short race over greedy's best three, on a value of hand and board",
-           HEAVY, compile_seconds=165, ladder=3,
-           params={"rollouts": 10.0, "shortlist": 3.0, "margin": 0.5, "playout": 0.0, "horizon": 2.0, "race": 0.5,
-                   **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS,
-                   **{f"opponent_{k}": _TWO[f"opponent_{k}"] for k in GREEDY_DEFAULTS},
-                   "gap": _TWO["gap"], "batch": 2.0, "view": _TWO["view"], "removals": 4.0},
-           limits={**RACE_LIMITS, "gap": (0, math.inf, False), "batch": (1, 1_000_000, True),
-                   "view": (0, 1, True), "removals": (0, 16, True)},
-           table_defaults=table_defaults, tables=tuple(SETTINGS),
-           instead="the lookahead"),
+    Player(
+        "swift",
+        SWIFT,
+        Swift,
+        play_swift,
+        "the fast strong player: a short race over greedy's best three, on a value of hand and board",
+        HEAVY,
+        compile_seconds=165,
+        ladder=3,
+        params={
+            "rollouts": 10.0,
+            "shortlist": 3.0,
+            "margin": 0.5,
+            "playout": 0.0,
+            "horizon": 2.0,
+            "race": 0.5,
+            **RICH_WEIGHTS["2 teams"],
+            **OWN_WEIGHTS,
+            **{f"opponent_{k}": _TWO[f"opponent_{k}"] for k in GREEDY_DEFAULTS},
+            "gap": _TWO["gap"],
+            "batch": 2.0,
+            "view": _TWO["view"],
+            "removals": 4.0,
+        },
+        limits={
+            **RACE_LIMITS,
+            "gap": (0, math.inf, False),
+            "batch": (1, 1_000_000, True),
+            "view": (0, 1, True),
+            "removals": (0, 16, True),
+        },
+        table_defaults=table_defaults,
+        tables=tuple(SETTINGS),
+        instead="the lookahead",
+    ),
 )

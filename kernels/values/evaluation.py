@@ -36,8 +36,20 @@ from ..core.tables import ONE_EYED, TWO_EYED
 
 N_FEATURES = 12
 N_VALUE_WEIGHTS = 1 + N_FEATURES  # w_move, then one weight per feature
-(F_SEQUENCES, F_FOURS, F_HELD_FOURS, F_THREES, F_TWOS, F_TWO_EYED, F_ONE_EYED, F_HELD_THREES,
- F_COMPLETABLE, F_SEQUENCE_AND_FOUR, F_FOUR_CELLS, F_ONES) = range(N_FEATURES)
+(
+    F_SEQUENCES,
+    F_FOURS,
+    F_HELD_FOURS,
+    F_THREES,
+    F_TWOS,
+    F_TWO_EYED,
+    F_ONE_EYED,
+    F_HELD_THREES,
+    F_COMPLETABLE,
+    F_SEQUENCE_AND_FOUR,
+    F_FOUR_CELLS,
+    F_ONES,
+) = range(N_FEATURES)
 EMPTY, MIXED = -1, -2  # line_owner's owner of a line without chips, and of one with two teams' chips
 
 

@@ -49,8 +49,10 @@ def leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
 @overload(leaf_chance, inline="always", jit_options=COMPILE_OPTIONS)
 def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
     if leaf.instance_class is FittedLeaf:
+
         def fitted(leaf, tb, cfg, sim, mover, team, viewer, vweights):
             return win_chance(tb, cfg, sim, mover, team, vweights)
+
         return fitted
 
     def rich(leaf, tb, cfg, sim, mover, team, viewer, vweights):
@@ -63,6 +65,7 @@ def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
         while seen_by % teams != team:
             seen_by = (seen_by + players - 1) % players
         return rich_chance(tb, cfg, sim, seen_by, vweights)
+
     return rich
 
 
@@ -74,10 +77,13 @@ def seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
 @overload(seen_chance, inline="always", jit_options=COMPILE_OPTIONS)
 def _seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
     if leaf.instance_class is FittedLeaf:
+
         def fitted(leaf, tb, cfg, sim, seat, mover, weights):
-            return fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES:COPIES + N_CODES])
+            return fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES : COPIES + N_CODES])
+
         return fitted
 
     def rich(leaf, tb, cfg, sim, seat, mover, weights):
         return rich_chance(tb, cfg, sim, seat, weights)
+
     return rich

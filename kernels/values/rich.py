@@ -49,7 +49,7 @@ def rich_features(tb, cfg, st, seat, out):
     other = (team + 1) % teams  # the next team; with three, `third` is the one after it
     third = (team + 2) % teams if teams == 3 else -1
     work = st.fscores
-    fair_features(tb, cfg, st, seat, work, work[COPIES:COPIES + N_CODES])  # every team's 12, team 0 first
+    fair_features(tb, cfg, st, seat, work, work[COPIES : COPIES + N_CODES])  # every team's 12, team 0 first
     for i in range(N_FEATURES):
         out[i] = work[team * N_FEATURES + i]
         out[N_FEATURES + i] = work[other * N_FEATURES + i]
@@ -105,8 +105,9 @@ def rich_features(tb, cfg, st, seat, out):
         if mine:
             owner = team
         if covered >= 3:
-            owner_locked = (popcount(tb.line_lo[k] & st.locked[0] & st.chips[owner, 0])
-                            + popcount(tb.line_hi[k] & st.locked[1] & st.chips[owner, 1]))
+            owner_locked = popcount(tb.line_lo[k] & st.locked[0] & st.chips[owner, 0]) + popcount(
+                tb.line_hi[k] & st.locked[1] & st.chips[owner, 1]
+            )
             if owner_locked >= 2:
                 e[22 if mine else 23] += 1.0  # cannot become a sequence: it would share two cells
                 continue
@@ -176,7 +177,7 @@ def rich_features(tb, cfg, st, seat, out):
 def rich_chance(tb, cfg, st, seat, weights):
     """The chance (0..1) that `seat`'s team wins, by the logistic of weights @ rich_features + the
     intercept (weights: (N_RICH_WEIGHTS,) float64), as `seat` sees st. Uses st.fscores as work."""
-    feats = st.fscores[FEATURES_AT:FEATURES_AT + N_RICH]
+    feats = st.fscores[FEATURES_AT : FEATURES_AT + N_RICH]
     rich_features(tb, cfg, st, seat, feats)
     z = weights[N_RICH]
     for j in range(N_RICH):
