@@ -19,7 +19,7 @@ A batch can be watched and stopped while it runs: ``done`` (``new_done``)
 counts the games finished in each block, its sum the batch's, and setting
 ``stop[0]`` to 1 makes every block return after the game it is playing.
 Block b counts in ``done[b * DONE_STRIDE]``, so two threads never write
-one cache line (benchmarks/results.md, "Threads apart"), and each
+one cache line (docs/research.md), and each
 thread's State is one buffer of its own (``kernels.core.state.cache_lines_apart``).
 """
 

@@ -1,4 +1,4 @@
-"""Every script kept in benchmarks/ imports: none can rot unseen when the code it uses changes.
+"""Every script kept in benchmarks/ and fitting/ imports: none can rot unseen when the code it uses changes.
 
 Each script is imported as its own module, as `python benchmarks/NAME.py` would load it (its folder
 first on the path, so `from bench import ...` works), without running its main: every script keeps
@@ -13,19 +13,25 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-SCRIPTS = sorted(BENCHMARKS.rglob("*.py"))
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = sorted([*(ROOT / "benchmarks").rglob("*.py"), *(ROOT / "fitting").glob("*.py")])
 
 
 def test_the_kept_scripts_are_found():
-    names = {p.relative_to(BENCHMARKS).as_posix() for p in SCRIPTS}
-    assert {"bench.py", "matches.py", "fit_value.py", "rich_value.py", "c_reference/compare.py"} <= names
+    names = {p.relative_to(ROOT).as_posix() for p in SCRIPTS}
+    assert {
+        "benchmarks/bench.py",
+        "benchmarks/compare.py",
+        "fitting/fit_value.py",
+        "fitting/rich_value.py",
+        "benchmarks/c_reference/compare.py",
+    } <= names
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=[p.relative_to(BENCHMARKS).as_posix() for p in SCRIPTS])
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.relative_to(ROOT).as_posix() for p in SCRIPTS])
 def test_script_imports(script: Path, monkeypatch):
     monkeypatch.syspath_prepend(str(script.parent))
-    name = "benchmarks_" + script.relative_to(BENCHMARKS).with_suffix("").as_posix().replace("/", "_")
+    name = "scripts_" + script.relative_to(ROOT).with_suffix("").as_posix().replace("/", "_")
     spec = importlib.util.spec_from_file_location(name, script)
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, name, module)

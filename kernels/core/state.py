@@ -174,8 +174,8 @@ def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     of them (nor the line fetched with it) holds another thread's data.
 
     Two threads whose States were scatters of small allocations (one np.zeros per field) played
-    well below two processes; in one padded buffer each, as fast (benchmarks/results.md, "Threads
-    apart", 2026-12-01).
+    well below two processes; in one padded buffer each, as fast (docs/research.md,
+    2026-12-01).
     """
     offsets, end = [], APART
     for a in arrays:

@@ -1,7 +1,7 @@
 """One turn of Sequence (RULES.md, "A turn"): the only place its steps are written.
 
 The game loop (``kernels.engine``), the lookahead's rollouts and the value
-fit (``benchmarks/fit_value.py``) all play their turns through ``play_turn``.
+fit (``fitting/fit_value.py``) all play their turns through ``play_turn``.
 It returns what the turn came to; the details (cards swapped, played and
 drawn, sequences completed, reshuffles) are left in ``st.turn`` for callers
 that keep statistics or a log, at the cost of a few stores for those that

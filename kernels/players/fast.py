@@ -16,7 +16,7 @@ then the own N_GREEDY_PARAMS greedy weights. ``fast_action`` takes the value
 as a marker, as the lookahead's leaves do: ``FittedLeaf()`` (the fast
 policy: ``kernels.values.fair.fair_chance``) or ``RichLeaf()`` (``kernels.values.rich``'s value of hand
 and board, N_RICH_WEIGHTS weights in place of the N_VALUE_WEIGHTS; the
-one-ply player of benchmarks/rich_value.py).
+one-ply player of fitting/rich_value.py).
 """
 
 from typing import NamedTuple

@@ -18,7 +18,7 @@ from .rollouts import raced_action
 LOOKAHEAD = 2
 
 # The lookahead's own greedy weights (its shortlist and its team's rollout moves): they beat the
-# default greedy (benchmarks/matches.md). Its rollouts model the other teams as the default greedy.
+# default greedy (docs/research.md). Its rollouts model the other teams as the default greedy.
 OWN_WEIGHTS = {**GREEDY_DEFAULTS, "build": 0.7, "growth": 2.0, "block": 0.6, "block4": 10.0, "jack_cost": 100.0}
 OPPONENT_DEFAULTS = {f"opponent_{k}": v for k, v in GREEDY_DEFAULTS.items()}
 RACE_LIMITS = {
@@ -48,7 +48,7 @@ def play_lookahead(tb, cfg, st, sim, seat, team, params):
 
 
 # Greedy playouts cut after `horizon` plies, scored by the value weights of the table; the candidates
-# raced. As strong with 32 to 128 deals (benchmarks/matches.md); 64 leaves room for the hard decisions.
+# raced. As strong with 32 to 128 deals (docs/research.md); 64 leaves room for the hard decisions.
 PARAMS = {
     "rollouts": 64.0,
     "shortlist": 4.0,

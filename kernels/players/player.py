@@ -56,7 +56,7 @@ class Player:
     name -> (lowest, highest, whole numbers only); table_defaults: (players, teams) -> the
     defaults that differ at that table. tables: the table shapes it plays; instead: what to play
     at the others. compile_seconds: the rough first compile of the smallest player set
-    holding it, on two cores (benchmarks/results.md). research: the parameters that, away from
+    holding it, on two cores (docs/research.md). research: the parameters that, away from
     0, let it see cards RULES.md hides: research instruments, never fair play, 0 by default, and
     named in a spec only in the research group (``research.NAME=VALUE``, RESEARCH below).
     ladder: its rung on the skill ladder, weakest first (the skill study's order).

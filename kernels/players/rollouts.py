@@ -14,7 +14,7 @@ A rollout stops after ``horizon`` plies (0: at the end of the game) and is
 worth the estimated chance to win of the position it reached
 (``kernels.values.evaluation``, weighted by the value weights); a game that ends
 sooner is worth 1 (win), 1/2 (draw) or 0 (loss). Stopping early trades a
-little bias for much less noise (benchmarks/matches.md).
+little bias for much less noise (docs/research.md).
 
 Every candidate is played on the same deals (common random numbers) and
 compared with the greedy choice (the first candidate) deal by deal. The
@@ -34,7 +34,7 @@ have one action far ahead of the rest: a four made or blocked). With
 ``removals`` k > 0, a decision whose greedy best k hold a one-eyed Jack
 searches all k (all ``shortlist`` if that is more), whatever ``gap`` says: a
 removal is the kind of move the rollouts find and greedy's order hides
-(benchmarks/matches.md). The real game's generator is
+(docs/research.md). The real game's generator is
 advanced once per searched decision.
 
 The leaves' value is chosen by a marker type, ``leaf``, when the caller is

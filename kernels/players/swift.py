@@ -4,7 +4,7 @@ players: kernels.values.weights.rich_weights).
 
 Its parameters are laid out as the rollouts read them with RichLeaf's value weights, then ``gap``,
 ``batch``, ``view`` and ``removals`` (kernels.players.rollouts's module doc says what each does).
-Some settings differ by table shape (SETTINGS below, each the best measured in benchmarks/matches.md):
+Some settings differ by table shape (SETTINGS below, each the best measured in docs/research.md):
 with one player per team and at every three-team table, candidates within 16 of greedy's choice are
 searched and the other teams' replies are played by the lookahead's own greedy weights; with partners
 at two teams, every candidate is searched and the default greedy's replies are played. The leaves are
@@ -48,7 +48,7 @@ SETTINGS: dict[str, dict[str, float]] = {
 
 # The settings of a table of its own, over its shape's: at 12p/3t a longer, wider search (4 plies, 20
 # deals, a look at the race every 4) takes swift from 29.9% to 32.8% of an even 33.3% against the
-# lookahead (benchmarks/matches.md, "swift at 12p/3t").
+# lookahead (docs/research.md).
 OWN_SETTINGS: dict[tuple[int, int], dict[str, float]] = {(12, 3): {"horizon": 4.0, "rollouts": 20.0, "batch": 4.0}}
 
 

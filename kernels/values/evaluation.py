@@ -24,7 +24,7 @@ Team ``t``'s score is ``z_t = sum_k w_k * f_k(t)``, plus ``w_move`` for the
 team whose seat moves next; its chance to win is ``exp(z_t) / sum_u exp(z_u)``
 (with two teams, the logistic of the score difference). The weights are a
 row ``(w_move, w_0, ..., w_11)``, fitted by logistic regression on greedy
-games of each table shape (``benchmarks/fit_value.py``); defaults per table
+games of each table shape (``fitting/fit_value.py``); defaults per table
 in ``kernels.values.weights``.
 """
 

@@ -18,7 +18,7 @@ theirs, and a line holding chips of both (no one's sequence) left out.
 ``rich_chance`` is the logistic of a linear function of them: the chance
 that the seat's team wins, seen by the seat that has just played. Its
 weights (N_RICH_WEIGHTS: one per feature, then the intercept) are fitted by
-benchmarks/rich_value.py on lookahead games, one set per table shape
+fitting/rich_value.py on lookahead games, one set per table shape
 (``kernels.values.weights.RICH_WEIGHTS``).
 """
 

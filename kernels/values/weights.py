@@ -16,7 +16,7 @@ def table_shape(players: int, teams: int) -> str:
 
 # The fitted value (kernels/values/evaluation.py): the weight of being the team to move, then one
 # weight per feature; order matters, the kernel reads them by position. One set per table shape,
-# fitted by benchmarks/fit_value.py on greedy games of that shape.
+# fitted by fitting/fit_value.py on greedy games of that shape.
 VALUE_NAMES = (
     "value_move",
     "value_sequences",
@@ -35,7 +35,7 @@ VALUE_NAMES = (
 VALUE_WEIGHTS: dict[str, dict[str, float]] = {
     table: dict(zip(VALUE_NAMES, weights))
     for table, weights in {
-        # python benchmarks/fit_value.py [--players P --teams T]: 40,000 games each, seed 777
+        # python fitting/fit_value.py [--players P --teams T]: 40,000 games each, seed 777
         "2 teams": (0.165, 1.055, 0.068, 0.142, 0.054, 0.035, 0.647, 0.314, 0.192, 0.201, 0.301, 0.159, 0.013),
         "2 teams, partners": (
             0.190,
@@ -73,10 +73,10 @@ VALUE_WEIGHTS: dict[str, dict[str, float]] = {
 
 # The value of hand and board (kernels/values/rich.py): a weight per feature of the seat's team, per
 # feature of the other team, per extra, then the intercept; order matters, the kernel reads them by
-# position. One set per table shape, fitted by benchmarks/rich_value.py on 20,000 lookahead games of
+# position. One set per table shape, fitted by fitting/rich_value.py on 20,000 lookahead games of
 # that shape (seed 2026), rounded to four decimals; with three teams "the other" is the two others. A
 # table of 8 or more players has a set of its own, fitted on its own games ("12 players, 2 teams"):
-# there the shape's set, fitted with 4 or 6 players, scores 2 to 4 points less (benchmarks/matches.md).
+# there the shape's set, fitted with 4 or 6 players, scores 2 to 4 points less (docs/research.md).
 _FEATURE_NAMES = [name.removeprefix("value_") for name in VALUE_NAMES[1:]]
 RICH_NAMES = (
     *(f"value_own_{n}" for n in _FEATURE_NAMES),
@@ -87,7 +87,7 @@ RICH_NAMES = (
 RICH_WEIGHTS: dict[str, dict[str, float]] = {
     table: dict(zip(RICH_NAMES, weights, strict=True))
     for table, weights in {
-        # python benchmarks/rich_value.py --games 20000: held-out log-loss 0.6135 (fair features alone 0.6179)
+        # python fitting/rich_value.py --games 20000: held-out log-loss 0.6135 (fair features alone 0.6179)
         "2 teams": (
             1.7373,
             0.0944,

@@ -1,12 +1,12 @@
 """Fit swift's value of hand and board (kernels/values/rich.py) on lookahead games; and a one-ply player on it.
 
-    python benchmarks/rich_value.py --games 20000 --match 0               # the "2 teams" row of RICH_WEIGHTS
-    python benchmarks/rich_value.py --players 4 --games 20000 --match 0   # the "2 teams, partners" row
-    python benchmarks/rich_value.py --players 12 --games 20000 --match 0  # the "12 players, 2 teams" row
-    python benchmarks/rich_value.py --players 3 --games 20000 --match 0   # the "3 teams" row
-    python benchmarks/rich_value.py --players 6 --teams 3 --games 20000 --match 0   # "3 teams, partners"
-    python benchmarks/rich_value.py --games 20000 --match 4000 --match-seed 4242 --width 2
-    python benchmarks/rich_value.py --leaf-cost --games 0 --match 0       # what a leaf costs
+    python fitting/rich_value.py --games 20000 --match 0               # the "2 teams" row of RICH_WEIGHTS
+    python fitting/rich_value.py --players 4 --games 20000 --match 0   # the "2 teams, partners" row
+    python fitting/rich_value.py --players 12 --games 20000 --match 0  # the "12 players, 2 teams" row
+    python fitting/rich_value.py --players 3 --games 20000 --match 0   # the "3 teams" row
+    python fitting/rich_value.py --players 6 --teams 3 --games 20000 --match 0   # "3 teams, partners"
+    python fitting/rich_value.py --games 20000 --match 4000 --match-seed 4242 --width 2
+    python fitting/rich_value.py --leaf-cost --games 0 --match 0       # what a leaf costs
 
 The goal was a player at 50% against the default lookahead at ten
 times its speed. The fast policy (``kernels.players.fast``: greedy's shortlist, each

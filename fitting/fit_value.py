@@ -1,11 +1,11 @@
 """Fit the lookahead's value weights (kernels/values/evaluation.py) on greedy games of one table shape.
 
-    python benchmarks/fit_value.py                          # two players, 40,000 games, seed 777
-    python benchmarks/fit_value.py --players 3              # three teams
-    python benchmarks/fit_value.py --players 4 --teams 2    # partners, 2 x 2
-    python benchmarks/fit_value.py --players 6 --teams 3 --games 20000 --seed 1
-    python benchmarks/fit_value.py --fair-of lookahead --games 10000   # the fast policy's value
-    python benchmarks/fit_value.py --of lookahead --games 10000        # the lookahead's value, its own games
+    python fitting/fit_value.py                          # two players, 40,000 games, seed 777
+    python fitting/fit_value.py --players 3              # three teams
+    python fitting/fit_value.py --players 4 --teams 2    # partners, 2 x 2
+    python fitting/fit_value.py --players 6 --teams 3 --games 20000 --seed 1
+    python fitting/fit_value.py --fair-of lookahead --games 10000   # the fast policy's value
+    python fitting/fit_value.py --of lookahead --games 10000        # the lookahead's value, its own games
 
 Plays games through the engine's own turn (``kernels.core.turn.play_turn``): one
 team plays greedy with the lookahead's own weights, every other team the

@@ -1,0 +1,190 @@
+"""Games/s per core and cold compile times of this tree, optionally against another revision.
+
+    python benchmarks/compare.py                            # games/s: each player at 2p/2t and 12p/2t, 1 and 2 threads
+    python benchmarks/compare.py --before 37a04eb           # and the same of git revision 37a04eb, interleaved
+    python benchmarks/compare.py --compile --before HEAD~3  # cold `simkit run --games 1000` per player instead
+    python benchmarks/compare.py --player random --player greedy --rounds 7 --seconds 3
+
+`--before REV` checks REV out into a git worktree of its own (its kernels, its
+numba cache) under ~/.cache/simkit/compare/, kept there so that the next
+comparison with REV starts warm (`git worktree remove` removes one). Games/s:
+one child process per tree loads every line-up first (compiling outside the
+timings), then each timing is taken in turn by the trees, key by key and
+round by round, so a slow spell of the machine hits both alike; every tree
+plays the same games (seed 1, games 0..n-1, n chosen by a first timing to last
+about `--seconds`). Each figure is the best of the rounds (load can only slow
+a timing down). `--compile` times a whole `simkit run --games 1000 --policy P`
+with an empty numba cache, then warm, the trees in turn. Prints a markdown
+table. Never run it while anything else loads the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench import compile_times, load
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = ("random", "greedy", "fast", "swift", "lookahead", "ismcts")
+TABLES = ((2, 2), (12, 2))
+THREADS = (1, 2)
+TREES = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simkit" / "compare"
+
+
+def serve() -> None:
+    """The child: load a line-up per key named on stdin ("load KEY"), time one ("time KEY GAMES"); one
+    JSON line answers each (games/s, or the games that last about a second)."""
+    try:
+        from simkit.game.play import set_threads, simulate
+        from simkit.game.policies import Lineup
+        from simkit.game.rules import Rules
+    except ImportError:  # a revision from before simkit/ had subpackages
+        from simkit.play import set_threads, simulate  # type: ignore[no-redef]
+        from simkit.policies import Lineup  # type: ignore[no-redef]
+        from simkit.rules import Rules  # type: ignore[no-redef]
+
+    configs = {}
+    for line in sys.stdin:
+        verb, key, *rest = line.rstrip("\n").split("|")
+        player, n_players, threads = key.split(" ")
+        if verb == "load":
+            rules = Rules.make(int(n_players))
+            configs[key] = (rules, Lineup.parse(player, rules), int(threads))
+            set_threads(int(threads))
+            simulate(*configs[key][:2], 1, 0, 2 * int(threads))  # compile or load from the cache
+            games = 2 * int(threads)
+            while True:
+                t = time.perf_counter()
+                simulate(*configs[key][:2], 1, 0, games)
+                elapsed = time.perf_counter() - t
+                if elapsed > 0.25:
+                    break
+                games *= 4
+            answer = games / elapsed
+        else:
+            rules, lineup, threads = configs[key]
+            set_threads(threads)
+            games = int(rest[0])
+            t = time.perf_counter()
+            simulate(rules, lineup, 1, 0, games)
+            answer = games / (time.perf_counter() - t)
+        print(json.dumps(answer), flush=True)
+
+
+class Child:
+    """A serving child process that runs `tree`'s code."""
+
+    def __init__(self, tree: Path):
+        env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{Path(__file__).parent}"}
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--serve"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def ask(self, *words: object) -> float:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write("|".join(map(str, words)) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            sys.exit(f"a child process ended (exit code {self.proc.wait()}); its error is above")
+        return float(json.loads(answer))
+
+    def close(self) -> None:
+        assert self.proc.stdin
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def worktree(rev: str) -> Path:
+    """A git worktree of `rev` (kept for the next comparison) whose simkit/kernels links to its kernels/, as the
+    installed package maps them."""
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"], capture_output=True, text=True
+    ).stdout.strip()
+    if not sha:
+        sys.exit(f"error: {rev!r} is not a commit of this repository")
+    path = TREES / sha[:12]
+    if not path.is_dir():
+        TREES.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), sha], check=True)
+    link = path / "simkit" / "kernels"
+    if not link.exists():
+        link.symlink_to("../kernels")
+    return path
+
+
+def compare_speed(trees: dict[str, Path], args: argparse.Namespace) -> None:
+    keys = [f"{p} {n} {k}" for p in args.player for n, _ in TABLES for k in THREADS]
+    children = {name: Child(tree) for name, tree in trees.items()}
+    games: dict[str, int] = {}
+    for key in keys:
+        rates = [child.ask("load", key) for child in children.values()]
+        games[key] = max(2, round(min(rates) * args.seconds))
+    print(f"loaded; load {load()}", file=sys.stderr, flush=True)
+    best: dict[str, dict[str, float]] = {name: {} for name in trees}
+    for key in keys:
+        for _ in range(args.rounds):
+            for name, child in children.items():
+                best[name][key] = max(best[name].get(key, 0.0), child.ask("time", key, games[key]))
+        print(f"{key}: " + ", ".join(f"{best[n][key]:,.1f}" for n in trees), file=sys.stderr, flush=True)
+    for child in children.values():
+        child.close()
+    names = list(trees)
+    pair = len(names) == 2
+    print(
+        "| player | table | threads | games | "
+        + " | ".join(f"{n}, games/s" for n in names)
+        + (" | after / before |" if pair else " |")
+    )
+    print("| --- | --- | --- | --- |" + " --- |" * (len(names) + pair))
+    for key in keys:
+        player, n_players, threads = key.split(" ")
+        table = next(f"{n}p/{t}t" for n, t in TABLES if n == int(n_players))
+        cells = [f"{best[n][key]:,.1f}" for n in names]
+        if pair:
+            cells.append(f"{best[names[1]][key] / best[names[0]][key]:.3f}")
+        print(f"| {player} | {table} | {threads} | {games[key]:,} | " + " | ".join(cells) + " |")
+
+
+def compare_compile(trees: dict[str, Path], args: argparse.Namespace) -> None:
+    names = list(trees)
+    print("| player | " + " | ".join(f"{n}: empty cache / warm, s" for n in names) + " |")
+    print("| --- |" + " --- |" * len(names))
+    for player in args.player:
+        cells = []
+        for tree in trees.values():
+            cold, warm = compile_times(player, {"PYTHONPATH": str(tree)})
+            cells.append(f"{cold:.1f} / {warm:.1f}")
+        print(f"| {player} | " + " | ".join(cells) + " |", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", metavar="REV", help="a git revision timed in turn with this tree")
+    parser.add_argument("--player", action="append", help=f"players to time (default: {', '.join(PLAYERS)})")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=2.0, help="about how long one timing lasts")
+    parser.add_argument("--compile", action="store_true", help="cold and warm compile times instead of games/s")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve()
+        return 0
+    args.player = args.player or list(PLAYERS)
+    print(f"load before: {load()}", file=sys.stderr)
+    trees = {"this tree": ROOT}
+    if args.before:
+        trees = {f"before ({args.before})": worktree(args.before), **trees}
+    (compare_compile if args.compile else compare_speed)(trees, args)
+    print(f"load after: {load()}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
