@@ -90,7 +90,7 @@ docs: $(DOCS_INSTALLED)  ## the documentation site into site/ (git-ignored); war
 	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict --site-dir site
 	$(PY) docs/check_links.py site
 
-bench: $(INSTALLED)  ## throughput and memory benchmarks (results in benchmarks/results.md)
+bench: $(INSTALLED)  ## throughput and memory benchmarks, printed (docs/guide/performance.md holds the latest)
 	$(PY) benchmarks/bench.py
 
 clean-cache:  ## drop numba's compiled-code caches (the fast one and the bounds-checked one)

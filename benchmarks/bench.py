@@ -3,6 +3,7 @@
     python benchmarks/bench.py              # every table: kernel 1 and 2 threads, the whole run; compile times
     python benchmarks/bench.py --quick      # the two-player table only, no compile times
     python benchmarks/bench.py --big        # also a 10,000,000-game run's wall time and peak memory
+    python benchmarks/bench.py --out runs/bench.md   # the table printed and written to a file
 
 Per legal table, random play: the kernel's games/s on one thread and on two
 (and their ratio), a whole run's games/s on two threads (``simkit.running.runner.run``:
@@ -10,12 +11,14 @@ the kernel, Arrow, Parquet, fsync, the manifest) and its share of the
 kernel's, and the CPU microseconds per game of each (user + system time of
 this process over the games). Each figure is the best of `--rounds` rounds,
 the rounds taken in turn over the tables so a slow spell hits them alike
-(load can only slow a round down). Writes benchmarks/results.md and prints
-it, with the machine's load before and after.
+(load can only slow a round down). Then the whole `simkit run` command,
+start-up (`--games 1`) and 1,000,000 games. Prints a markdown table, with the
+machine's load before and after (docs/guide/performance.md holds the latest).
 
 Targets: a whole run at >= 90% of the kernel's games/s on two
 threads; two threads >= 1.9 x one; the kernel at >= 0.95 x an independent C
-implementation per thread at every table (benchmarks/c_reference/). Never
+implementation per thread at every table (benchmarks/c_reference/). Before and
+after a change, benchmarks/compare.py times two revisions in turn. Never
 run this while anything else loads the machine.
 """
 
@@ -86,9 +89,9 @@ def whole_run(rules, lineup, games: int, threads: int, tmp: Path) -> tuple[float
     return outcome.games_per_second, (_cpu() - c) / games * 1e6
 
 
-def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[dict]:
+def per_table(rounds: int, tables, games: int) -> list[dict]:
     """Every measurement of every table: the best round of each; the kernel on one thread plays
-    games // 2, on two `games`, a whole run (left out without `whole_runs`) 2 * games."""
+    games // 2, on two `games`, a whole run 2 * games."""
     from simkit.game.play import simulate
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
@@ -106,9 +109,8 @@ def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[
                 measures = {
                     "k1": partial(kernel, rules, lineup, games // 2, 1, r * games),
                     "k2": partial(kernel, rules, lineup, games, 2, r * games),
+                    "run": partial(whole_run, rules, lineup, games * 2, 2, Path(tmp)),
                 }
-                if whole_runs:
-                    measures["run"] = partial(whole_run, rules, lineup, games * 2, 2, Path(tmp))
                 for name, measure in measures.items():
                     measured = measure()
                     if measured[0] > b[name][0]:
@@ -120,7 +122,9 @@ def per_table(rounds: int, tables, games: int, whole_runs: bool = True) -> list[
 def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, float]:
     """(wall seconds, peak RSS in MiB) of a child process `python -m MODULE ...`, the child's own peak:
     the child reports it (benchmarks/peak_rss.py), since the ru_maxrss os.wait4 gives is at least
-    this process's size (a vforked child keeps its parent's high-water mark through exec)."""
+    this process's size (a vforked child keeps its parent's high-water mark through exec). The child
+    runs in a temporary folder: `python -m` puts the working directory first on the path, and the
+    simkit found there would shadow the one PYTHONPATH names."""
     python, flag, module, *rest = args
     if flag != "-m":
         raise ValueError(f"timed_subprocess runs `python -m MODULE ...`, got {args[:3]}")
@@ -130,6 +134,7 @@ def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, f
         child = subprocess.Popen(
             [python, str(HERE / "peak_rss.py"), peak_file, module, *rest],
             env={**os.environ, **(env or {})},
+            cwd=tmp,
             stdout=subprocess.DEVNULL,
         )
         status = child.wait()
@@ -139,22 +144,9 @@ def timed_subprocess(args: list[str], env: dict | None = None) -> tuple[float, f
         return wall, int(Path(peak_file).read_text()) / 1024
 
 
-def checkout_env(checkout: str) -> dict:
-    """The environment that makes a child run another checkout's simkit, its kernels included.
-
-    On PYTHONPATH the checkout's simkit/ is found first, but simkit.kernels (kernels/ at the
-    root, mapped by the installed package) would still be this tree's, so the checkout needs
-    simkit/kernels -> ../kernels; without it, exit with the command that makes it."""
-    root = os.path.abspath(checkout)
-    link = os.path.join(root, "simkit", "kernels")
-    if not os.path.isdir(link):
-        sys.exit(f"{checkout} needs {link} -> ../kernels so that its own kernels are timed: ln -s ../kernels {link}")
-    return {"PYTHONPATH": root}
-
-
 def compile_times(policy: str, env: dict | None = None) -> tuple[float, float]:
     """Seconds of a whole `simkit run --games 1000 --policy POLICY`: empty numba cache, then warm
-    (env: more of the child's environment, such as another checkout's PYTHONPATH)."""
+    (env: more of the child's environment, such as another tree's PYTHONPATH)."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {**(env or {}), "NUMBA_CACHE_DIR": f"{tmp}/cache"}
         args = [*SIMKIT, "run", "--games", "1000", "--policy", policy, "--quiet"]
@@ -164,7 +156,12 @@ def compile_times(policy: str, env: dict | None = None) -> tuple[float, float]:
 
 
 def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    """The load averages and the three busiest processes (other than this one)."""
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    ps = subprocess.run(["ps", "-eo", "pid,pcpu,comm", "--sort=-pcpu"], capture_output=True, text=True).stdout
+    busy = [line.split(None, 2) for line in ps.splitlines()[1:]]
+    others = [f"{comm} {cpu}%" for pid, cpu, comm in busy if int(pid) != os.getpid()][:3]
+    return f"{uptime}; busiest: {', '.join(others)}"
 
 
 def main() -> None:
@@ -173,6 +170,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="the two-player table only, no compile times")
     parser.add_argument("--big", action="store_true", help="also a 10,000,000-game run's wall time and memory")
+    parser.add_argument("--out", type=Path, help="also write the table to this file")
     args = parser.parse_args()
     before = load()
     tables = TABLES[:1] if args.quick else TABLES
@@ -198,6 +196,8 @@ def main() -> None:
         )
 
     with tempfile.TemporaryDirectory() as tmp:
+        wall, _ = timed_subprocess([*SIMKIT, "run", "--games", "1", "--out", f"{tmp}/one", "--quiet"])
+        extra.append(("`simkit run --games 1`, warm cache (start-up)", f"{wall:.2f} s"))
         extra.append(whole_command(1_000_000, f"{tmp}/m"))
         if args.big:
             extra.append(whole_command(10_000_000, f"{tmp}/b"))
@@ -225,10 +225,9 @@ def main() -> None:
         )
     lines += ["", "| measurement | result |", "| --- | --- |", *[f"| {a} | {b} |" for a, b in extra], ""]
     text = "\n".join(lines)
-    path = HERE / "results.md"
-    kept = path.read_text(encoding="utf-8") if path.exists() else ""
-    kept = kept[kept.index("\n## ") + 1 :] if "\n## " in kept else ""  # the sections other scripts wrote
-    path.write_text(text + ("\n" + kept if kept else ""), encoding="utf-8")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
     print(text)
     if cores() < 2:
         print("(one core: the two-thread figures are one thread's)")

@@ -1,21 +1,34 @@
-"""Games/s per core and cold compile times of this tree, optionally against another revision.
+"""Games/s per core, whole commands and cold compile times of this tree, optionally against another revision.
 
     python benchmarks/compare.py                            # games/s: each player at 2p/2t and 12p/2t, 1 and 2 threads
     python benchmarks/compare.py --before 37a04eb           # and the same of git revision 37a04eb, interleaved
+    python benchmarks/compare.py --player random --player greedy --player lookahead --table 2/2 --threads 1
+    python benchmarks/compare.py --player swift --player lookahead:horizon=8 --table 4/2 --threads 1
+    python benchmarks/compare.py --player random --table all --before HEAD~1   # the kernel at every table
     python benchmarks/compare.py --compile --before HEAD~3  # cold `simkit run --games 1000` per player instead
-    python benchmarks/compare.py --player random --player greedy --rounds 7 --seconds 3
+    python benchmarks/compare.py --run 10000000 --before HEAD~1 --rounds 5   # a whole warm `simkit run` per tree
 
-`--before REV` checks REV out into a git worktree of its own (its kernels, its
-numba cache) under ~/.cache/simkit/compare/, kept there so that the next
-comparison with REV starts warm (`git worktree remove` removes one). Games/s:
-one child process per tree loads every line-up first (compiling outside the
-timings), then each timing is taken in turn by the trees, key by key and
-round by round, so a slow spell of the machine hits both alike; every tree
-plays the same games (seed 1, games 0..n-1, n chosen by a first timing to last
-about `--seconds`). Each figure is the best of the rounds (load can only slow
-a timing down). `--compile` times a whole `simkit run --games 1000 --policy P`
-with an empty numba cache, then warm, the trees in turn. Prints a markdown
-table. Never run it while anything else loads the machine.
+A player is any line-up `simkit run --policy` takes (`swift:removals=0`,
+`swift,lookahead`), played on every seat; a table is PLAYERS/TEAMS, or `all`
+(the ten legal tables). `--before REV` checks REV out into a git worktree of
+its own (its kernels, its numba cache) under ~/.cache/simkit/compare/, kept
+there so that the next comparison with REV starts warm (`git worktree remove`
+removes one). Games/s: one child process per tree loads every line-up first
+(compiling outside the timings), then each timing is taken in turn by the
+trees, key by key and round by round, so a slow spell of the machine hits
+both alike; every tree plays the same games (seed 1, games 0..n-1, n chosen
+by a first timing to last about `--seconds`). Each figure is the best of the
+rounds (load can only slow a timing down). `--compile` times a whole
+`simkit run --games 1000 --policy P` with an empty numba cache, then warm;
+`--run N` a whole warm `simkit run --games N` (start-up, Parquet and the
+manifest included; `--run 1` is the start-up) with its peak memory, the
+trees in turn round by round. Prints a markdown table, and the machine's
+load before and after. Never run it while anything else loads the machine.
+
+Targets, on one thread: greedy >= 15% of random's games/s; the default
+lookahead >= 25 games/s; two threads >= 1.9 x one. A line-up of random,
+greedy or the lookahead compiles within 10% of b49a13f (`--compile --before
+b49a13f`: compile times move by 20% from day to day on a VM).
 """
 
 from __future__ import annotations
@@ -25,14 +38,17 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from bench import compile_times, load
+from bench import SIMKIT, compile_times, load, timed_subprocess
+from bench import TABLES as ALL_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("random", "greedy", "fast", "swift", "lookahead", "ismcts")
-TABLES = ((2, 2), (12, 2))
+TABLES = ("2/2", "12/2")
+EVERY_TABLE = [f"{p}/{t}" for p, t in ALL_TABLES]
 THREADS = (1, 2)
 TREES = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simkit" / "compare"
 
@@ -42,8 +58,12 @@ def serve() -> None:
     JSON line answers each (games/s, or the games that last about a second)."""
     try:
         from simkit.game.play import set_threads, simulate
-        from simkit.game.policies import Lineup
         from simkit.game.rules import Rules
+
+        try:
+            from simkit.game.players import Lineup
+        except ImportError:  # a revision from before the word player
+            from simkit.game.policies import Lineup  # type: ignore[no-redef]
     except ImportError:  # a revision from before simkit/ had subpackages
         from simkit.play import set_threads, simulate  # type: ignore[no-redef]
         from simkit.policies import Lineup  # type: ignore[no-redef]
@@ -52,9 +72,9 @@ def serve() -> None:
     configs = {}
     for line in sys.stdin:
         verb, key, *rest = line.rstrip("\n").split("|")
-        player, n_players, threads = key.split(" ")
+        player, table, threads = key.split(" ")
         if verb == "load":
-            rules = Rules.make(int(n_players))
+            rules = Rules.make(*map(int, table.split("/")))
             configs[key] = (rules, Lineup.parse(player, rules), int(threads))
             set_threads(int(threads))
             simulate(*configs[key][:2], 1, 0, 2 * int(threads))  # compile or load from the cache
@@ -120,7 +140,7 @@ def worktree(rev: str) -> Path:
 
 
 def compare_speed(trees: dict[str, Path], args: argparse.Namespace) -> None:
-    keys = [f"{p} {n} {k}" for p in args.player for n, _ in TABLES for k in THREADS]
+    keys = [f"{p} {t} {k}" for p in args.player for t in args.table for k in args.threads]
     children = {name: Child(tree) for name, tree in trees.items()}
     games: dict[str, int] = {}
     for key in keys:
@@ -144,12 +164,37 @@ def compare_speed(trees: dict[str, Path], args: argparse.Namespace) -> None:
     )
     print("| --- | --- | --- | --- |" + " --- |" * (len(names) + pair))
     for key in keys:
-        player, n_players, threads = key.split(" ")
-        table = next(f"{n}p/{t}t" for n, t in TABLES if n == int(n_players))
+        player, table, threads = key.split(" ")
         cells = [f"{best[n][key]:,.1f}" for n in names]
         if pair:
             cells.append(f"{best[names[1]][key] / best[names[0]][key]:.3f}")
-        print(f"| {player} | {table} | {threads} | {games[key]:,} | " + " | ".join(cells) + " |")
+        print(f"| {player} | {table.replace('/', 'p/')}t | {threads} | {games[key]:,} | " + " | ".join(cells) + " |")
+    if {"random", "greedy"} <= set(args.player):
+        for table, k in ((t, k) for t in args.table for k in args.threads):
+            shares = [best[n][f"greedy {table} {k}"] / best[n][f"random {table} {k}"] for n in names]
+            print(f"greedy at {table} on {k} thread(s): " + ", ".join(f"{s:.1%}" for s in shares) + " of random")
+
+
+def compare_commands(trees: dict[str, Path], args: argparse.Namespace) -> None:
+    """Whole warm `simkit run --games N` per tree, best of the rounds, the trees in turn."""
+    best: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, tree in enumerate(trees.values()):  # each tree's kernels compiled or loaded, its cache warm
+            timed_subprocess(
+                [*SIMKIT, "run", "--games", "1000", "--out", f"{tmp}/w{i}", "--quiet"], {"PYTHONPATH": str(tree)}
+            )
+        for r in range(args.rounds):
+            for i, (name, tree) in enumerate(trees.items()):
+                out = f"{tmp}/r{r}t{i}"
+                wall, peak = timed_subprocess(
+                    [*SIMKIT, "run", "--games", str(args.run), "--out", out, "--quiet"], {"PYTHONPATH": str(tree)}
+                )
+                best[name] = min(best.get(name, (wall, peak)), (wall, peak))
+                print(f"round {r + 1}: {name} {wall:.2f} s, peak RSS {peak:.0f} MiB", file=sys.stderr, flush=True)
+    print(f"| tree | `simkit run --games {args.run:,}`, best of {args.rounds} | games/s | peak RSS |")
+    print("| --- | --- | --- | --- |")
+    for name, (wall, peak) in best.items():
+        print(f"| {name} | {wall:.2f} s | {args.run / wall:,.0f} | {peak:.0f} MiB |")
 
 
 def compare_compile(trees: dict[str, Path], args: argparse.Namespace) -> None:
@@ -167,21 +212,29 @@ def compare_compile(trees: dict[str, Path], args: argparse.Namespace) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", metavar="REV", help="a git revision timed in turn with this tree")
-    parser.add_argument("--player", action="append", help=f"players to time (default: {', '.join(PLAYERS)})")
+    parser.add_argument("--player", action="append", help=f"line-ups to time (default: {', '.join(PLAYERS)})")
+    parser.add_argument("--table", action="append", help=f"PLAYERS/TEAMS, or all (default: {', '.join(TABLES)})")
+    parser.add_argument("--threads", action="append", type=int, help="kernel threads (default: 1 and 2)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0, help="about how long one timing lasts")
     parser.add_argument("--compile", action="store_true", help="cold and warm compile times instead of games/s")
+    parser.add_argument("--run", type=int, metavar="GAMES", help="a whole warm `simkit run --games GAMES` instead")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
         return 0
     args.player = args.player or list(PLAYERS)
+    args.table = [t for table in args.table or TABLES for t in (EVERY_TABLE if table == "all" else [table])]
+    args.threads = args.threads or list(THREADS)
     print(f"load before: {load()}", file=sys.stderr)
     trees = {"this tree": ROOT}
     if args.before:
         trees = {f"before ({args.before})": worktree(args.before), **trees}
-    (compare_compile if args.compile else compare_speed)(trees, args)
+    if args.run:
+        compare_commands(trees, args)
+    else:
+        (compare_compile if args.compile else compare_speed)(trees, args)
     print(f"load after: {load()}", file=sys.stderr)
     return 0
 

@@ -5,26 +5,24 @@
     python benchmarks/matches.py --players 3 --games 3000 --pair lookahead greedy   # one team against two
 
 Prints, per pair, the first policy's win share with its 95% Wilson interval
-(a draw counts 1/teams: half in two-team games) and games/s, and appends the lines to
-benchmarks/matches.md. Policy A plays one team, B every other; A's team takes
-each place at the table for an equal share of the games (two teams: seats
-swapped half the time). Game indices are disjoint between the places, so
-every game is different.
+(a draw counts 1/teams: half in two-team games) and games/s, as a markdown
+table (docs/research.md holds the matches behind the published figures).
+Policy A plays one team, B every other; A's team takes each place at the
+table for an equal share of the games (two teams: seats swapped half the
+time). Game indices are disjoint between the places, so every game is
+different.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 from scipy.stats import binomtest
 
 from simkit.game.play import get_threads, set_threads, simulate
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-
-HERE = Path(__file__).resolve().parent
 
 
 def play_match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> dict:
@@ -52,7 +50,7 @@ def play_match(a: str, b: str, games: int, seed: int, players: int = 2, teams: i
 
 
 def match(a: str, b: str, games: int, seed: int, players: int = 2, teams: int = 2) -> str:
-    """One line of matches.md: play_match's result as a table row."""
+    """play_match's result as a markdown table row."""
     m = play_match(a, b, games, seed, players, teams)
     return (
         f"| {a} | {b} | {games:,} | {m['wins']:,} | {m['draws']:,} | {m['share']:.1%} "
@@ -74,7 +72,6 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, help="default: 2, or 3 for 3 or 9 players")
     parser.add_argument("--threads", type=int, help="kernel threads (default: all cores; 1 on a shared machine)")
-    parser.add_argument("--no-record", action="store_true", help="print only: do not append to matches.md")
     args = parser.parse_args()
     set_threads(args.threads)
     try:
@@ -90,11 +87,7 @@ def main() -> None:
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     lines = [match(a, b, args.games, args.seed, rules.players, rules.teams) for a, b in pairs]
-    text = "\n".join(header + lines) + "\n"
-    print(text)
-    if not args.no_record:
-        with (HERE / "matches.md").open("a", encoding="utf-8") as f:
-            f.write("\n" + text)
+    print("\n".join(header + lines))
 
 
 if __name__ == "__main__":

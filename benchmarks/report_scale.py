@@ -32,7 +32,7 @@ def main() -> None:
         rows.append(f"| `simkit run --games {games:,}` | {wall:.1f} s | {peak:.0f} MiB |")
         args.datasets.append(out)
     for d in args.datasets:
-        wall, peak = timed_subprocess([*SIMKIT, "report", str(d)])
+        wall, peak = timed_subprocess([*SIMKIT, "report", str(d.resolve())])
         size = sum(p.stat().st_size for p in d.glob("*.parquet")) / 1e6
         rows.append(f"| `simkit report` {d} ({size:,.0f} MB on disk) | {wall:.1f} s | {peak:.0f} MiB |")
     print("| command | wall time | peak RSS |\n| --- | --- | --- |\n" + "\n".join(rows))

@@ -32,7 +32,7 @@ value) is the answer. This script fits that value:
    line-up's policy, seats swapped; on the fair features alone it is what the
    fast policy is, with a value fitted here.
 
-Swift itself is matched and timed by benchmarks/matches.py and strong_play.py.
+Swift itself is matched by benchmarks/matches.py and timed by benchmarks/compare.py.
 """
 
 from __future__ import annotations

@@ -18,14 +18,20 @@ SCRIPTS = sorted([*(ROOT / "benchmarks").rglob("*.py"), *(ROOT / "fitting").glob
 
 
 def test_the_kept_scripts_are_found():
+    """The scripts kept: benchmarks/ (each run by `make bench` or named with its command in
+    docs/guide/performance.md) and fitting/ (fitting/README.md)."""
     names = {p.relative_to(ROOT).as_posix() for p in SCRIPTS}
-    assert {
+    assert names == {
         "benchmarks/bench.py",
+        "benchmarks/c_reference/compare.py",
+        "benchmarks/callgrind_games.py",
         "benchmarks/compare.py",
+        "benchmarks/matches.py",
+        "benchmarks/peak_rss.py",
+        "benchmarks/report_scale.py",
         "fitting/fit_value.py",
         "fitting/rich_value.py",
-        "benchmarks/c_reference/compare.py",
-    } <= names
+    }
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.relative_to(ROOT).as_posix() for p in SCRIPTS])

@@ -29,7 +29,7 @@ from simkit.game.rules import Rules
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from strong_play import load  # noqa: E402  (after the path above: benchmarks/strong_play.py)
+from bench import load  # noqa: E402  (after the path above: benchmarks/bench.py)
 
 TABLES = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
 
