@@ -252,7 +252,7 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
 
 
 def test_swift_takes_the_value_and_the_search_settings_of_its_table():
-    """Measured per table shape (benchmarks/matches.md, simkit.game.players.SWIFT_SETTINGS), 10 deals raced
+    """Measured per table shape (docs/research.md, simkit.game.players.SWIFT_SETTINGS), 10 deals raced
     every 2 and all four candidates searched when they hold a removal at every shape: one player per team
     and every three-team table, gap=16 and the lookahead's own weights for the other teams' replies (the
     leaves seen by the searching seat with three teams); two teams with partners, every candidate
