@@ -34,6 +34,7 @@ b49a13f`: compile times move by 20% from day to day on a VM).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -53,22 +54,22 @@ THREADS = (1, 2)
 TREES = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simkit" / "compare"
 
 
+def modules() -> list:
+    """The tree's modules of play, line-ups and rules: simkit.game's, or an older revision's names for them
+    (line-ups in a module of policies; before that, the three at simkit's top)."""
+    for package, lineups in (("game.", "players"), ("game.", "policies"), ("", "policies")):
+        try:
+            return [importlib.import_module(f"simkit.{package}{name}") for name in ("play", lineups, "rules")]
+        except ImportError:
+            continue
+    sys.exit("error: this tree's simkit has no module of play, line-ups and rules that compare.py knows")
+
+
 def serve() -> None:
     """The child: load a line-up per key named on stdin ("load KEY"), time one ("time KEY GAMES"); one
     JSON line answers each (games/s, or the games that last about a second)."""
-    try:
-        from simkit.game.play import set_threads, simulate
-        from simkit.game.rules import Rules
-
-        try:
-            from simkit.game.players import Lineup
-        except ImportError:  # a revision from before the word player
-            from simkit.game.policies import Lineup  # type: ignore[no-redef]
-    except ImportError:  # a revision from before simkit/ had subpackages
-        from simkit.play import set_threads, simulate  # type: ignore[no-redef]
-        from simkit.policies import Lineup  # type: ignore[no-redef]
-        from simkit.rules import Rules  # type: ignore[no-redef]
-
+    play, players, rules_module = modules()
+    set_threads, simulate, Lineup, Rules = play.set_threads, play.simulate, players.Lineup, rules_module.Rules
     configs = {}
     for line in sys.stdin:
         verb, key, *rest = line.rstrip("\n").split("|")
