@@ -494,7 +494,7 @@ def _study_kinds_help() -> str:
 
 def _study_policy_default() -> str:
     """--policy's default: the kinds' default line-ups (simkit.studies.registry.KINDS)."""
-    from simkit.studies.base import StudyKind
+    from simkit.studies.kind import StudyKind
     from simkit.studies.registry import KINDS
 
     usual = StudyKind.__dataclass_fields__["default_policies"].default
@@ -578,7 +578,9 @@ def study(
     the study.
     """
     from simkit.game.play import set_threads
-    from simkit.studies.base import StudyError, default_folder, run_study
+    from simkit.studies.directory import default_folder
+    from simkit.studies.loop import run_study
+    from simkit.studies.options import StudyError
     from simkit.studies.registry import KINDS, make_study
 
     with user_errors():
@@ -898,7 +900,7 @@ def confirm(
     by a power calculation, one look, family-wise error 5% (simkit.studies.confirmation)."""
     from simkit.game.play import set_threads
     from simkit.studies import confirmation as cf
-    from simkit.studies.base import run_study
+    from simkit.studies.loop import run_study
 
     path = folder / cf.PROTOCOL_FILE
     with user_errors():

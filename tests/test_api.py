@@ -85,7 +85,7 @@ def test_the_examples_that_read_folders_run(tmp_path, monkeypatch, capsys):
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.running.runner import RunSpec, run
-    from simkit.studies.base import run_study
+    from simkit.studies.loop import run_study
     from simkit.studies.registry import make_study
 
     monkeypatch.chdir(tmp_path)

@@ -620,13 +620,13 @@ class WouldPlay(Exception):
 def _stop_before_playing(monkeypatch):
     import simkit.game.records
     import simkit.running.runner
-    import simkit.studies.base
+    import simkit.studies.loop
 
     def would_play(*args, **kwargs):
         raise WouldPlay
 
     monkeypatch.setattr(simkit.running.runner, "run", would_play)
-    monkeypatch.setattr(simkit.studies.base, "run_study", would_play)
+    monkeypatch.setattr(simkit.studies.loop, "run_study", would_play)
     monkeypatch.setattr(simkit.game.records, "game_record", would_play)
 
 

@@ -11,7 +11,7 @@ import tomli_w
 from simkit.analysis import stats
 from simkit.game.rules import Rules
 from simkit.studies import confirmation as cf
-from simkit.studies.base import run_study
+from simkit.studies.loop import run_study
 
 PUBLISHED = cf.read_protocol(cf.Path("results/confirmation") / cf.PROTOCOL_FILE)
 

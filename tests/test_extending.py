@@ -17,7 +17,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-import simkit.studies.base
+import simkit.studies.loop
 from simkit.analysis import metrics, stats
 from simkit.analysis.aggregate import Aggregate
 from simkit.game import options
@@ -25,8 +25,11 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import render
 from simkit.studies import options as study_options
-from simkit.studies.base import Config, StudyError, default_folder, summary_row
+from simkit.studies.directory import default_folder
+from simkit.studies.kind import Config
+from simkit.studies.options import StudyError
 from simkit.studies.registry import KINDS, make_study
+from simkit.studies.summary import summary_row
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENDING = ROOT / "docs" / "dev" / "extending.md"
@@ -111,7 +114,7 @@ def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeyp
         studies.append((study, out))
         raise Played
 
-    monkeypatch.setattr(simkit.studies.base, "run_study", stop)
+    monkeypatch.setattr(simkit.studies.loop, "run_study", stop)
     result = runner.invoke(cli.app, ["study", "first-player", "--rounds", "3"], catch_exceptions=True)
     assert isinstance(result.exception, Played), result.output
     ((study, out),) = studies

@@ -12,7 +12,7 @@ from simkit.game.rules import Rules
 from simkit.kernels.players.dispatch import PLAYERS, player_set
 from simkit.kernels.players.player import HEAVY, LIGHT
 from simkit.running.runner import compile_estimate, default_chunk_size
-from simkit.studies.base import PRECISE_HALF_WIDTH, STRONG_HALF_WIDTH, default_games, round_games
+from simkit.studies.kind import PRECISE_HALF_WIDTH, STRONG_HALF_WIDTH, default_games, round_games
 from simkit.studies.skill import SKILL_POLICIES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -132,8 +132,9 @@ def test_the_published_summaries_close_with_the_notes_the_code_writes():
     in every published summary."""
     import pandas as pd
 
-    from simkit.studies.base import Study, Tables, summary_markdown
+    from simkit.studies.kind import Study, Tables
     from simkit.studies.registry import KINDS
+    from simkit.studies.summary import summary_markdown
 
     text = summary_markdown(Study(KINDS["teams"], {}, {"random": 1}), Tables(pd.DataFrame()), [], [])
     last = text.rstrip("\n").splitlines()[-1]

@@ -22,7 +22,8 @@ import pytest
 
 import simkit
 from simkit.running import dataset as ds
-from simkit.studies.base import config_from_json, config_run_id
+from simkit.studies.directory import config_from_json
+from simkit.studies.kind import config_run_id
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = sorted(RESULTS.glob("*/study.json"))

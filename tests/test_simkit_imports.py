@@ -116,7 +116,7 @@ def test_the_modules_are_found():
         "simkit.running.executors",
         "simkit.running.distributed",
         "simkit.cli",
-        "simkit.studies.base",
+        "simkit.studies.loop",
     } <= set(MODULES)
 
 

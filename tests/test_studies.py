@@ -19,7 +19,10 @@ from simkit.game.options import RulesError
 from simkit.presentation.render import metrics_markdown
 from simkit.running import dataset as ds
 from simkit.running.runner import RunEvents
-from simkit.studies.base import LEGAL_TABLES, StudyError, default_folder, run_study
+from simkit.studies.directory import default_folder
+from simkit.studies.kind import LEGAL_TABLES
+from simkit.studies.loop import run_study
+from simkit.studies.options import StudyError
 from simkit.studies.registry import KINDS, make_study
 
 REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
@@ -445,7 +448,7 @@ def test_skill_study_scores_pairs_and_rates_them_anchored_at_greedy(tmp_path):
 
 def test_teams_study_lists_each_configuration_once():
     """6 players in 2 teams needing 2 sequences is one configuration, listed (and tested) once."""
-    from simkit.studies.base import Results
+    from simkit.studies.kind import Results
 
     configs = KINDS["teams"].plan(make_study("teams", ["random"], 10), Results(Path("."), 1))
     labels = [c.label for c in configs]
@@ -1049,7 +1052,7 @@ def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):
 def test_line_ups_keep_one_order_whatever_joined_them():
     """study.json stores line-ups sorted by name; a re-run lists the kind's defaults first, in their order, then
     the others by name, so a summary's rows do not change order between the first run and the next."""
-    from simkit.studies.base import line_up_order
+    from simkit.studies.directory import line_up_order
 
     on_disk = {"greedy": 10, "lookahead": 5, "greedy:block4=800": 10, "random": 10}
     assert list(line_up_order(on_disk, ("random", "greedy"))) == ["random", "greedy", "greedy:block4=800", "lookahead"]
@@ -1059,8 +1062,8 @@ def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(
     """The summary replays every search on disk (`whole`: every table); a per-seat hand size
     (--players 3 --hand-size 6,7,7) does not fit two seats (a list cycles over larger tables), and
     that table is left out instead of ending the study with an error after its last game."""
-    from simkit.studies.base import Results
     from simkit.studies.compensation import searches, whole
+    from simkit.studies.kind import Results
 
     study = make_study("compensation", ["greedy"], 100, rules={"players": 3, "hand_size": "6,7,7"})
     found = {
@@ -1083,7 +1086,7 @@ def test_the_study_help_says_what_each_study_takes():
 
     from simkit.cli import app
     from simkit.game.options import OPTIONS
-    from simkit.studies.base import Results
+    from simkit.studies.kind import Results
 
     text = "".join(CliRunner().invoke(app, ["study", "--help"]).stdout.split())
     for kind in KINDS.values():

@@ -301,7 +301,8 @@ def test_a_second_study_on_a_study_directory_being_written_is_refused_naming_the
     from typer.testing import CliRunner
 
     from simkit.cli import app
-    from simkit.studies.base import StudyError, run_study
+    from simkit.studies.loop import run_study
+    from simkit.studies.options import StudyError
     from simkit.studies.registry import make_study
 
     study = make_study("first-player", ["random"], 100, 5, {"players": 2})

@@ -3,7 +3,8 @@
 ``simkit.studies.registry.KINDS`` is the registry of study kinds, one entry each (``StudyKind``):
 its question, its configurations (a fixed grid, or a search that proposes
 the next configuration from the results so far), its summary tables and
-its figures. ``simkit.studies.base.run_study`` plays a ``Study`` of any kind (see
-``simkit.studies.base`` for the study directory and how studies resume,
-grow and refuse to overwrite one another).
+its figures. ``simkit.studies.kind`` defines what a study is made of;
+``simkit.studies.loop.run_study`` plays a ``Study`` of any kind, resuming and growing
+it; ``simkit.studies.directory`` keeps its directory (refusing to overwrite another
+study); ``simkit.studies.summary`` writes its summary.
 """

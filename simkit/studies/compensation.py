@@ -51,23 +51,25 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, pct, pp
-from simkit.studies.base import (
+from simkit.studies.directory import STUDY_FILE, config_from_json
+from simkit.studies.kind import (
     LEGAL_TABLES,
-    STUDY_FILE,
     Config,
     Results,
     Study,
-    StudyError,
     StudyKind,
     Tables,
     canonical,
-    config_from_json,
     lineups_for,
     round_games,
-    summary_frame,
     table_list,
 )
-from simkit.studies.options import CHECK_GAMES, FAMILIES  # declared with --family and --check, whose help says them
+from simkit.studies.options import (  # declared with --family and --check, whose help says them
+    CHECK_GAMES,
+    FAMILIES,
+    StudyError,
+)
+from simkit.studies.summary import summary_frame
 
 CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
 SEARCH_GAMES = {"casual": 100_000, "strong": 5_000}  # per setting: greedy (0.31 pp), lookahead (1.4 pp)

@@ -55,7 +55,9 @@ from simkit.game.rules import Rules
 from simkit.kernels.core.state import CFG_LATE
 from simkit.presentation import plots
 from simkit.presentation.render import count, markdown_table, pct, pp
-from simkit.studies.base import Config, Results, Study, StudyError, StudyKind, Tables, round_games, summary_frame
+from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, round_games
+from simkit.studies.options import StudyError
+from simkit.studies.summary import summary_frame
 
 PROTOCOL_FILE = "protocol.toml"
 FORMAT = "simkit.protocol/1"

@@ -7,18 +7,9 @@ import pandas as pd
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, pct, pp, relative
-from simkit.studies.base import (
-    LEGAL_TABLES,
-    Config,
-    Results,
-    Study,
-    StudyError,
-    StudyKind,
-    Tables,
-    lineups_for,
-    summary_frame,
-    table_list,
-)
+from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, table_list
+from simkit.studies.options import StudyError
+from simkit.studies.summary import summary_frame
 
 
 def tables_of(study: Study) -> list[tuple[int, int]]:

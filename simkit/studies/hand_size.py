@@ -9,18 +9,12 @@ from simkit.game.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
 from simkit.kernels.core.state import DECK_SIZE
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
-from simkit.studies.base import (
-    Config,
-    Results,
-    Study,
+from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, lineups_for, one_table_text
+from simkit.studies.options import (
+    DEFAULT_SIZES,  # its own option, --sizes (simkit.studies.options), sweeps them
     StudyError,
-    StudyKind,
-    Tables,
-    lineups_for,
-    one_table_text,
-    summary_frame,
 )
-from simkit.studies.options import DEFAULT_SIZES  # its own option, --sizes (simkit.studies.options), sweeps them
+from simkit.studies.summary import summary_frame
 
 
 def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:

@@ -6,8 +6,8 @@ from simkit.game import defaults
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.studies import compensation, first_player, hand_size, skill, teams, variants
-from simkit.studies.base import Study, StudyError, StudyKind, refuse_varied
-from simkit.studies.options import option_flag
+from simkit.studies.kind import Study, StudyKind, refuse_varied
+from simkit.studies.options import StudyError, option_flag
 
 KINDS: dict[str, StudyKind] = {
     k.name: k for k in (first_player.KIND, hand_size.KIND, teams.KIND, skill.KIND, variants.KIND, compensation.KIND)

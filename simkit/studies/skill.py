@@ -9,17 +9,9 @@ from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, markdown_table, pct
-from simkit.studies.base import (
-    LEGAL_TABLES,
-    Config,
-    Results,
-    Study,
-    StudyError,
-    StudyKind,
-    Tables,
-    summary_frame,
-    table_list,
-)
+from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, table_list
+from simkit.studies.options import StudyError
+from simkit.studies.summary import summary_frame
 
 # The ladder, weakest first: every declared player by its rung (kernels.players.player.Player.ladder).
 SKILL_POLICIES = tuple(p.name for p in sorted(PLAYERS.values(), key=lambda p: p.ladder))

@@ -7,7 +7,8 @@ import pandas as pd
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, pct, pp, relative
-from simkit.studies.base import Config, Results, Study, StudyKind, Tables, lineups_for, summary_frame, table_list
+from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, lineups_for, table_list
+from simkit.studies.summary import summary_frame
 
 SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
 SEQUENCE_PLAYERS, SEQUENCES = (2, 6), (1, 2, 3)  # two teams of these players needing these sequences to win

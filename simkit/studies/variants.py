@@ -9,18 +9,9 @@ from simkit.analysis import stats
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
-from simkit.studies.base import (
-    LEGAL_TABLES,
-    Config,
-    Results,
-    Study,
-    StudyKind,
-    Tables,
-    lineups_for,
-    summary_frame,
-    table_list,
-)
 from simkit.studies.hand_size import pairing_sentence
+from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, table_list
+from simkit.studies.summary import summary_frame
 
 TABLES = ((2, 2), (3, 3), (4, 2))
 VARIANTS: tuple[tuple[str, dict], ...] = (

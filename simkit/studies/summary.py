@@ -1,0 +1,142 @@
+"""A study's summary: one row per configuration (summary.csv), the markdown page (summary.md), and writing them.
+
+``write_summary`` writes what a kind makes of a study (``StudyKind.tables``
+and ``StudyKind.figures``) into its directory: summary.csv, the extra
+tables, the plots, summary.md and study.json.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from simkit.analysis import stats
+from simkit.analysis.aggregate import Aggregate
+from simkit.analysis.metrics import INTERVALS, measure
+from simkit.files.atomic import replacing
+from simkit.game.options import OPTIONS
+from simkit.game.rules import Rules
+from simkit.presentation import plots
+from simkit.presentation.render import markdown_table
+from simkit.running import dataset as ds
+from simkit.studies.directory import policies_named, recorded_commands, write_study_file, write_text
+from simkit.studies.kind import Config, Results, Study, Tables
+
+
+def summary_row(config: Config, agg: Aggregate) -> dict:
+    """One configuration's row of summary.csv: configuration, team win rates and shares, metrics, the test
+    of the first mover's advantage."""
+    rules = config.rules
+    row: dict = {"study_group": config.group, "label": config.label, **dict(config.facts)}
+    row.update({name: OPTIONS[name].column_value(v) for name, v in rules.values().items()})
+    row.update({"policies": config.lineup.spec, "swap_seats": config.lineup.swap_seats, "games": agg.games})
+    wins = agg.wins()
+    shares = stats.team_shares(wins)
+    for t in range(3):
+        rate = stats.proportion(int(wins[t]), agg.games) if t < rules.teams else stats.Estimate.undefined()
+        share = shares[t] if t < rules.teams else stats.Estimate.undefined()
+        row[f"win_rate_{t}"], row[f"win_rate_{t}_low"], row[f"win_rate_{t}_high"] = rate.value, rate.low, rate.high
+        row[f"share_{t}"], row[f"share_{t}_low"], row[f"share_{t}_high"] = share.value, share.low, share.high
+    gap = stats.max_gap(wins)
+    row["max_gap"], row["max_gap_low"], row["max_gap_high"] = gap.value, gap.low, gap.high
+    ends = agg.ends()
+    row["draw_rate"] = agg.draws / agg.games
+    row["stalemate_rate"] = ends[1] / agg.games
+    row["turn_cap_rate"] = ends[2] / agg.games
+    row["mean_turns"] = stats.mean_length(agg.length).value
+    row["median_turns"] = stats.quantile(agg.length, 50)
+    for name, est in measure(agg).items():
+        row[name], row[f"{name}_low"], row[f"{name}_high"], row[f"{name}_n"] = est.value, est.low, est.high, est.n
+    row["decided"] = agg.decided
+    row["p_value"] = stats.first_mover_test(wins)
+    row["turn_order"] = turn_order(rules) if rules.players > rules.teams else ""
+    return row
+
+
+def turn_order(rules: Rules) -> str:
+    """'team 0: 1st,3rd; team 1: 2nd,4th': when each team's seats move (partner tables)."""
+    return "; ".join(
+        f"team {t}: " + ",".join(_ordinal(s + 1) for s in range(t, rules.players, rules.teams))
+        for t in range(rules.teams)
+    )
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
+    """summary.csv's rows: one per configuration, with Holm's adjustment over the study's advantage tests."""
+    rows = [summary_row(c, results.aggregate(c)) for c in configs]
+    frame = pd.DataFrame(rows)
+    frame["p_holm"] = stats.holm(frame["p_value"])
+    return frame
+
+
+def write_summary(
+    study: Study,
+    configs: list[Config],
+    results: Results,
+    out: Path,
+    command: Sequence[str] | None = None,
+    gone: set[str] = frozenset(),
+) -> Tables:
+    """Write summary.csv, the extra tables, the plots, summary.md and study.json; the tables."""
+
+    tables = study.kind.tables(study, configs, results)
+    _write_csv(out / "summary.csv", tables.summary)
+    for name, frame in tables.extra.items():
+        _write_csv(out / f"{name}.csv", frame)
+    figures = study.kind.figures(tables)
+    for name, figure in figures.items():
+        plots.save(figure, out / name)
+    _remove_stale(out, {"summary.csv", *(f"{name}.csv" for name in tables.extra), *figures})
+    commands = [c for c in recorded_commands(out, command) if not set(policies_named(c, study.kind)) <= gone]
+    write_text(out / "summary.md", summary_markdown(study, tables, commands, list(figures)))
+    write_study_file(out, study, configs, commands)
+    return tables
+
+
+def _remove_stale(out: Path, written: set[str]) -> None:
+    """Remove the tables and figures of `out` this summary no longer makes (its *.csv and *.png
+    outside `written`): a figure left from an earlier summary would show what summary.md no longer
+    says (a family whose searches are not on disk, a section gone)."""
+    for path in sorted([*out.glob("*.csv"), *out.glob("*.png")]):
+        if path.name not in written:
+            path.unlink()
+
+
+def summary_markdown(study: Study, tables: Tables, commands: list[str], figures: list[str]) -> str:
+    """summary.md: the question, the commands that regenerate it, the key table, the sections, the plots, notes."""
+
+    versions = ds.versions()
+    lineups = "; ".join(f"{lineup}: {games:,} games per {study.kind.unit}" for lineup, games in study.lineups.items())
+    regenerate = "\n".join(f"    {c}" for c in commands)
+    parts = [
+        f"# {study.kind.name} study: {study.kind.question}\n",
+        f"Regenerate with (simkit {versions['simkit']}, kernel {ds.GAMES_STAMP}; seed {study.seed}; "
+        f"{lineups}):\n\n{regenerate}\n\nEvery configuration's dataset is in its own folder here (not committed: "
+        "the same commands re-create it exactly); `simkit report` reads any of them.\n",
+    ]
+    if tables.key is not None:
+        parts.append(markdown_table(list(tables.key.columns), tables.key.astype(str).itertuples(index=False)))
+    parts += tables.sections
+    for name in figures:
+        parts.append(f"![{name}]({name})\n")
+
+    notes = [
+        INTERVALS,
+        *tables.notes,
+        "The metrics are defined in docs/guide/reports.md, 'Metrics'; summary.csv has every number with its "
+        "interval and the games behind it.",
+    ]
+    parts.append("\n".join(f"- {n}" for n in notes) + "\n")
+    return "\n".join(parts)
+
+
+def _write_csv(path: Path, frame: pd.DataFrame) -> None:
+    """Write a table whole or not at all, its numbers to six significant figures."""
+    with ds.writing(path), replacing(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format="%.6g")
