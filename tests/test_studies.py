@@ -518,7 +518,8 @@ class Synthetic:
 def test_the_search_brackets_a_known_crossing(crossing):
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import Search
+    from simkit.studies.compensation_search import Search
+    from simkit.studies.compensation_text import outcome_text
 
     rules = Rules.make(12, 2)
     synthetic = Synthetic(crossing)
@@ -526,7 +527,7 @@ def test_the_search_brackets_a_known_crossing(crossing):
     search.run()
     low, up = search.bracket
     if crossing == 0.0:
-        assert search.chosen == (0,) and search.outcome == "no edge at 0: its interval holds zero"
+        assert search.chosen == (0,) and outcome_text(search.outcome) == "no edge at 0: its interval holds zero"
         return
     assert low[0] < crossing < up[0] and up[0] - low[0] <= 3
     # The setting nearest the crossing; at 10.5, 10 and 11 are equally near, and the fitted line's
@@ -539,18 +540,20 @@ def test_the_search_brackets_a_known_crossing(crossing):
 def test_a_search_that_cannot_reach_zero_says_so():
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import Search
+    from simkit.studies.compensation_search import Ending, Search, Steps
+    from simkit.studies.compensation_text import outcome_text
 
     rules = Rules.make(12, 2)
     search = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Synthetic(40.0))
     search.run()
-    assert search.outcome.startswith("cannot reach zero") and search.chosen == (search.high,)
+    assert outcome_text(search.outcome).startswith("cannot reach zero") and search.chosen == (search.high,)
+    assert search.outcome.steps == Steps(Ending.CANNOT_REACH, last_above=search.high)  # how it ended, as data
 
 
 def test_the_three_team_search_moves_both_knobs():
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import Search
+    from simkit.studies.compensation_search import Search
 
     class TwoKnobs(Synthetic):
         def aggregate(self, config):
@@ -595,18 +598,19 @@ def test_the_three_team_polish_keeps_the_neighbour_nearest_fair():
     played: the search resumes there)."""
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import Need, Search
+    from simkit.studies.compensation_search import Need, Search
+    from simkit.studies.compensation_text import outcome_text
 
     rules = Rules.make(3)
     near = {(6, 4): (0.3353, 0.3333, 0.3314), (7, 5): (0.3335, 0.3333, 0.3332), (5, 3): (0.3340, 0.3340, 0.3320)}
     search = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Shares(near))
     search.visit_neighbours((6, 4))
     assert search.nearest_fair((6, 4)) == (7, 5)
-    assert "7,5 is nearest fair (the steps ended at 6,4)" in search.outcome
+    assert "7,5 is nearest fair (the steps ended at 6,4)" in outcome_text(search.outcome)
     assert len(search.points) == 9
     tie = Search("handicap", rules, Lineup.parse("greedy", rules), 1000, Shares({}))
     tie.visit_neighbours((6, 4))
-    assert tie.nearest_fair((6, 4)) == (6, 4) and tie.outcome == ""  # all alike: the search's own answer
+    assert tie.nearest_fair((6, 4)) == (6, 4) and outcome_text(tie.outcome) == ""  # all alike: the search's own answer
 
     class Missing(Shares):
         def aggregate(self, config):
@@ -623,17 +627,18 @@ def test_a_guided_search_does_not_stop_at_a_standard_game_even_by_chance():
     on and finds 8."""
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import NO_EDGE_AT_0, Search
+    from simkit.studies.compensation_search import Search
+    from simkit.studies.compensation_text import NO_EDGE_AT_0, outcome_text
 
     rules = Rules.make(2)
     line = {(k, 0): (0.5 + 0.004 * (8.3 - k), 0.5 - 0.004 * (8.3 - k)) for k in range(1, 63)}
     line[0, 0] = (0.5014, 0.4986)  # +0.14 pp, its interval [-0.02, +0.30] holding zero
     alone = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(line))
     alone.run()
-    assert alone.chosen == (0,) and alone.outcome == NO_EDGE_AT_0
+    assert alone.chosen == (0,) and outcome_text(alone.outcome) == NO_EDGE_AT_0
     guided = Search("late_card", rules, Lineup.parse("greedy", rules), 1000, Shares(line), near=(9,))
     guided.run()
-    assert guided.chosen == (8,) and guided.outcome.startswith("bracketed")
+    assert guided.chosen == (8,) and outcome_text(guided.outcome).startswith("bracketed")
     assert (0,) in guided.points  # the standard game is played all the same: the edge without a rule
 
 
@@ -642,7 +647,8 @@ def test_the_answer_is_the_visited_setting_nearest_fair():
     bisection visited 19, at 0.00 pp: the answer is 19 (where the steps ended was the answer before)."""
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import Search
+    from simkit.studies.compensation_search import Search
+    from simkit.studies.compensation_text import outcome_text
 
     rules = Rules.make(2)
     lucky = {(k, 0): (0.5 + 0.002 * (20.4 - k), 0.5 - 0.002 * (20.4 - k)) for k in range(63)}
@@ -652,7 +658,8 @@ def test_the_answer_is_the_visited_setting_nearest_fair():
     assert search.steps == (20,) and search.bracket == ((18,), (22,))
     assert search.chosen == (19,)
     assert (
-        search.outcome == f"bracketed; of the {len(search.points)} settings visited, 19 is nearest fair (the "
+        outcome_text(search.outcome)
+        == f"bracketed; of the {len(search.points)} settings visited, 19 is nearest fair (the "
         "steps ended at 20)"
     )
     assert search.unfairness((19,)) < search.unfairness((20,))
@@ -666,7 +673,8 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
     from simkit.analysis import stats
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, Search
+    from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, Search
+    from simkit.studies.compensation_text import outcome_text
 
     rules = Rules.make(3)
     visited = {
@@ -679,7 +687,9 @@ def test_nearest_fair_weighs_both_criteria_by_their_intervals():
     for knobs in visited:
         search.value(knobs)
     assert search.nearest_fair((43, 33)) == (31, 15)
-    assert search.outcome == "; of the 4 settings visited, 31,15 is nearest fair (the steps ended at 43,33)"
+    assert (
+        outcome_text(search.outcome) == "; of the 4 settings visited, 31,15 is nearest fair (the steps ended at 43,33)"
+    )
     wins = search.value((31, 15)).agg.wins()
     adv, gap = stats.advantage(wins), stats.max_gap(wins)
     assert search.unfairness((31, 15)) == pytest.approx(
@@ -701,7 +711,8 @@ def test_an_inconclusive_confirmation_takes_a_second_look(share0, looks):
     edge goes on to its next look's games on the same seed; a settled one stops."""
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import LOOKS, Search, confirmation, first_look
+    from simkit.studies.compensation_plan import LOOKS, confirmation, first_look
+    from simkit.studies.compensation_search import Search
 
     rules = Rules.make(2)
 
@@ -736,7 +747,8 @@ def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, a
     while each look is inconclusive, deciding from the games on disk (in multiples of the first look's)."""
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
-    from simkit.studies.compensation import Search, confirmation, first_look, looks_taken
+    from simkit.studies.compensation_plan import confirmation, first_look, looks_taken
+    from simkit.studies.compensation_search import Search
 
     rules = Rules.make(2)
 
@@ -787,7 +799,9 @@ def test_a_strong_answer_not_confirmed_fair_is_refined_and_confirmed_on_fresh_se
     the search's seed, 17.2 on any other): its confirmation is not fair, so the settings around the answer
     are played again on seed + 3, REFINE_GAMES each, the fitted line chooses 17, and 17 is confirmed on
     seed + 4; the first confirmation keeps its row as 'first confirmation'. The plan asks for all of it."""
-    from simkit.studies.compensation import REFINE_GAMES, plan, searches
+    from simkit.studies.compensation_plan import plan, searches
+    from simkit.studies.compensation_search import REFINE_GAMES
+    from simkit.studies.compensation_text import outcome_text
 
     study = make_study("compensation", ["lookahead"], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
     results = BySeed({2026: 18.4, **{seed: 17.2 for seed in (2027, 2029, 2030)}})
@@ -802,7 +816,7 @@ def test_a_strong_answer_not_confirmed_fair_is_refined_and_confirmed_on_fresh_se
     assert search.first_confirmation.seed == 2027
     assert (
         "so the settings around 18 were played again, 20,000 games each on seed 2029: 17 is nearest "
-        "fair on the line fitted through the last of them" in search.outcome
+        "fair on the line fitted through the last of them" in outcome_text(search.outcome)
     )
     roles = [dict(c.facts)["role"] for c in plan(study, results)]
     assert roles.count("refinement") == 5 and roles.count("first confirmation") == 1
@@ -812,18 +826,22 @@ def test_a_refinement_follows_its_fit_beyond_the_settings_it_played():
     """The refinement's deals cross even at 14.6, far below the first answer 18: the line through 16..20
     puts the setting nearest fair at 15, beyond them, so a second round plays 13..17 around it; its line
     chooses 15, among the settings it played."""
-    from simkit.studies.compensation import REFINE_ROUNDS, searches
+    from simkit.studies.compensation_plan import searches
+    from simkit.studies.compensation_search import REFINE_ROUNDS
+    from simkit.studies.compensation_text import outcome_text
 
     study = make_study("compensation", ["lookahead"], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
     search, confirm = searches(study, BySeed({2026: 18.4, 2027: 14.6, 2029: 14.6, 2030: 14.6}))[-1]
     assert search.first == (18,) and search.chosen == (15,) and confirm.seed == 2030
     assert sorted(search.refined) == [(k,) for k in range(13, 21)] and REFINE_ROUNDS >= 2
-    assert "so the settings around 18, then around 15 (2 rounds, 8 settings), were played again" in search.outcome
+    assert "so the settings around 18, then around 15 (2 rounds, 8 settings), were played again" in outcome_text(
+        search.outcome
+    )
 
 
 def test_only_a_strong_answer_not_confirmed_fair_is_refined():
     """A greedy search (100,000 games per setting) is not refined, nor a strong one confirmed fair."""
-    from simkit.studies.compensation import searches
+    from simkit.studies.compensation_plan import searches
 
     fair_everywhere = BySeed({seed: 17.0 for seed in (2026, 2027, 2029, 2030)})
     for lineup in ("greedy", "lookahead"):
@@ -840,7 +858,7 @@ def test_a_refinement_chooses_on_the_fitted_plane_not_a_lucky_setting():
     at (8,6) the games happened to come out even. The fitted plane still chooses (6,4); the settings'
     own values alone would choose (8,6)."""
     from simkit.analysis.aggregate import Aggregate
-    from simkit.studies.compensation import Point, fitted_nearest_fair
+    from simkit.studies.compensation_search import Point, fitted_nearest_fair
 
     def point(h0, h1, games=20_000):
         s0 = 1 / 3 + 0.003 * (6.3 - h0)
@@ -931,7 +949,7 @@ def test_one_family_of_a_compensation_study_writes_its_own_rows_alone(tmp_path):
 def test_a_compensation_answer_is_checked_by_another_line_up_with_its_wall_time(tmp_path):
     """--check: each confirmed answer is played again by another line-up on seed + 2; the summary says whether
     it holds, each search's wall time, and the standard game's edge the search measured."""
-    from simkit.studies.compensation import CHECK_GAMES
+    from simkit.studies.options import CHECK_GAMES
 
     study = make_study(
         "compensation", ["random"], 200, 4, {"players": 12, "teams": 2}, families=["late_card"], checks=["greedy"]
@@ -1062,7 +1080,7 @@ def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(
     """The summary replays every search on disk (`whole`: every table); a per-seat hand size
     (--players 3 --hand-size 6,7,7) does not fit two seats (a list cycles over larger tables), and
     that table is left out instead of ending the study with an error after its last game."""
-    from simkit.studies.compensation import searches, whole
+    from simkit.studies.compensation_plan import searches, whole
     from simkit.studies.kind import Results
 
     study = make_study("compensation", ["greedy"], 100, rules={"players": 3, "hand_size": "6,7,7"})

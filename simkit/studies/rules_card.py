@@ -33,7 +33,7 @@ from simkit.game.players import Lineup
 from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.kernels.core import state as ks
 from simkit.presentation.render import pp
-from simkit.studies.compensation import FAIR_BAND, GAP_TARGET, from_fair, strength
+from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, from_fair, strength
 from simkit.studies.confirmation import hypotheses_of
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
