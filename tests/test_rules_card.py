@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from simkit.game.rules import Rules
 from simkit.presentation.render import pp
-from simkit.studies.rules_card import CARD, cells, figure, make_card, markdown, rule_words
+from simkit.studies.rule_words import rule_words
+from simkit.studies.rules_card import CARD, cells, figure, make_card, markdown
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 

@@ -31,17 +31,16 @@ from simkit.files.atomic import replacing
 from simkit.game.options import OPTIONS, from_flags
 from simkit.game.players import Lineup
 from simkit.game.rules import LEGAL_TEAMS, Rules
-from simkit.kernels.core import state as ks
+from simkit.presentation.page import A4, Page
 from simkit.presentation.render import pp
 from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, from_fair, strength
 from simkit.studies.confirmation import hypotheses_of
+from simkit.studies.rule_words import rule_words, seats_dealt
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
 LINEUPS = {"casual": "greedy", "strong": "swift"}  # the card's columns: the line-up that measured each
 TABLES = [(p, t) for p, teams in LEGAL_TEAMS.items() for t in teams]
 NOT_MEASURED = "Not yet measured under strong play."
-TEAM_WORDS = ("first", "second", "third")
-COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
 
 
 class CardError(ValueError):
@@ -290,92 +289,6 @@ def make_card(results: Path) -> Card:
     return Card(rows, sources, sorted(versions), confirmed[1] if confirmed is not None else None)
 
 
-# --- the rule in words ---------------------------------------------------------------
-
-
-def ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _count(n: int) -> str:
-    return COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)
-
-
-def _first(n: int) -> str:
-    """'the first' (one seat) or 'the first three'."""
-    return "the first" if n == 1 else f"the first {_count(n)}"
-
-
-def seats_dealt(rules: Rules) -> list[tuple[int, int]]:
-    """Each seat's (cards in hand, the turn at whose end it draws its late card; 0: none), read from what
-    the rule options write into the kernel's configuration: a seat with a late card is dealt one fewer."""
-    cfg = rules.cfg()
-    return [(int(cfg[ks.CFG_HAND + s]), int(cfg[ks.CFG_LATE + s])) for s in range(rules.players)]
-
-
-def rule_words(rules: Rules) -> str:
-    """The rule in plain words: what each team's players are dealt, and when a player dealt short takes
-    the missing card ('The first player is dealt 6 cards and takes their 7th at the end of their 24th
-    turn.'). The players it does not name are dealt the table's usual hand."""
-    usual = OPTIONS["hand_size"].default_for({"players": rules.players})
-    seats = seats_dealt(rules)
-    if all(s == (usual, 0) for s in seats):
-        return f"No rule needed: everyone is dealt the usual {usual} cards."
-    sentences = []
-    for team in range(rules.teams):
-        own = [seats[s] for s in range(team, rules.players, rules.teams)]
-        sentence = _team_words(team, own, usual)
-        if sentence:
-            sentences.append(sentence)
-    text = "; ".join(sentences)
-    return text[0].upper() + text[1:] + "."
-
-
-def _team_words(team: int, seats: list[tuple[int, int]], usual: int) -> str:
-    """What one team's seats (in the order they play) are dealt, or '' when they are dealt as usual."""
-    if all(s == (usual, 0) for s in seats):
-        return ""
-    alone = len(seats) == 1
-    who = f"the {TEAM_WORDS[team]} player" if alone else f"the {TEAM_WORDS[team]} team's players"
-    verb = ("is", "takes") if alone else ("are", "take")
-    groups: list[list] = []  # runs of seats dealt alike: [count, hand, late]
-    for hand, late in seats:
-        if groups and groups[-1][1:] == [hand, late]:
-            groups[-1][0] += 1
-        else:
-            groups.append([1, hand, late])
-    if len(groups) == 1:
-        return who + " " + _dealt(seats[0][0], seats[0][1], verb)
-    late = [g for g in groups if g[2]]
-    if len(late) == len(groups) and len({g[1] for g in groups}) == 1:
-        # every seat short by the same card, at two turns: the earlier seats wait one turn longer
-        (n1, hand, k1), (n2, _, k2) = groups
-        return (
-            f"{who} are dealt {hand - 1} cards and take their {ordinal(hand)} at the end of their "
-            f"{ordinal(k1)} turn ({_first(n1)} to play) or {ordinal(k2)} turn "
-            f"(the other{' ' + _count(n2) if n2 > 1 else ''})"
-        )
-    parts, done = [], 0
-    for n, hand, k in groups:
-        if (hand, k) == (usual, 0):
-            done += n
-            continue
-        where = "first" if done == 0 else "next" if done + n < len(seats) else "last"
-        subject = f"the {where}{' ' + _count(n) if n > 1 else ''} of {who} to play"
-        parts.append(subject + " " + _dealt(hand, k, ("is", "takes") if n == 1 else ("are", "take")))
-        done += n
-    return "; ".join(parts)
-
-
-def _dealt(hand: int, late: int, verb: tuple[str, str]) -> str:
-    if late:
-        return (
-            f"{verb[0]} dealt {hand - 1} cards and {verb[1]} their {ordinal(hand)} at the end of their "
-            f"{ordinal(late)} turn"
-        )
-    return f"{verb[0]} dealt {hand} cards"
-
-
 # --- the card --------------------------------------------------------------------------
 
 
@@ -487,7 +400,7 @@ def footer(card: Card) -> str:
 
 # --- the printable page -----------------------------------------------------------------
 
-PAGE = (8.27, 11.69)  # A4 portrait, inches
+PAGE = A4  # portrait, inches
 MARGIN = 0.5
 PAD = 0.05  # inches between a cell's edge and its text
 COLUMNS = (
@@ -501,60 +414,6 @@ SMALLEST = 6.5  # points: the smallest the table's text may be made to fit the p
 LEAD = 1.3  # line height, in font sizes
 FIT = 0.94  # the share of a width that measured text may fill (the saved page renders it a little wider)
 INK = {"rule": "black", "edge": "#1f4e79", "note": "0.35"}
-
-
-class _Page:
-    """Text on an A4 figure, placed in inches from the top left and wrapped to a width by measuring it."""
-
-    def __init__(self):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        self.fig = Figure(figsize=PAGE)
-        self.renderer = FigureCanvasAgg(self.fig).get_renderer()
-
-    def width(self, text: str, size: float, weight: str = "normal") -> float:
-        from matplotlib.font_manager import FontProperties
-
-        w, _, _ = self.renderer.get_text_width_height_descent(text, FontProperties(size=size, weight=weight), False)
-        return w / self.fig.dpi
-
-    def wrap(self, text: str, width: float, size: float = FONT, weight: str = "normal") -> list[str]:
-        lines: list[str] = []
-        for word in text.split():
-            if lines and self.width(lines[-1] + " " + word, size, weight) <= FIT * width:
-                lines[-1] += " " + word
-            else:
-                lines.append(word)
-        return lines
-
-    def put(self, x: float, y: float, lines: list[str], size: float = FONT, **style) -> float:
-        """Write lines at (x, y) inches from the top left; the height they take, in inches."""
-        if lines:
-            self.fig.text(
-                x / PAGE[0],
-                1 - y / PAGE[1],
-                "\n".join(lines),
-                va="top",
-                ha="left",
-                fontsize=size,
-                linespacing=LEAD,
-                **style,
-            )
-        return len(lines) * size * LEAD / 72
-
-    def rule(self, x0: float, x1: float, y: float, colour: str = "0.2", width: float = 0.6) -> None:
-        from matplotlib.lines import Line2D
-
-        self.fig.add_artist(
-            Line2D(
-                [x0 / PAGE[0], x1 / PAGE[0]],
-                [1 - y / PAGE[1]] * 2,
-                transform=self.fig.transFigure,
-                color=colour,
-                linewidth=width,
-            )
-        )
 
 
 def figure(card: Card):
@@ -574,9 +433,9 @@ def figure(card: Card):
         size -= 0.25
 
 
-def _laid_out(card: Card, size: float) -> tuple[_Page, float]:
+def _laid_out(card: Card, size: float) -> tuple[Page, float]:
     """The card laid out with the table's text at `size` points; the page and where the text ends (inches)."""
-    page = _Page()
+    page = Page(PAGE, lead=LEAD, fit=FIT, font=FONT)
     line = size * LEAD / 72
     full = PAGE[0] - 2 * MARGIN
     y = MARGIN
@@ -639,4 +498,4 @@ def write(results: Path, out: Path) -> list[Path]:
     return paths
 
 
-__all__ = ["Card", "CardError", "Row", "Rule", "choose", "figure", "make_card", "markdown", "rule_words", "write"]
+__all__ = ["Card", "CardError", "Row", "Rule", "choose", "figure", "make_card", "markdown", "write"]
