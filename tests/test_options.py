@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import re
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 import simkit
 from simkit.cli import app
+from simkit.game import rules as rules_module
 from simkit.game.options import OPTIONS, RulesError, markdown_table
 from simkit.game.players import Lineup
 from simkit.game.records import game_record
@@ -38,6 +40,22 @@ def test_the_docs_option_table_is_the_table():
 
 def test_rules_fields_are_the_options_in_table_order():
     assert [f.name for f in dataclasses.fields(Rules)] == list(OPTIONS)
+
+
+def test_the_fields_declared_to_the_type_checker_are_the_rules_fields():
+    """simkit/game/rules.py declares Rules' fields to the type checker (_RulesFields, read by mypy only): the same
+    names in the same order, with the same types, as the fields OPTIONS makes."""
+    source = Path(rules_module.__file__).read_text(encoding="utf-8")
+    declared = next(
+        node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ClassDef) and node.name == "_RulesFields"
+    )
+    names_and_types = [
+        (item.target.id, ast.unparse(item.annotation))
+        for item in declared.body
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+    ]
+    made = [(f.name, f.type if isinstance(f.type, str) else f.type.__name__) for f in dataclasses.fields(Rules)]
+    assert names_and_types == made
 
 
 @pytest.mark.parametrize("command", ["run", "study", "play"])

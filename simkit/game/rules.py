@@ -7,8 +7,8 @@ tables first; ``Rules(...)`` with every field given is checked the same way).
 
 from __future__ import annotations
 
-from dataclasses import fields, make_dataclass
-from typing import Any
+from dataclasses import dataclass, fields, make_dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,8 +32,27 @@ from simkit.game.options import (  # noqa: F401  (re-exported: the RULES.md tabl
 )
 from simkit.kernels.core import state as ks
 
+if TYPE_CHECKING:
+    # Rules' fields as the type checker sees them: OPTIONS' names in table order, each typed by its kind as
+    # _TYPES says (tests/test_options.py checks the two agree). At run time OPTIONS makes them (make_dataclass).
+    @dataclass(frozen=True)
+    class _RulesFields:
+        players: int
+        teams: int
+        hand_size: int | tuple[int, ...]
+        sequences_to_win: int
+        max_turns: int
+        chip_limit: bool
+        reshuffle: bool
+        dead_swap: bool
+        late_card: int
+        handicap: int | tuple[int, ...]
 
-class _RulesMethods:
+else:
+    _RulesFields = object
+
+
+class _RulesMethods(_RulesFields):
     """What every Rules can do; the fields come from OPTIONS (see ``Rules``)."""
 
     def __post_init__(self) -> None:
@@ -103,9 +122,12 @@ class _RulesMethods:
 
 _TYPES = {"int": int, "bool": bool, "sizes": "int | tuple[int, ...]", "counts": "int | tuple[int, ...]"}
 
-Rules = make_dataclass(
-    "Rules", [(name, _TYPES[o.kind]) for name, o in OPTIONS.items()], bases=(_RulesMethods,), frozen=True
-)
+if TYPE_CHECKING:
+    Rules = _RulesMethods
+else:
+    Rules = make_dataclass(
+        "Rules", [(name, _TYPES[o.kind]) for name, o in OPTIONS.items()], bases=(_RulesMethods,), frozen=True
+    )
 Rules.__module__ = __name__  # pickled by name (Dask sends Rules to its workers)
 Rules.__doc__ = (
     "One game configuration: a value of every rule option (simkit.game.options.OPTIONS), checked. "
