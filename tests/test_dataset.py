@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pyarrow.parquet as pq
@@ -65,6 +66,19 @@ def test_a_part_that_does_not_fit_the_chunks_is_refused(tmp_path):
     shutil.copy(tmp_path / "b" / ds.part_name(150), tmp_path / "a" / ds.part_name(150))
     with pytest.raises(ds.DatasetError, match="does not fit this run's chunks"):
         run(tmp_path / "a", spec(chunk=100))
+
+
+def test_a_part_of_this_run_whose_metadata_gives_no_first_game_is_refused(tmp_path):
+    """A part named for a chunk of the run, with the run's id but no first game in its metadata (the chunk log has
+    no digest of it, so it is read whole), is refused as not fitting the chunks: one error, no traceback."""
+    run(tmp_path, spec(games=200))
+    table = pq.read_table(tmp_path / ds.part_name(100))
+    meta = json.loads(table.schema.metadata[b"simkit"])
+    del meta["first_game"]
+    stray = table.replace_schema_metadata({b"simkit": json.dumps(meta).encode()})
+    pq.write_table(stray, tmp_path / ds.part_name(200))
+    with pytest.raises(ds.DatasetError, match="part-000000000200.parquet does not fit this run's chunks"):
+        run(tmp_path, spec(games=300))
 
 
 def test_a_report_counts_a_copied_run_once_and_says_so(tmp_path):

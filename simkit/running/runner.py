@@ -228,11 +228,11 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
                 f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out"
             )
         first, rows = meta.get("first_game"), meta.get("games")
-        if path.name != ds.part_name(first) or first not in chunks:
+        if not isinstance(first, int) or path.name != ds.part_name(first) or first not in chunks:
             raise ds.DatasetError(
                 f"{path} does not fit this run's chunks of {spec.chunking} games; re-run with --overwrite"
             )
-        if rows > chunks[first]:
+        if not isinstance(rows, int) or rows > chunks[first]:
             raise ds.DatasetError(
                 f"{path} holds {rows} games where {chunks[first]} were expected; re-run with --overwrite"
             )
