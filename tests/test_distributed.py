@@ -162,7 +162,7 @@ def test_without_dask_the_scheduler_option_says_how_to_install_it(tmp_path, monk
 @pytest.mark.parametrize(
     "module, name, value, said",
     [
-        ("simkit", "__version__", "0.0.1", "simkit 0.0.1 (client "),
+        ("simkit.running.dataset", "VERSION", "0.0.1", "simkit 0.0.1 (client "),
         ("simkit.running.dataset", "SOURCES_HASH", "0" * 64, "kernel_sources 0000000000000000 (client "),
     ],
 )
