@@ -30,9 +30,10 @@ run: $(INSTALLED)  ## the default study: the first player's advantage at every t
 # --check (`make format` lays it out).
 CODE := simkit cli.py kernels tests benchmarks fitting
 
-lint: $(INSTALLED)  ## ruff check and ruff format --check over the code (CI runs it before the tests)
+lint: $(INSTALLED)  ## ruff check and ruff format --check over the code, then mypy (CI runs it before the tests)
 	$(VENV)/bin/ruff check $(CODE)
 	$(VENV)/bin/ruff format --check $(CODE)
+	$(VENV)/bin/mypy
 
 format: $(INSTALLED)  ## ruff format: lay the code out as make lint expects
 	$(VENV)/bin/ruff format $(CODE)

@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -33,7 +33,7 @@ class _OneLineErrors(typer.core.TyperGroup):
     """The app's group: a usage error (an unknown option, a missing value, a value of the wrong type) ends
     in one line, ``error: ...`` naming the option and pointing to --help, and exit code 2 (Click's)."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]  # windows_expand_args comes in **extra
         exceptions = _click_exceptions()
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra)
@@ -57,9 +57,12 @@ def _click_exceptions():
         # typer 0.2x exports none of its Click's usage errors, which the one-line errors catch by class;
         # tests/test_cli.py fails if they move.
         from typer._click import exceptions
+
+        return exceptions
     except ImportError:  # a typer that uses Click itself
-        from click import exceptions
-    return exceptions
+        from click import exceptions as click_exceptions
+
+        return click_exceptions
 
 
 def usage_message(e, args=None) -> str:
@@ -201,7 +204,7 @@ def _options_as_one_keyword(command, keyword: str, added: dict, keep=lambda valu
         return command(**kwargs, **{keyword: {k: v for k, v in given.items() if keep(v)}})
 
     del with_options.__wrapped__  # typer reads __signature__, not the wrapped function's
-    with_options.__signature__ = signature.replace(parameters=params)
+    with_options.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]  # typer reads it
     with_options.__annotations__ = {p.name: p.annotation for p in params}
     return with_options
 
@@ -252,12 +255,12 @@ def with_study_options(command):
     return _options_as_one_keyword(command, "study_options", added)
 
 
-def _config(rule_options: dict, policy: str, swap_seats: bool = False):
+def _config(rule_options: dict | None, policy: str, swap_seats: bool = False):
     """(Rules, Lineup) from the command line's rule options and line-up."""
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
 
-    rules = Rules.make(**rule_options)
+    rules = Rules.make(**(rule_options or {}))
     return rules, Lineup.parse(policy, rules, swap_seats)
 
 
@@ -389,7 +392,13 @@ def _progress():
     return Progress(*columns, console=err_console, transient=True)
 
 
-class _Bar:
+if TYPE_CHECKING:
+    from simkit.running.executors import RunEvents as _RunEvents
+else:
+    _RunEvents = object  # the runner imported only when a command runs (it loads the kernels)
+
+
+class _Bar(_RunEvents):
     """The runner's events shown on the terminal: one line while compiling, then a progress bar."""
 
     def __init__(self, bar, scheduler: str | None, description: str = "playing"):
@@ -420,13 +429,14 @@ class _Bar:
     def advanced(self, games: int) -> None:
         if self.t0 is None:  # a watcher that never heard playing(): count from the first games
             self.playing()
+        assert self.t0 is not None  # set by playing()
         self.played += games
         seconds = time.perf_counter() - self.t0
         rate = f"{self.played / seconds:,.0f}/s" if seconds >= 0.5 else ""  # too early to tell
         self.bar.update(self.task, advance=games, rate=rate)
 
 
-class _Quiet:
+class _Quiet(_RunEvents):
     """Events that print the compile notice (on a terminal, not with --quiet) and the runner's notices, nothing else."""
 
     def __init__(self, notice: bool):
@@ -497,7 +507,7 @@ def _study_policy_default() -> str:
     from simkit.studies.kind import StudyKind
     from simkit.studies.registry import KINDS
 
-    usual = StudyKind.__dataclass_fields__["default_policies"].default
+    usual = StudyKind.default_policies  # the field's default
     others = "; ".join(
         f"{k.name}: {', '.join(k.default_policies)}" for k in KINDS.values() if k.default_policies != usual
     )
@@ -513,11 +523,11 @@ class _StudyCommand(typer.core.TyperCommand):
     def format_help_text(self, ctx, formatter) -> None:
         formatter.write_paragraph()
         with formatter.indentation():
-            formatter.write_text(inspect.cleandoc(self.help).replace("{kinds}", _study_kinds_help()))
+            formatter.write_text(inspect.cleandoc(self.help or "").replace("{kinds}", _study_kinds_help()))
 
     def format_options(self, ctx, formatter) -> None:
         for p in self.get_params(ctx):
-            if p.name == "policy" and "Default:" not in p.help:
+            if p.name == "policy" and isinstance(p, typer.core.TyperOption) and "Default:" not in (p.help or ""):
                 p.help = f"{p.help} {_study_policy_default()}"
         super().format_options(ctx, formatter)
 

@@ -94,7 +94,7 @@ def _signature_with_rule_options():
     return base.replace(parameters=params)
 
 
-simulate.__signature__ = _signature_with_rule_options()
+simulate.__signature__ = _signature_with_rule_options()  # type: ignore[attr-defined]  # inspect.signature reads it
 
 
 def read_games(directory: str | Path, columns: list[str] | None = None, allow_incomplete: bool = False) -> pd.DataFrame:

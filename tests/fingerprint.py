@@ -46,6 +46,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from simkit.game.options import OPTIONS as RULE_OPTIONS
 
@@ -57,7 +58,7 @@ TABLE_OPTIONS = ("players", "teams")  # the rule options TABLES varies
 # Each other rule option away from its default, at a table: name -> [(players, teams, value)]. The corpus takes
 # them in simkit.game.options.OPTIONS order; an option new to OPTIONS plays nothing here until it has an entry (and
 # then the corpus plays other games: a new GAMES_STAMP, or an ADDED group; tests/test_options.py asks for one).
-AWAY = {
+AWAY: dict[str, list[tuple[int, int, Any]]] = {
     "hand_size": [(2, 2, (6, 7))],
     "sequences_to_win": [(2, 2, 1)],
     "max_turns": [(4, 2, 40)],
@@ -87,7 +88,7 @@ SPELLED = {"quick": _QUICK, "ismcts:iterations=200:cheat=1": "ismcts:iterations=
 
 def corpus() -> list[tuple[str, int, int, int, dict, bool]]:
     """(line-up, players, teams, games, rule options, swap seats) of every configuration, in order."""
-    out = []
+    out: list[tuple[str, int, int, int, dict, bool]] = []
     for policy, games in (("random", 3000), ("greedy", 300)):
         out += [(policy, p, t, games, {}, False) for p, t in TABLES]
         out += [(policy, p, t, games // 3, o, False) for p, t, o in OPTIONS]

@@ -349,6 +349,7 @@ def play_game(rules: dict, policies: list[str], seed: int, game: int, board: lis
             hand.remove(dead)
             g.discards.append(dead)
             card, rs = g.draw(rng)
+            assert card is not None  # may_swap(): a replacement can be drawn
             reshuffle = reshuffle or rs
             drawn.append(card)
             hand.append(card)

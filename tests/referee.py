@@ -287,7 +287,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         if codes != sorted(codes):
             bad.append(f"seat {s}: hand not sorted by card code")
         table.hands[s] = list(hand)
-    dealt = Counter()
+    dealt: Counter[str] = Counter()
     for hand in table.hands:
         dealt.update(hand)
     for card, n in dealt.items():
@@ -303,7 +303,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         nonlocal conservation_reported
         if conservation_reported:
             return
-        total = Counter()
+        total: Counter[str] = Counter()
         for hand in table.hands:
             total.update(hand)
         total.update(table.discards)

@@ -32,7 +32,7 @@ def _wilson(k: int, n: int) -> tuple[float, float, float]:
 
 
 def _policies(config: dict, players: int, teams: int) -> list[str | None]:
-    parts = [p.strip() for p in str(config.get("policies", "")).split(",")]
+    parts: list[str | None] = [p.strip() for p in str(config.get("policies", "")).split(",")]
     return parts if len(parts) == players else [parts[(s % teams) % len(parts)] for s in range(players)]
 
 
@@ -171,7 +171,7 @@ def one(df: pd.DataFrame, config: dict[str, Any], teams: int, swapped: bool) -> 
     }
     means = []
     for t in range(teams):
-        row = {"team": t}
+        row: dict[str, float] = {"team": t}
         for name in ("one_eyed", "two_eyed", "sequences", "chips"):
             row[name] = float(df[f"{name}_{t}"].astype(np.float64).mean())
         row["jacks"] = row["one_eyed"] + row["two_eyed"]

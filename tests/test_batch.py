@@ -61,7 +61,12 @@ def test_two_states_lie_apart_from_each_other_and_from_other_arrays() -> None:
 
 def test_cache_lines_apart_keeps_shapes_types_and_zeros() -> None:
     """Each array keeps its shape and type, starts a cache line, and is a C-contiguous writable zero array."""
-    wanted = [np.zeros((3, 5), np.int16), np.zeros(1, np.uint64), np.zeros((0, 9), np.int64), np.zeros(7, np.float64)]
+    wanted: list[np.ndarray] = [
+        np.zeros((3, 5), np.int16),
+        np.zeros(1, np.uint64),
+        np.zeros((0, 9), np.int64),
+        np.zeros(7, np.float64),
+    ]
     got = cache_lines_apart(wanted)
     for w, g in zip(wanted, got):
         assert (g.shape, g.dtype) == (w.shape, w.dtype)

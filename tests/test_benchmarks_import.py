@@ -39,6 +39,7 @@ def test_script_imports(script: Path, monkeypatch):
     monkeypatch.syspath_prepend(str(script.parent))
     name = "scripts_" + script.relative_to(ROOT).with_suffix("").as_posix().replace("/", "_")
     spec = importlib.util.spec_from_file_location(name, script)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -361,7 +363,7 @@ def test_help_fits_an_80_column_terminal(command):
     lines = result.stdout.splitlines()
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     assert "…" not in result.stdout
-    click_command = get_command(app)
+    click_command: Any = get_command(app)  # the app's group, then the command named
     for name in command:
         click_command = click_command.commands[name]
     for param in click_command.params:
@@ -453,12 +455,9 @@ def test_a_read_only_file_system_is_said_in_words(tmp_path, monkeypatch):
     def read_only(path):
         return str(path).startswith(str(folder))
 
-    real_mkstemp, real_mkdtemp, real_write, real_mkdir = (
-        tempfile.mkstemp,
-        tempfile.mkdtemp,
-        pathlib.Path.write_bytes,
-        pathlib.Path.mkdir,
-    )
+    real_mkstemp: Callable[..., Any] = tempfile.mkstemp  # called with what the code under test passes
+    real_mkdtemp: Callable[..., Any] = tempfile.mkdtemp
+    real_write, real_mkdir = pathlib.Path.write_bytes, pathlib.Path.mkdir
 
     def refuse(path):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
@@ -502,10 +501,10 @@ def test_a_read_only_file_system_is_said_in_words(tmp_path, monkeypatch):
 
 def test_no_short_flag_means_two_things():
     """-t was --teams in run, study and play but --turn in replay: a short flag names one option everywhere."""
-    from typer.main import get_command
+    from typer.main import get_group
 
     meaning: dict[str, set[str]] = {}
-    for command in get_command(app).commands.values():
+    for command in get_group(app).commands.values():
         for param in command.params:
             for flag in [*param.opts, *param.secondary_opts]:
                 if flag.startswith("-") and not flag.startswith("--"):
@@ -529,7 +528,8 @@ RULE_VALUES = {
     "--no-reshuffle": None,
     "--chip-limit": None,
 }
-FUZZ = {  # command: (positional arguments, {option: its values, None for a flag})
+# command: (positional arguments, {option: its values, None for a flag})
+FUZZ: dict[str, tuple[list[str], dict[str, list[str] | None]]] = {
     "run": (
         [],
         {

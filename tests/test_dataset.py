@@ -14,6 +14,7 @@ from simkit.game.rules import Rules
 from simkit.presentation.render import render
 from simkit.running import dataset as ds
 from simkit.running.runner import RunSpec, run
+from tests.manifests import manifest_of
 
 TWO = Rules.make(2)
 
@@ -102,7 +103,7 @@ def test_two_seeds_are_two_summaries_never_pooled(tmp_path):
 
 def test_an_incomplete_run_is_marked_in_every_format(tmp_path):
     run(tmp_path, spec(games=300))
-    manifest = ds.read_manifest(tmp_path)
+    manifest = manifest_of(tmp_path)
     manifest["games"] = 1000  # as if 1,000 were asked for and only 300 written
     ds.write_json_atomic(tmp_path / ds.MANIFEST, manifest)
     (summary,) = summarise_dataset(tmp_path)

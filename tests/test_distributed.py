@@ -20,6 +20,7 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running.runner import RunEvents, RunSpec, run
+from tests.manifests import manifest_of
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.xdist_group("dask")  # one pytest worker holds the module's cluster
@@ -87,7 +88,7 @@ class Recorder(RunEvents):
         self.compiles.append(seconds)
 
     def advanced(self, games):
-        done = sum(c["done"] for c in ds.read_manifest(self.out)["chunks"]) if self.out else None
+        done = sum(c["done"] for c in manifest_of(self.out)["chunks"]) if self.out else None
         self.advances.append((games, done))
 
 
@@ -197,16 +198,17 @@ def test_a_worker_without_simkit_is_refused_before_any_game(tmp_path, cluster):
     def hide():  # as if simkit were not installed on this worker
         import sys
 
-        sys.simkit_hidden = {k: m for k, m in sys.modules.items() if k == "simkit" or k.startswith("simkit.")}
-        for k in [*sys.simkit_hidden, "simkit"]:
-            sys.modules[k] = None
+        hidden = {k: m for k, m in sys.modules.items() if k == "simkit" or k.startswith("simkit.")}
+        sys.simkit_hidden = hidden  # type: ignore[attr-defined]  # kept on the worker's sys for restore()
+        for k in [*hidden, "simkit"]:
+            sys.modules[k] = None  # type: ignore[assignment]  # None there: the import fails
 
     def restore():
         import sys
 
         for k in [k for k, m in sys.modules.items() if m is None and (k == "simkit" or k.startswith("simkit."))]:
             del sys.modules[k]
-        sys.modules.update(sys.simkit_hidden)
+        sys.modules.update(sys.simkit_hidden)  # type: ignore[attr-defined]  # set there by hide()
 
     cluster.client.run(hide, workers=[worker])
     try:
@@ -285,7 +287,7 @@ def test_interrupted_at_the_client_then_resumed_gives_the_same_rows(tmp_path, cl
     first = run(tmp_path, s, scheduler=cluster, events=InterruptAfter(1))
     assert first.interrupted and not first.complete
     assert sum(len(v) for v in cluster.client.processing().values()) == 0  # nothing still plays into tmp_path
-    manifest = ds.read_manifest(tmp_path)
+    manifest = manifest_of(tmp_path)
     on_disk = {p.name for p in tmp_path.glob(ds.PART_GLOB)}
     assert {c["file"] for c in manifest["chunks"] if c["done"]} == on_disk  # every whole part, and no other
     assert strays(tmp_path) == []
@@ -301,7 +303,7 @@ def test_one_cluster_serves_many_runs_and_a_client_will_do(tmp_path, cluster, lo
     with opened(None) as none:
         assert none is None
     with opened(cluster) as same:
-        assert same is cluster
+        assert same is not None and same is cluster
     with opened(cluster.client) as wrapped:  # a distributed.Client of the caller's own
         s = spec("greedy", 400, 200)
         assert run(tmp_path / "a", s, scheduler=wrapped).complete
@@ -321,7 +323,7 @@ class KillAWorkerMidChunk(RunEvents):
 
     def advanced(self, games):
         self.seen += games
-        on_disk = sum(c["games"] for c in ds.read_manifest(self.out)["chunks"] if c["done"])
+        on_disk = sum(c["games"] for c in manifest_of(self.out)["chunks"] if c["done"])
         if self.killed is not None or self.seen <= on_disk:
             return
         busy = [w for w, keys in self.client.processing().items() if keys]
@@ -378,7 +380,7 @@ def test_a_full_disk_on_the_workers_is_one_plain_error_and_the_run_resumes(tmp_p
         cluster.client.run(disk, False)
     message = str(caught.value)
     assert "\n" not in message and "the disk is full" in message and "nothing partial was kept" in message
-    assert not any(c["done"] for c in ds.read_manifest(tmp_path)["chunks"])
+    assert not any(c["done"] for c in manifest_of(tmp_path)["chunks"])
     assert strays(tmp_path) == [] and not list(tmp_path.glob(ds.PART_GLOB))
     assert sum(len(v) for v in cluster.client.processing().values()) == 0
     assert run(tmp_path, s, scheduler=cluster).complete
@@ -497,6 +499,7 @@ def test_sigterm_at_the_client_stops_the_cluster_run_like_ctrl_c(tmp_path, to):
         "--quiet",
     ]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, process_group=0)  # its own group: killpg
+    assert proc.stderr is not None
     deadline = time.monotonic() + 300
     while not list(out.glob(ds.PART_GLOB)):
         assert proc.poll() is None, proc.stderr.read()
@@ -519,4 +522,4 @@ def test_sigterm_at_the_client_stops_the_cluster_run_like_ctrl_c(tmp_path, to):
     assert not alive, f"worker processes outlived the client: {alive}"
     assert strays(out) == []
     assert all(pq.read_metadata(p).num_rows == 25000 for p in parts)
-    assert {c["file"] for c in ds.read_manifest(out)["chunks"] if c["done"]} == {p.name for p in parts}
+    assert {c["file"] for c in manifest_of(out)["chunks"] if c["done"]} == {p.name for p in parts}

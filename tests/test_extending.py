@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.main import get_command
+from typer.core import TyperOption
+from typer.main import get_group
 from typer.testing import CliRunner
 
 import simkit.studies.loop
@@ -39,6 +40,7 @@ runner = CliRunner()
 def fresh_cli():
     """cli.py loaded anew, as the module `toy_cli`: its commands built from the registries as they are now."""
     spec = importlib.util.spec_from_file_location("toy_cli", ROOT / "cli.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -79,7 +81,8 @@ def test_a_rule_option_declared_in_OPTIONS_alone_is_an_option_of_run_study_and_p
         assert result.exit_code == 0, result.output
         assert "--toy-rule T A toy rule of the test. Default: 0." in flat(result.stdout), command
     # (simkit study --help would make Rules, whose fields are OPTIONS' as simkit.game.rules was imported: its option)
-    (param,) = [p for p in get_command(cli.app).commands["study"].params if p.name == "toy_rule"]
+    (param,) = [p for p in get_group(cli.app).commands["study"].params if p.name == "toy_rule"]
+    assert isinstance(param, TyperOption)
     assert param.opts == ["--toy-rule"] and param.help == "A toy rule of the test. Default: 0."
     given = {}
 

@@ -14,6 +14,7 @@ odd hand sizes, odd sequence targets and tiny turn caps, this checks that
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,8 @@ from tests.positions import replay, reshuffle_events
 
 # (id, Rules.make keywords, seed, games). Standard tables first (strict referee),
 # then non-standard options (referee with strict_rules=False).
-STANDARD = [
+_Run = tuple[str, dict[str, Any], int, int]
+STANDARD: list[_Run] = [
     ("2p", dict(players=2), 101, 100),
     ("3p", dict(players=3), 102, 90),
     ("4p", dict(players=4), 103, 90),
@@ -43,7 +45,7 @@ STANDARD = [
     ("6p3t-chips", dict(players=6, teams=3, chip_limit=True), 112, 30),
     ("12p3t-chips", dict(players=12, teams=3, chip_limit=True), 113, 30),
 ]
-NON_STANDARD = [
+NON_STANDARD: list[_Run] = [
     # Long games in which red runs out of chips (35) and blue/green come close.
     ("3p-win8-chips", dict(players=3, sequences_to_win=8, chip_limit=True), 114, 15),
     ("2p-win8", dict(players=2, sequences_to_win=8), 115, 10),
@@ -68,7 +70,7 @@ NON_STANDARD = [
 ]
 # RULES.md, "Rule variants": each option alone at several tables, then in combination with the
 # others, per-seat hand sizes, the chip limit and turn caps.
-VARIANTS = [
+VARIANTS: list[_Run] = [
     ("2p-noreshuffle", dict(players=2, reshuffle=False), 140, 60),
     ("3p-noreshuffle", dict(players=3, reshuffle=False), 141, 40),
     ("4p-noreshuffle", dict(players=4, reshuffle=False), 142, 30),

@@ -61,9 +61,9 @@ def test_the_fields_declared_to_the_type_checker_are_the_rules_fields():
 @pytest.mark.parametrize("command", ["run", "study", "play"])
 def test_every_option_is_on_the_command_line(command):
     """Each option's flag (both forms for a yes/no option) is in the command's help."""
-    from typer.main import get_command
+    from typer.main import get_group
 
-    click_command = get_command(app).commands[command]
+    click_command = get_group(app).commands[command]
     declared = {opt for p in click_command.params for opt in [*p.opts, *p.secondary_opts]}
     for option in OPTIONS.values():
         for flag in option.flags.split("/"):

@@ -345,9 +345,10 @@ def test_render_rejects_unknown_format(mixed: list[Summary]) -> None:
 
 
 def test_render_rich(mixed: list[Summary]) -> None:
-    console = Console(file=io.StringIO(), width=120, color_system=None)
+    written = io.StringIO()
+    console = Console(file=written, width=120, color_system=None)
     render_rich(mixed, console)
-    text = console.file.getvalue()
+    text = written.getvalue()
     assert "Team win rates" in text
     assert "95% CI" in text
     assert "policies=random,random,random" in text
@@ -471,9 +472,10 @@ def default_study() -> Summary:
 
 
 def _rich_text(summaries: list[Summary], width: int = 120, explain: bool = False) -> str:
-    console = Console(file=io.StringIO(), width=width, color_system=None)
+    written = io.StringIO()
+    console = Console(file=written, width=width, color_system=None)
     render_rich(summaries, console, explain=explain)
-    return console.file.getvalue()
+    return written.getvalue()
 
 
 def test_counts_print_as_integers(default_study: Summary) -> None:
@@ -867,6 +869,7 @@ def test_every_team_share_of_the_decided_games_with_simultaneous_intervals_in_ev
     s = only(summarise(df))
     wins = np.array([int((df["winner_team"] == t).sum()) for t in range(3)])
     low, high = stats.simultaneous(wins)
+    assert s.shares is not None and s.gap is not None
     assert list(s.shares["wins"]) == list(wins)
     np.testing.assert_allclose(s.shares["decided_share"], wins / wins.sum())
     np.testing.assert_allclose(s.shares["ci_low"], low)
@@ -902,6 +905,7 @@ def test_the_length_says_turns_of_all_seats_and_gives_rounds_beside_them() -> No
     table = re.sub(r" +", " ", md.split("### Game length")[1].split("###")[0])
     assert "| metric | turns (all seats) |" in table and "rounds |" in table
     mean = s.length["mean"]
+    assert s.rounds is not None
     assert s.rounds["mean"] == pytest.approx(mean / 8) and s.rounds["min"] == pytest.approx(s.length["min"] / 8)
     assert f"| {format_value('mean', mean)} |" in table and f"| {mean / 8:,.2f} |" in table
     assert "turns (all seats)" in _rich_text([s])

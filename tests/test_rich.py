@@ -51,7 +51,8 @@ def expected_extras(st, seat: int, teams: int, own: np.ndarray, other: np.ndarra
     own_two = sum(c in TWO_EYED for c in hand)
     own_one = sum(c in ONE_EYED for c in hand)
     e = [0.0] * len(EXTRAS)
-    through = {True: {}, False: {}}  # empty cell -> own (other's) open threes and fours through it
+    # empty cell -> own (other's) open threes and fours through it
+    through: dict[bool, dict[int, int]] = {True: {}, False: {}}
     useful: set[int] = set()
     other_fours = blockable = 0
     for _, cells in ALL_LINES:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -446,7 +447,7 @@ def test_reshuffle_when_draw_pile_is_empty():
                     continue
                 if sum(pile.values()) == 0:
                     # The first reshuffle comes when all 104 - dealt cards have been drawn.
-                    assert reshuffles > 0 or draws == 104 - rules.players * rules.hand_size
+                    assert reshuffles > 0 or draws == 104 - sum(rules.hand_sizes)
                     pile = Counter(discards)
                     discards = []
                     flag = True
@@ -795,7 +796,7 @@ def test_chip_limit_in_games():
 def test_information_random_policy_sees_no_hidden_cards(tb):
     """RULES.md, Simulation conventions (Information): the choice ignores other hands and the deck order."""
     cfg = cfg_for(4)
-    base = dict(chips={0: [1, 86, 23], 1: [2, 44]}, hands={0: ["2S", "3S", "QH", "JD", "5C"]})
+    base: dict[str, Any] = dict(chips={0: [1, 86, 23], 1: [2, 44]}, hands={0: ["2S", "3S", "QH", "JD", "5C"]})
     results = []
     for other in (["AS", "KD", "7C"], ["JS", "JH", "JC"], []):
         st = build(**base)

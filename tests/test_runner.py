@@ -17,6 +17,7 @@ from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.executors import LocalExecutor
 from simkit.running.runner import RunEvents, RunSpec, run
+from tests.manifests import manifest_of
 
 RULES = Rules.make(2)
 LINEUP = Lineup.parse("random", RULES)
@@ -112,7 +113,7 @@ def test_part_files_are_byte_identical_across_runs(tmp_path):
 
 def test_the_runner_hands_an_executor_only_the_missing_chunks(tmp_path):
     """An executor is used through check, warm_up and play alone; its parts are a local run's, byte for byte."""
-    calls = []
+    calls: list = []
 
     class Recording(LocalExecutor):
         def check(self):
@@ -148,7 +149,7 @@ def test_interrupted_run_leaves_only_whole_parts_and_resumes(tmp_path):
     assert first.interrupted and not first.complete
     assert first.chunks_written == 1  # chunk [0, 250) was written; [250, 500) was being played
     assert not list((tmp_path / "resumed").glob(".*.tmp")), "no partial file may remain"
-    manifest = ds.read_manifest(tmp_path / "resumed")
+    manifest = manifest_of(tmp_path / "resumed")
     assert not manifest["complete"]
     assert [c["done"] for c in manifest["chunks"]] == [True, False, False]
     second = run(tmp_path / "resumed", spec())
@@ -175,7 +176,7 @@ def test_a_signal_before_a_chunks_manifest_line_leaves_no_part_out_of_the_log(tm
     assert stopped.interrupted
     parts = {p.name for p in out.glob(ds.PART_GLOB)}
     assert ds.part_name(0) in parts
-    assert {c["file"] for c in ds.read_manifest(out)["chunks"] if c["done"]} == parts
+    assert {c["file"] for c in manifest_of(out)["chunks"] if c["done"]} == parts
     monkeypatch.setattr(mf, "record", real)
     again = run(out, spec())
     assert again.complete and again.chunks_before == len(parts)
@@ -348,7 +349,7 @@ def test_swap_seats_rotates_the_lineup_from_game_to_game(tmp_path):
 def test_a_run_from_another_version_is_not_resumed(tmp_path):
     """Rows from two versions must not mix: another kernel's dataset is refused unless --overwrite."""
     run(tmp_path, spec(games=500))
-    manifest = ds.read_manifest(tmp_path)
+    manifest = manifest_of(tmp_path)
     manifest["identity"]["kernel"] = "0" * 16
     manifest["run_id"] = ds.run_id(manifest["identity"])
     ds.write_json_atomic(tmp_path / ds.MANIFEST, manifest)
@@ -371,7 +372,7 @@ def test_manifest_records_seed_configuration_and_versions(tmp_path):
         f'{{"first_game":250,"games":250,"sha256":"{digest[250]}"}}',
         f'{{"first_game":500,"games":100,"sha256":"{digest[500]}"}}',
     ]
-    manifest = ds.read_manifest(tmp_path)  # read as 0.4.0 wrote it whole
+    manifest = manifest_of(tmp_path)  # read as 0.4.0 wrote it whole
     assert manifest["complete"] and [c["first_game"] for c in manifest["chunks"]] == [0, 250, 500]
     assert manifest["chunks"][2] == {"first_game": 500, "games": 100, "file": ds.part_name(500), "done": True}
     meta = json.loads(pq.read_schema(tmp_path / ds.part_name(250)).metadata[b"simkit"])
@@ -420,7 +421,7 @@ def _bookkeeping_per_chunk(directory, games: int, monkeypatch) -> tuple[list[int
         real(where, first, n, digest)
         added.append(header.stat().st_size + log.stat().st_size - before)
 
-    record.__wrapped__ = real
+    record.__wrapped__ = real  # type: ignore[attr-defined]  # as functools.wraps sets it
     monkeypatch.setattr(mf, "record", record)
     run(directory, spec(games=games, chunk_size=1))
     stamps.add((header.stat().st_ino, header.stat().st_mtime_ns))
@@ -435,7 +436,7 @@ def test_each_finished_chunk_costs_the_same_bookkeeping_however_long_the_run(tmp
     assert rewrites_short == rewrites_long == 0, "the header was rewritten during the run"
     assert max(short) <= max(long) <= max(short) + 2  # the line grows with the digits of first_game only
     assert max(long) <= 40 + len(',"sha256":""') + 64  # and the part's digest, 64 hex digits
-    assert ds.read_manifest(tmp_path / "long")["complete"]
+    assert manifest_of(tmp_path / "long")["complete"]
 
 
 def write_040_manifest(directory, s: RunSpec, done: set[int]) -> None:
@@ -465,7 +466,7 @@ def test_a_040_dataset_is_read_and_resumed(tmp_path):
     run(tmp_path / "old", spec())
     (tmp_path / "old" / ds.part_name(250)).unlink()
     write_040_manifest(tmp_path / "old", spec(), {0, 500})
-    manifest = ds.read_manifest(tmp_path / "old")
+    manifest = manifest_of(tmp_path / "old")
     assert [c["done"] for c in manifest["chunks"]] == [True, False, True] and not manifest["complete"]
     (run_,) = ds.find_runs(tmp_path / "old")
     assert run_.games == 600 and run_.games_on_disk == 350 and run_.run_id == ds.run_id(spec().identity())
@@ -483,7 +484,7 @@ def test_a_torn_last_line_of_the_log_is_skipped_and_rewritten_on_resume(tmp_path
     log = tmp_path / mf.LOG
     lines = log.read_text().splitlines()
     log.write_text(lines[0] + "\n" + lines[1] + "\n" + lines[2][:12])
-    manifest = ds.read_manifest(tmp_path)
+    manifest = manifest_of(tmp_path)
     assert [c["done"] for c in manifest["chunks"]] == [True, True, False]
     assert ds.find_runs(tmp_path)[0].games_on_disk == 500
     again = run(tmp_path, spec())  # the part of the torn line is on disk: nothing to play
@@ -502,7 +503,7 @@ def test_a_resume_with_another_chunk_size_says_so_and_keeps_the_datasets(tmp_pat
     run(tmp_path, spec(games=500), events=InterruptAfter(300))
     events = Notes()
     again = run(tmp_path, spec(games=500, chunk_size=100), events=events)
-    assert again.complete and ds.read_manifest(tmp_path)["chunk_size"] == 250
+    assert again.complete and manifest_of(tmp_path)["chunk_size"] == 250
     assert sorted(p.name for p in tmp_path.glob(ds.PART_GLOB)) == [ds.part_name(0), ds.part_name(250)]
     (note,) = events.notes
     assert note == (

@@ -17,6 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from simkit.running import dataset as ds
+from tests.manifests import manifest_of
 
 SIMKIT = [sys.executable, "-m", "simkit"]
 
@@ -24,6 +25,7 @@ SIMKIT = [sys.executable, "-m", "simkit"]
 def started(args: list[str], out: Path) -> subprocess.Popen:
     """`args` running, once a part file is on disk somewhere under `out`."""
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
     deadline = time.monotonic() + 300
     while not list(out.rglob(ds.PART_GLOB)):
         assert proc.poll() is None, proc.stderr.read()
@@ -48,7 +50,7 @@ def assert_whole(out: Path, chunk: int) -> list[Path]:
     for part in parts:
         assert pq.read_metadata(part).num_rows == chunk
     for header in out.rglob(ds.MANIFEST):
-        claimed = {header.parent / c["file"] for c in ds.read_manifest(header.parent)["chunks"] if c["done"]}
+        claimed = {header.parent / c["file"] for c in manifest_of(header.parent)["chunks"] if c["done"]}
         assert claimed <= set(parts)
     return parts
 
@@ -64,7 +66,7 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path):
     )
     again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    assert ds.read_manifest(out)["complete"] and len(ds.read_games(out, ["game"])) == 500_000
+    assert manifest_of(out)["complete"] and len(ds.read_games(out, ["game"])) == 500_000
 
 
 def test_sigterm_stops_a_study_like_ctrl_c(tmp_path):

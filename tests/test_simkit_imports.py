@@ -45,7 +45,7 @@ def imports(module: str) -> list[tuple[str, str | None, int]]:
     """(module imported, name taken from it or None, line) of every import statement in `module`."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = []
+    found: list[tuple[str, str | None, int]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found += [(a.name, None, node.lineno) for a in node.names]
@@ -174,11 +174,13 @@ def test_the_tests_import_the_cli_and_their_helpers_under_one_name():
     second_names = []
     for path in sorted((ROOT / "tests").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
             names = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)
                 else [node.module or ""]
-                if isinstance(node, ast.ImportFrom) and not node.level
+                if not node.level
                 else []
             )
             second_names += [f"{path.name}:{node.lineno}: {n}" for n in names if n.split(".")[0] in helpers]

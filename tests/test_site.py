@@ -25,6 +25,7 @@ CHECKER = ROOT / "docs" / "check_links.py"
 
 def _checker():
     spec = importlib.util.spec_from_file_location("check_links", CHECKER)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["check_links"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)

@@ -709,12 +709,12 @@ def test_bradley_terry_known_values() -> None:
         (a, b, 500 / (1 + 10 ** (-(ELO[a] - ELO[b]) / 400)), 500) for i, a in enumerate(names) for b in names[i + 1 :]
     ]
     out = S.bradley_terry(pairs, "A")
-    assert [n for n, _ in out] == sorted(names, key=ELO.get)
+    assert [n for n, _ in out] == sorted(names, key=ELO.__getitem__)
     for name, e in out:
         assert e.value == pytest.approx(ELO[name], abs=1e-6)
         assert e.low <= e.value <= e.high
-    out = dict(S.bradley_terry(pairs, "Z"))
-    assert out["A"].value == 0.0 and out["B"].value == pytest.approx(80.0, abs=1e-6)
+    by_name = dict(S.bradley_terry(pairs, "Z"))
+    assert by_name["A"].value == 0.0 and by_name["B"].value == pytest.approx(80.0, abs=1e-6)
 
 
 # --- planning ----------------------------------------------------------------------------------

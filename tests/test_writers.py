@@ -24,6 +24,7 @@ from simkit.kernels.core.state import N_STATS
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.runner import RunEvents, RunSpec, run
+from tests.manifests import manifest_of
 
 TWO = Rules.make(2)
 
@@ -66,6 +67,7 @@ def test_a_killed_run_does_not_leave_the_directory_locked(tmp_path):
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert holder.stdout is not None
     assert holder.stdout.readline().strip() == "locked"
     with pytest.raises(LockedError, match=f"pid {holder.pid}"):
         DirectoryLock(tmp_path).__enter__()
@@ -132,7 +134,7 @@ def test_a_full_disk_says_which_file_that_nothing_partial_was_kept_and_how_to_re
     assert f"could not write {tmp_path / ds.part_name(100)}: the disk is full" in message
     assert "nothing partial was kept" in message and "resumes" in message
     assert not list(tmp_path.glob(".*.tmp"))
-    assert [c["done"] for c in ds.read_manifest(tmp_path)["chunks"]] == [True, False, False]
+    assert [c["done"] for c in manifest_of(tmp_path)["chunks"]] == [True, False, False]
     monkeypatch.setattr(pq, "write_table", real)
     assert run(tmp_path, spec()).chunks_written == 2
 
@@ -161,6 +163,7 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     proc = subprocess.Popen(
         args, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
     )
+    assert proc.stderr is not None
     deadline = time.monotonic() + 300
     while not list(out.glob(ds.PART_GLOB)):
         assert proc.poll() is None, proc.stderr.read()
@@ -171,7 +174,7 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     assert not list(out.glob(".*.tmp"))
-    manifest = ds.read_manifest(out)
+    manifest = manifest_of(out)
     assert not manifest["complete"]
     on_disk = sorted(out.glob(ds.PART_GLOB))
     assert 0 < len(on_disk) < 200
@@ -181,7 +184,7 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     assert claimed <= {p.name for p in on_disk}  # the manifest never claims a missing part
     again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    assert ds.read_manifest(out)["complete"]
+    assert manifest_of(out)["complete"]
     assert len(ds.read_games(out)) == 2_000_000
 
 
@@ -190,7 +193,7 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
 
 def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, monkeypatch):
     """The order that survives a power loss: data on disk, then the name, then the name on disk."""
-    done = []
+    done: list[tuple[str, ...]] = []
     real_fsync, real_replace = os.fsync, os.replace
 
     def fsync(fd):

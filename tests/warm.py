@@ -95,7 +95,9 @@ def main() -> None:
     if args.tier == "boundscheck" and not args.boundscheck_cache:
         parser.error("--tier boundscheck needs --boundscheck-cache")
 
-    waiting, running, done, failed = tasks_of(args.tier, args.boundscheck_cache), [], set(), []
+    waiting, failed = tasks_of(args.tier, args.boundscheck_cache), []
+    running: list[tuple[str, float, subprocess.Popen]] = []  # (label, when it began, its process)
+    done: set[str] = set()
     start = time.perf_counter()
     while waiting or running:
         ready = [t for t in waiting if AFTER.get(t[0], set()) <= done]
@@ -105,11 +107,11 @@ def main() -> None:
             proc = subprocess.Popen([sys.executable, "-m", "tests.warm", "--one", name], env=env, cwd=ROOT)
             running.append((label, time.perf_counter(), proc))
         time.sleep(0.2)
-        for task in list(running):
-            label, began, proc = task
+        for started in list(running):
+            label, began, proc = started
             if proc.poll() is None:
                 continue
-            running.remove(task)
+            running.remove(started)
             done.add(label)
             if proc.returncode:
                 failed.append(label)

@@ -28,7 +28,7 @@ copies it skipped.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -197,7 +197,7 @@ class FoundRun:
     unreadable: list[Path] = field(default_factory=list)
     left_out: list = field(default_factory=list)  # the parts left out, as simkit.running.dataset.UnreadablePart (why)
     missing: list[tuple[int, int]] = field(default_factory=list)  # [first, end) of the games no part gave
-    run: object = None  # the first simkit.running.dataset.Run found of it
+    run: ds.Run | None = None  # the first simkit.running.dataset.Run found of it
 
     def shortfall(self):
         """What the run lacks (simkit.running.dataset.Shortfall), None when nothing."""
@@ -309,7 +309,8 @@ class _Checked:
 
     def __init__(self, parts: list[tuple[Path, str | None]]):
 
-        self.parts, self.ahead = parts, {}
+        self.parts = parts
+        self.ahead: dict[int, Future[bytes]] = {}
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simkit-check")
 
     def _fetch(self, i: int) -> None:

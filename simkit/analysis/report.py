@@ -194,7 +194,7 @@ def _seat_policies(config: dict[str, Any], players: int, teams: int) -> list[str
     spec = config.get("policies")
     if not isinstance(spec, str) or not spec.strip():
         return [None] * players
-    parts = [p.strip() for p in spec.split(",")]
+    parts: list[str | None] = [p.strip() for p in spec.split(",")]
     if len(parts) == players:
         return parts
     return [parts[(s % teams) % len(parts)] for s in range(players)]
@@ -417,7 +417,7 @@ def mixed_lineup_note(config: dict[str, Any], teams: int) -> str | None:
     lineups = [tuple(policies[s] for s in range(t, players, teams)) for t in range(teams)]
     if len(set(lineups)) <= 1:
         return None
-    who = "; ".join(f"team {t}: {','.join(specs)}" for t, specs in enumerate(lineups))
+    who = "; ".join(f"team {t}: {','.join(map(str, specs))}" for t, specs in enumerate(lineups))
     return (
         f"mixed line-up ({who}): this measures the line-up, not the seat order. Team 0 both moves first "
         "and plays its own policies, so its edge mixes policy strength with moving first; to separate them, "

@@ -202,8 +202,9 @@ def balance(wins: np.ndarray, draws: int | None = None) -> Estimate:
     return Estimate(1 - g.value, 1 - g.high, 1 - g.low, g.n, g.method)
 
 
-def equal_strength(wins: np.ndarray) -> tuple[float, int, float]:
-    """(statistic, degrees of freedom, p-value) of the chi-square test of equal wins among the decided games."""
+def equal_strength(wins: np.ndarray) -> tuple[float, float, float]:
+    """(statistic, degrees of freedom, p-value) of the chi-square test of equal wins among the decided games
+    (every one NaN when it is undefined)."""
     wins = np.asarray(wins, np.float64)
     if len(wins) < 2 or wins.sum() == 0:
         return _NAN, _NAN, _NAN

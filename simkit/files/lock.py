@@ -17,6 +17,7 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import TextIO
 
 LOCK_NAME = ".simkit.lock"
 
@@ -30,7 +31,7 @@ class DirectoryLock:
 
     def __init__(self, directory: Path):
         self.path = Path(directory) / LOCK_NAME
-        self._file = None
+        self._file: TextIO | None = None
 
     def __enter__(self) -> DirectoryLock:
         f = self.path.open("a+", encoding="utf-8")

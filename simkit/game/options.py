@@ -160,7 +160,7 @@ class RuleOption:
         hint = f"; {self.hint()}" if self.hint else ""
         if self.choices is not None and number not in self.choices:
             raise RulesError(f"must be {self.allowed}, got {number}{hint}", self.name)
-        if self.low is not None and not self.low <= number <= self.high:
+        if self.low is not None and self.high is not None and not self.low <= number <= self.high:
             raise RulesError(f"must be {self.allowed}, got {number:,}{hint}", self.name)
         return number
 
@@ -174,6 +174,7 @@ class RuleOption:
         if self.kind in ("sizes", "counts"):
             return pa.dictionary(pa.int8(), pa.string())  # "7", or one number per seat or team: "6,7"
         top = max(self.choices) if self.choices is not None else self.high
+        assert top is not None, f"{self.name}: an int option has choices or a high bound"
         return pa.int8() if top <= 127 else pa.int16() if top <= 32767 else pa.int32()
 
     def column_value(self, value: Any) -> Any:
@@ -203,6 +204,7 @@ def _sizes(option: RuleOption, value: Any) -> int | tuple[int, ...]:
             raise RulesError("list is empty; give one size or a list per seat", option.name)
     else:
         sizes = (whole_number(value, option.name),)
+    assert option.low is not None and option.high is not None, f"{option.name}: a sizes option has low and high"
     for h in sizes:
         if not option.low <= h <= option.high:
             raise RulesError(f"{h} is not allowed: each size must be 1..{option.high}", option.name)
@@ -220,6 +222,7 @@ def _counts(option: RuleOption, value: Any) -> int | tuple[int, ...]:
         numbers = tuple(whole_number(v, option.name) for v in value)
     else:
         numbers = (whole_number(value, option.name),)
+    assert option.low is not None and option.high is not None, f"{option.name}: a counts option has low and high"
     if not 1 <= len(numbers) <= option.high_items:
         raise RulesError(f"takes one number, or up to {option.high_items}; got {len(numbers)}", option.name)
     for n in numbers:

@@ -8,6 +8,7 @@ shown, the fair share it should be compared with.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -20,7 +21,7 @@ from matplotlib.figure import Figure
 
 from simkit.files.atomic import replacing
 
-FAIR = dict(color="0.35", linestyle="--", linewidth=1)
+FAIR: dict[str, Any] = dict(color="0.35", linestyle="--", linewidth=1)
 MARKERS = "osD^v<>"
 
 
@@ -356,7 +357,7 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
                     & (verdicts["policies"] == lineup)
                 ]
                 if len(verdicts)
-                else []
+                else verdicts  # empty
             )
             if len(v) and np.isfinite(v["crossing"].iloc[0]):
                 ax.axvline(

@@ -331,7 +331,7 @@ def to_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
     summaries = list(summaries)
     config_cols = [c for c in CONFIG_COLUMNS if any(c in s.config for s in summaries)]
     config_cols += [c for s in summaries for c in s.config if c not in config_cols]
-    rows = []
+    rows: list[dict] = []
     for s in summaries:
         base = {c: s.config.get(c) for c in config_cols}
         rows.extend({**base, **r} for r in _tidy_rows(s))

@@ -432,9 +432,16 @@ def find_runs(root: Path) -> list[Run]:
     if not manifests:
         raise DatasetError(f"{root} holds no simkit dataset (no {MANIFEST} found); create one with `simkit run`")
     return [
-        Run(m.parent, read_manifest(m.parent), sorted(m.parent.glob(PART_GLOB)), *_checked_chunks(m.parent))
+        Run(m.parent, _found_manifest(m.parent), sorted(m.parent.glob(PART_GLOB)), *_checked_chunks(m.parent))
         for m in manifests
     ]
+
+
+def _found_manifest(directory: Path) -> dict:
+    """The manifest of a run whose manifest file was found in `directory`."""
+    manifest = read_manifest(directory)
+    assert manifest is not None, f"{directory / MANIFEST} was found, so it is read"
+    return manifest
 
 
 def _checked_chunks(directory: Path) -> tuple[dict[str, str], dict[str, tuple[int, int]]]:
@@ -499,7 +506,8 @@ def read_runs(root: Path, columns: list[str] | None = None, allow_incomplete: bo
     runs = find_runs(root)
     if not any(r.parts for r in runs):
         raise DatasetError(f"{root} holds no finished part files yet")
-    tables, damaged = [], {}
+    tables: list[pa.Table] = []
+    damaged: dict[str, list[UnreadablePart]] = {}
     for r in runs:
         for p in r.parts:
             try:

@@ -129,14 +129,16 @@ def check_scheduler(scheduler) -> None:
         kind, where = parse_scheduler(scheduler)
         _distributed()
         if kind == "tcp":
+            assert isinstance(where, str)  # tcp://HOST:PORT
             _check_reachable(where)
         return
     try:
         import distributed
     except ImportError:
-        distributed = None
-    if distributed is not None and isinstance(scheduler, distributed.Client):
-        return
+        pass
+    else:
+        if isinstance(scheduler, distributed.Client):
+            return
     raise ValueError(
         f"scheduler must be {ALLOWED}, or a cluster from simkit.running.distributed.connect; "
         f"got a {type(scheduler).__name__}"
@@ -241,6 +243,7 @@ def open_cluster(scheduler: str) -> Cluster:
         except BaseException:
             local.close()
             raise
+    assert isinstance(where, str)  # tcp://HOST:PORT
     try:
         client = distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
     except (OSError, TimeoutError) as e:
@@ -567,7 +570,8 @@ class _Progress:
     """
 
     def __init__(self, sizes: dict[int, int]):
-        self.sizes, self.seen, self.total, self.told = sizes, {}, 0, 0
+        self.sizes, self.total, self.told = sizes, 0, 0
+        self.seen: dict[int, int] = {}
         self.lock = threading.Lock()
 
     def _set(self, first: int, games: int) -> None:

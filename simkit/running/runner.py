@@ -205,7 +205,8 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
     recorded = mf.digests(directory)
     done: dict[int, str] = {}
     for path in sorted(directory.glob(ds.PART_GLOB)):
-        digest = recorded.get(_first_game_of(path))
+        named = _first_game_of(path)
+        digest = recorded.get(named) if named is not None else None
         try:
             data = ds.part_bytes(path, None)
             meta = ds.read_part_metadata(path, data)
