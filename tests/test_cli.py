@@ -72,7 +72,7 @@ def test_the_usage_errors_are_the_classes_typer_raises():
     exceptions = cli._click_exceptions()
     assert issubclass(typer.BadParameter, exceptions.UsageError)
     assert issubclass(exceptions.NoSuchOption, exceptions.UsageError)
-    run_command = typer.main.get_command(app).get_command(None, "run")  # type: ignore[attr-defined]  # a group
+    run_command = typer.main.get_group(app).commands["run"]
     with pytest.raises(exceptions.NoSuchOption):
         run_command.make_context("run", ["--no-such-flag"])
 
