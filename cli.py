@@ -6,6 +6,12 @@ exit code 1 (2 for malformed options), never a traceback; a report of a
 dataset that lacks games (a run interrupted or still running, a part
 damaged or unreadable) ends with exit code 3 (EXIT_INCOMPLETE), its first
 lines saying what is missing and the command that completes it.
+
+One cohesive thing in one module: one function per command, each parsing
+its options and printing what simkit returns. Each command imports the
+modules it runs inside its function, so that `simkit --help` and a bad
+option's error load 0.8 s of modules instead of every command's 3.0 s
+(pandas, pyarrow, the runner, the studies; measured with a warm disk).
 """
 
 from __future__ import annotations

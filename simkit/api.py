@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from simkit.analysis.report import SECTIONS, check_whole, summarise_dataset
 from simkit.analysis.report import summarise as of_rows
@@ -80,8 +81,6 @@ def simulate(
         ]
     finally:
         set_threads(before)
-    import pyarrow as pa
-
     return pa.concat_tables(tables).to_pandas()
 
 

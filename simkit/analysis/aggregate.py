@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from simkit.game.options import OPTIONS
 from simkit.running import dataset as ds
@@ -154,9 +157,6 @@ def _pad(a: np.ndarray, size: int) -> np.ndarray:
 
 def _end_codes(end) -> np.ndarray:
     """The end column as codes 0..2 (from names, a categorical, or codes)."""
-    import pandas as pd
-    import pyarrow as pa
-
     if isinstance(end, (pa.ChunkedArray, pa.Array)):
         end = end.to_pandas()
     values = pd.Series(end) if not isinstance(end, pd.Series) else end
@@ -254,8 +254,6 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
                     left_out.append(e if isinstance(e, ds.UnreadablePart) else ds.UnreadablePart(path, str(e)))
                     continue
                 if meta.get("first_game") is None:  # written before parts said which games they hold
-                    import pyarrow.parquet as pq
-
                     games = pq.read_table(path, columns=["game"]).column("game").to_numpy()
                     meta = {"first_game": int(games.min()), "games": len(games)}
                 parts.append((int(meta["first_game"]), int(meta["games"]), str(path), run.digest(path)))

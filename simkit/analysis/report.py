@@ -24,6 +24,8 @@ Conventions:
 * The outcomes win, stalemate and turn_cap exclude one another and add up to
   all games; a draw is a game without a winner, ``draw = stalemate +
   turn_cap``, kept apart in ``Summary.draw``.
+
+One module for the report's sections, each a short function of the aggregate.
 """
 
 from __future__ import annotations

@@ -48,6 +48,8 @@ winner; the fair share of a team is 1/teams):
 - ``holm``: Holm's adjustment of a family of p-values (statsmodels).
 - ``bradley_terry``: ratings from pairwise scores (a binomial GLM,
   statsmodels), on the Elo scale.
+
+One module, so that each number is defined once and found in one place.
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ def first_mover_test(wins: np.ndarray) -> float:
 
 def simultaneous(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Goodman's simultaneous 95% intervals of multinomial shares (statsmodels): (low, high) per category."""
+    # statsmodels takes about a second to import, and few reports need it
     from statsmodels.stats.proportion import multinomial_proportions_confint
 
     bounds = multinomial_proportions_confint(np.asarray(counts), alpha=1 - CONFIDENCE, method="goodman")
@@ -282,6 +285,7 @@ def score(wins: int, draws: int, games: int, teams: int) -> Estimate:
     """A line-up's score (wins + draws / teams) / games, Wilson's interval on the fractional count."""
     if games <= 0:
         return Estimate.undefined(0, "Wilson")
+    # statsmodels takes about a second to import, and few reports need it
     from statsmodels.stats.proportion import proportion_confint
 
     points = wins + draws / teams
@@ -297,6 +301,7 @@ def bradley_terry(pairs: list[tuple[str, str, float, int]], anchor: str) -> list
     (statsmodels), Wald 95% intervals of each rating against the anchor. A
     rating difference d means an expected score 1 / (1 + 10^(-d / 400)).
     """
+    # statsmodels takes about a second to import, and few reports need it
     import statsmodels.api as sm
 
     names: list[str] = []
@@ -468,6 +473,7 @@ def paired_difference(n: int, sums: np.ndarray) -> Shift:
 
 def holm(p_values) -> np.ndarray:
     """Holm's step-down adjustment of a family of p-values (statsmodels); NaN stays NaN and is not counted."""
+    # statsmodels takes about a second to import, and few reports need it
     from statsmodels.stats.multitest import multipletests
 
     p = np.asarray(p_values, np.float64)

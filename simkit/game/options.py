@@ -23,6 +23,8 @@ configuration), its logic in ``kernels/`` (a ``CFG_*`` slot in
 ``kernels/core/state.py``), the same rule in ``tests/naive.py`` and
 ``tests/referee.py``, and tests: every file it touches is listed in
 docs/dev/extending.md, 'Adding a rule option'.
+
+One module, as the table and what is derived from it are read together.
 """
 
 from __future__ import annotations
@@ -167,7 +169,7 @@ class RuleOption:
     @property
     def column_type(self):
         """The Arrow type of the option's dataset column."""
-        import pyarrow as pa
+        import pyarrow as pa  # here: the command line imports this module to build its options, pyarrow in 0.4 s
 
         if self.kind == "bool":
             return pa.bool_()

@@ -10,6 +10,11 @@ renders alike; reportlab writes PDF but no PNG, and WeasyPrint needs HTML, Pango
 
 from __future__ import annotations
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.lines import Line2D
+
 A4 = (8.27, 11.69)  # portrait, inches
 
 
@@ -21,17 +26,12 @@ class Page:
     """
 
     def __init__(self, size: tuple[float, float] = A4, lead: float = 1.3, fit: float = 0.94, font: float = 7.5):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
         self.size, self.lead, self.fit, self.font = size, lead, fit, font
         self.fig = Figure(figsize=size)
         self.renderer = FigureCanvasAgg(self.fig).get_renderer()
 
     def width(self, text: str, size: float, weight: str = "normal") -> float:
         """The width of `text` set at `size` points, in inches."""
-        from matplotlib.font_manager import FontProperties
-
         w, _, _ = self.renderer.get_text_width_height_descent(text, FontProperties(size=size, weight=weight), False)
         return w / self.fig.dpi
 
@@ -64,8 +64,6 @@ class Page:
 
     def rule(self, x0: float, x1: float, y: float, colour: str = "0.2", width: float = 0.6) -> None:
         """A horizontal line from x0 to x1 inches, y inches from the top; `width` in points."""
-        from matplotlib.lines import Line2D
-
         self.fig.add_artist(
             Line2D(
                 [x0 / self.size[0], x1 / self.size[0]],

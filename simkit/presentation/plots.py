@@ -3,6 +3,8 @@
 The caller saves them (``save``: PNG, 150 dpi, Agg backend). Every figure has
 labelled axes with units, a legend, 95% error bars and, where a win rate is
 shown, the fair share it should be compared with.
+
+One module for every figure, as each is a short function of the same kind and style.
 """
 
 from __future__ import annotations

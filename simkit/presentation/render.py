@@ -12,6 +12,8 @@ do); this module only formats:
   study summaries, README's tables);
 - ``render`` (json, csv, markdown) and ``render_rich`` (the terminal) of a
   list of ``simkit.analysis.report.Summary``.
+
+One module for every printed format, as they share the formatting of each value.
 """
 
 from __future__ import annotations

@@ -37,6 +37,8 @@ included (the kernel hands each statistic over as a contiguous column, so
 the conversion copies nothing it need not). The writer thread shares the
 cores at the kernel's priority (simkit.running.executors.LocalExecutor); a part holds
 ~1.85 MB per 100,000 games.
+
+One module for the dataset's format: what a part holds, a run's identity, writing and reading.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -133,8 +136,6 @@ class DatasetError(ValueError):
 
 def versions() -> dict[str, str]:
     """Versions of everything that took part in writing a dataset."""
-    import numba
-
     return {
         "simkit": VERSION,
         "kernel_sources": SOURCES_HASH[:16],  # the sources that ran (provenance); the games: "kernel" of identity_of

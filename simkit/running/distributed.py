@@ -42,6 +42,8 @@ One cluster for many runs: ``with connect("local:2") as cluster:
 run(..., scheduler=cluster); run(..., scheduler=cluster)``; starting a
 LocalCluster takes seconds, and its workers keep their compiled kernels
 from run to run.
+
+One module for the Dask executor: its cluster, its chunks on workers and its refusals.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from simkit.files.atomic import remove_temporaries
 from simkit.game.play import set_threads, simulate
@@ -113,7 +117,7 @@ def parse_scheduler(text: str) -> tuple[str, int | str]:
 def _distributed():
     """The dask.distributed module, or a ClusterError saying how to install it."""
     try:
-        import distributed
+        import distributed  # dask is optional (the distributed extra): imported where a cluster is used
     except ImportError:
         raise ClusterError(
             f"running on a Dask cluster needs dask.distributed, which is not installed: {INSTALL}"
@@ -133,7 +137,7 @@ def check_scheduler(scheduler) -> None:
             _check_reachable(where)
         return
     try:
-        import distributed
+        import distributed  # dask is optional (the distributed extra): imported where a cluster is used
     except ImportError:
         pass
     else:
@@ -319,7 +323,7 @@ class DaskExecutor(Executor):
 
 def _play(cluster: Cluster, chunks: Chunks, finished: Finished, events: RunEvents) -> bool:
     """Play `chunks` on an open cluster; True when Ctrl-C stopped it."""
-    from distributed import as_completed
+    from distributed import as_completed  # dask is optional (the distributed extra): imported where a cluster is used
 
     client = cluster.client
     out = Path(chunks.out).resolve()
@@ -499,6 +503,7 @@ def _chunk_result(future, result, out: Path, first: int, n: int) -> dict:
         return result
     if future.status == "error":
         exc = result[1]
+        # dask is optional (the distributed extra): imported where a cluster is used
         from distributed import KilledWorker
 
         if isinstance(exc, ds.DatasetError | ClusterError) or type(exc).__name__ == "WriteError":
@@ -644,9 +649,6 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     A process's first Parquet write costs 0.5-2 s more than the next ones;
     paying it here keeps it out of the first chunk.
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     set_threads(1)
     simulate(rules, lineup, seed, 0, 0)
     table = ds.to_table(np.zeros((1, N_STATS), np.int64), 0, identity)
@@ -700,7 +702,7 @@ def _check_versions(expected: dict) -> None:
 
 def _report(topic: str, first: int, games: int) -> None:
     try:
-        from distributed import get_worker
+        from distributed import get_worker  # dask is optional (the distributed extra): imported where a cluster is used
 
         get_worker().log_event(topic, [first, games])
     except Exception:  # noqa: BLE001 - not on a worker, or it is closing: progress is only for the bar

@@ -17,6 +17,8 @@ bookkeeping per chunk at any length of run.
 The runner keeps the directory: one writer at a time (a run holds the
 directory's lock, ``simkit.files.lock``, from start to end), resume, refusals and
 the manifest; the executor only plays and writes parts.
+
+One module for the run directory's life: its chunks, lock, resume, refusals and manifest.
 """
 
 from __future__ import annotations
