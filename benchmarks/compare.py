@@ -7,6 +7,7 @@
     python benchmarks/compare.py --player random --table all --before HEAD~1   # the kernel at every table
     python benchmarks/compare.py --compile --before HEAD~3  # cold `simkit run --games 1000` per player instead
     python benchmarks/compare.py --run 10000000 --before HEAD~1 --rounds 5   # a whole warm `simkit run` per tree
+    python benchmarks/compare.py --asm --player greedy --before HEAD~1   # the same machine code?
 
 A player is any line-up `simkit run --policy` takes (`swift:removals=0`,
 `swift,lookahead`), played on every seat; a table is PLAYERS/TEAMS, or `all`
@@ -22,8 +23,12 @@ rounds (load can only slow a timing down). `--compile` times a whole
 `simkit run --games 1000 --policy P` with an empty numba cache, then warm;
 `--run N` a whole warm `simkit run --games N` (start-up, Parquet and the
 manifest included; `--run 1` is the start-up) with its peak memory, the
-trees in turn round by round. Prints a markdown table, and the machine's
-load before and after. Never run it while anything else loads the machine.
+trees in turn round by round. `--asm` compiles each line-up in each tree
+with an empty numba cache and compares the instructions of every function
+(labels, symbols and addresses left out): where they are the same, so is the
+speed, whatever the timings' noise; it may run on a loaded machine. Prints a
+markdown table, and the machine's load before and after. Never time while
+anything else loads the machine.
 
 Targets, on one thread: greedy >= 15% of random's games/s; the default
 lookahead >= 25 games/s; two threads >= 1.9 x one. A line-up of random,
@@ -56,12 +61,14 @@ TREES = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "simkit
 
 def modules() -> list:
     """The tree's modules of play, line-ups and rules: simkit.game's, or an older revision's names for them
-    (line-ups in a module of policies; before that, the three at simkit's top)."""
+    (line-ups in a module of policies; before that, the three at simkit's top). Chosen by the tree's own
+    folders: the installed package's finder would serve a module missing there from this checkout."""
+    import simkit
+
+    here = Path(simkit.__file__).parent
     for package, lineups in (("game.", "players"), ("game.", "policies"), ("", "policies")):
-        try:
+        if (here / package.rstrip(".") / f"{lineups}.py").exists():
             return [importlib.import_module(f"simkit.{package}{name}") for name in ("play", lineups, "rules")]
-        except ImportError:
-            continue
     sys.exit("error: this tree's simkit has no module of play, line-ups and rules that compare.py knows")
 
 
@@ -198,6 +205,58 @@ def compare_commands(trees: dict[str, Path], args: argparse.Namespace) -> None:
         print(f"| {name} | {wall:.2f} s | {args.run / wall:,.0f} | {peak:.0f} MiB |")
 
 
+def instructions() -> None:
+    """The child of --asm: compile the line-up named on the command line (two-player table) and print, per compiled
+    function and signature, a hash of its instructions, with their count."""
+    import hashlib
+    import re
+
+    from numba.core.registry import CPUDispatcher
+
+    play, lineups, rules_module = modules()
+    rules = rules_module.Rules.make(2)
+    play.simulate(rules, lineups.Lineup.parse(sys.argv[-1], rules), 1, 0, 4)
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("simkit.kernels"):
+            continue
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher):
+                for signature, asm in value.inspect_asm().items():
+                    lines = [line for line in asm.splitlines() if line.startswith("\t") and not line.startswith("\t.")]
+                    text = "\n".join(re.sub(r"_Z\w+|\.L\w+|0x[0-9a-f]+", "_", line) for line in lines)
+                    key = f"{value.py_func.__name__}{signature}".replace("PolicySet", "PlayerSet")
+                    found[key] = (len(lines), hashlib.sha256(text.encode()).hexdigest()[:12])
+    print(json.dumps(found))
+
+
+def compare_asm(trees: dict[str, Path], args: argparse.Namespace) -> None:
+    names = list(trees)
+    print("| line-up | functions | " + " | ".join(f"{n}: instructions" for n in names) + " | the same |")
+    print("| --- | --- |" + " --- |" * len(names) + " --- |")
+    for player in args.player:
+        found = []
+        for tree in trees.values():
+            with tempfile.TemporaryDirectory() as cache:
+                env = {
+                    **os.environ,
+                    "NUMBA_CACHE_DIR": cache,
+                    "PYTHONPATH": f"{tree}{os.pathsep}{Path(__file__).parent}",
+                }
+                done = subprocess.run(
+                    [sys.executable, __file__, "--asm-child", player],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    cwd=cache,
+                )
+            found.append(json.loads(done.stdout))
+        cells = [f"{sum(n for n, _ in f.values()):,}" for f in found]
+        same = "yes" if all(f == found[0] for f in found) else "no"
+        print(f"| {player} | {len(found[-1])} | " + " | ".join(cells) + f" | {same} |", flush=True)
+
+
 def compare_compile(trees: dict[str, Path], args: argparse.Namespace) -> None:
     names = list(trees)
     print("| player | " + " | ".join(f"{n}: empty cache / warm, s" for n in names) + " |")
@@ -220,10 +279,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="about how long one timing lasts")
     parser.add_argument("--compile", action="store_true", help="cold and warm compile times instead of games/s")
     parser.add_argument("--run", type=int, metavar="GAMES", help="a whole warm `simkit run --games GAMES` instead")
+    parser.add_argument("--asm", action="store_true", help="whether the trees compile the same machine code")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--asm-child", metavar="LINEUP", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve()
+        return 0
+    if args.asm_child:
+        instructions()
         return 0
     args.player = args.player or list(PLAYERS)
     args.table = [t for table in args.table or TABLES for t in (EVERY_TABLE if table == "all" else [table])]
@@ -234,6 +298,8 @@ def main() -> int:
         trees = {f"before ({args.before})": worktree(args.before), **trees}
     if args.run:
         compare_commands(trees, args)
+    elif args.asm:
+        compare_asm(trees, args)
     else:
         (compare_compile if args.compile else compare_speed)(trees, args)
     print(f"load after: {load()}", file=sys.stderr)
