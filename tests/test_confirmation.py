@@ -107,8 +107,7 @@ def test_the_late_card_arrives_after_the_seat_s_own_turn_unless_the_game_ends_th
     rules = Rules.make(2, 2, late_card=3)
     length = np.zeros(10, np.int64)
     length[5], length[6], length[9] = 1, 2, 1
-    first, last, median = cf.bite(rules, length)
-    assert (first, last, median) == (0.75, 0.75, 3)
+    assert cf.bite(rules, length) == (0.75, 0.75, 3)
     assert cf.bite(Rules.make(2, 2), length) is None
 
 
@@ -130,6 +129,7 @@ def test_a_small_protocol_plays_and_decides(tmp_path) -> None:
     protocol["hypotheses"], protocol["level"] = 3, 0.05 / 3
     (tmp_path / cf.PROTOCOL_FILE).write_text(tomli_w.dumps(protocol))
     outcome = run_study(cf.study_of(cf.read_protocol(tmp_path / cf.PROTOCOL_FILE)), tmp_path)
+    assert outcome.tables is not None
     verdicts = outcome.tables.extra["verdicts"]
     assert list(verdicts.rule) == ["--late-card 28", "--handicap 23,17"]
     assert not verdicts.fair.any()  # random play keeps its edge under greedy's rules

@@ -43,11 +43,13 @@ def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
         (12, 3),
     ]
     verdicts = pd.read_csv(RESULTS / "confirmation" / "verdicts.csv")
+    assert card.family is not None
     assert card.family.hypotheses == 28 and card.family.rules == 20
     assert card.family.passed == int(verdicts.fair.sum())
     for row in card.rows:
         for column, lineup in (("casual", "greedy"), ("strong", "swift")):
             rule = row.rules[column]
+            assert rule is not None
             v = verdicts[
                 (verdicts.players == row.players) & (verdicts.teams == row.teams) & (verdicts.strength == column)
             ].iloc[0]
@@ -55,7 +57,8 @@ def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
             assert rule.code == v.rule and rule.fair == bool(v.fair)
             assert rule.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
     strong = {(r.players, r.teams): r.rules["strong"] for r in card.rows}
-    assert strong[6, 2].family == "handicap"  # the card's strong rule at 6p/2t: handicap 14
+    six_two = strong[6, 2]
+    assert six_two is not None and six_two.family == "handicap"  # the card's strong rule at 6p/2t: handicap 14
 
 
 @pytest.mark.parametrize(
@@ -122,7 +125,8 @@ def test_a_table_without_a_fair_rule_shows_the_closest_and_says_so(tmp_path):
     verdicts.to_csv(path, index=False)
     row = next(r for r in make_card(tmp_path).rows if (r.players, r.teams) == (6, 3))
     words, edge, code = cells(row, "strong")
-    assert not row.rules["strong"].fair and code == "--handicap 13,8"
+    strong = row.rules["strong"]
+    assert strong is not None and not strong.fair and code == "--handicap 13,8"
     assert words.startswith("Not shown fair; the rule tried: the first team's players are dealt 4 cards")
     assert edge.startswith(pp(verdicts[unfair].advantage.iloc[0], digits=2).split(" ")[0])
 

@@ -20,10 +20,11 @@ from simkit.presentation.render import metrics_markdown
 from simkit.running import dataset as ds
 from simkit.running.runner import RunEvents
 from simkit.studies.directory import default_folder
-from simkit.studies.kind import LEGAL_TABLES
+from simkit.studies.kind import LEGAL_TABLES, Results
 from simkit.studies.loop import run_study
 from simkit.studies.options import StudyError
 from simkit.studies.registry import KINDS, make_study
+from tests.manifests import manifest_of
 
 REPORTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "reports.md"
 GAMES = 400
@@ -116,7 +117,7 @@ def test_the_study_directory_holds_what_the_readme_promises(done):
     assert meta["commands"] == [f"simkit study first-player -p {p} --games {GAMES} --seed 3" for p in (2, 3, 4)]
     assert meta["identity"]["seed"] == 3 and meta["lineups"] == {"random": GAMES}
     assert {"simkit", "kernel_sources", "numba"} <= set(meta["versions"])
-    assert [c["run_id"] for c in meta["configurations"]] == [ds.read_manifest(out / f)["run_id"] for f in folders(out)]
+    assert [c["run_id"] for c in meta["configurations"]] == [manifest_of(out / f)["run_id"] for f in folders(out)]
     text = (out / "summary.md").read_text()
     assert f"    simkit study first-player -p 3 --games {GAMES} --seed 3" in text and "Holm" in text
     for column in (
@@ -405,6 +406,7 @@ def test_non_default_options_name_the_default_folder():
 def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shifts(tmp_path):
     study = make_study("hand-size", ["random"], 300, 5, {"players": 4}, sizes=[5, 6])
     outcome = run_study(study, tmp_path)
+    assert outcome.tables is not None
     summary = outcome.tables.summary
     kinds = list(zip(summary["study_group"], summary["label"], summary["hand_size"]))
     assert kinds == [
@@ -430,6 +432,7 @@ def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shift
 
 def test_skill_study_scores_pairs_and_rates_them_anchored_at_greedy(tmp_path):
     outcome = run_study(make_study("skill", ["random", "greedy"], 400, 5), tmp_path)
+    assert outcome.tables is not None
     pairs, ratings = outcome.tables.extra["pairs"], outcome.tables.extra["ratings"]
     rows = ds.read_games(tmp_path / folders(tmp_path)[0])
     a_team = rows["game"] % 2  # random is team 0 in even games, team 1 in odd ones
@@ -466,6 +469,7 @@ def test_teams_study_lists_each_configuration_once():
 def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same_deals(tmp_path):
     study = make_study("variants", ["random"], 300, 5, {"players": 2})
     outcome = run_study(study, tmp_path)
+    assert outcome.tables is not None
     s = outcome.tables.extra["shifts"]
     assert list(s["variant"]) == [
         "no reshuffle",
@@ -492,12 +496,13 @@ def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same
 # --- the compensation search -------------------------------------------------------
 
 
-class Synthetic:
+class Synthetic(Results):
     """Results of a made-up family: team 0's share of the decided games falls linearly with the knob,
     crossing its fair share at `crossing`, exactly (counts equal to their expectation)."""
 
     def __init__(self, crossing: float, slope: float = 0.004, games: int = 400_000, seed: int = 1):
-        self.crossing, self.slope, self.games, self.seed = crossing, slope, games, seed
+        super().__init__(Path("."), seed)
+        self.crossing, self.slope, self.games = crossing, slope, games
         self.asked: list[str] = []
 
     def aggregate(self, config):
@@ -529,10 +534,11 @@ def test_the_search_brackets_a_known_crossing(crossing):
     if crossing == 0.0:
         assert search.chosen == (0,) and outcome_text(search.outcome) == "no edge at 0: its interval holds zero"
         return
+    assert low is not None and up is not None
     assert low[0] < crossing < up[0] and up[0] - low[0] <= 3
     # The setting nearest the crossing; at 10.5, 10 and 11 are equally near, and the fitted line's
     # last bit (10.500000000000002 with numpy 2.4) decides, so either is right.
-    assert abs(search.chosen[0] - crossing) <= 0.5
+    assert abs(search.answer()[0] - crossing) <= 0.5
     assert abs(search.crossing - crossing) < 0.2
     assert len(search.points) <= 9  # bisection, not a sweep of all 12 settings
 
@@ -574,11 +580,12 @@ def test_the_three_team_search_moves_both_knobs():
     assert search.chosen == (6, 4)
 
 
-class Shares:
+class Shares(Results):
     """Made-up results: each setting's shares of the decided games from `table` ((h0, h1) -> shares of
     teams 0, 1, 2), `far` elsewhere; `games` decided games per setting, or `by_games(games asked)`."""
 
     def __init__(self, table: dict, far=(0.36, 0.33, 0.31), games: int = 400_000):
+        super().__init__(Path("."), 0)
         self.table, self.far, self.games = table, far, games
 
     def aggregate(self, config):
@@ -753,6 +760,8 @@ def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, a
     rules = Rules.make(2)
 
     class OnDisk(Shares):
+        confirmed = 0  # the confirmation's games on disk
+
         def aggregate(self, config):
             if dict(config.facts)["role"] == "confirmation":
                 if config.games > self.confirmed:
@@ -771,13 +780,14 @@ def test_a_strong_confirmation_looks_again_while_inconclusive(share0, on_disk, a
     assert looks_taken(search, config) == {1: 1, 2: 2, 4: 3}[asked]
 
 
-class BySeed:
+class BySeed(Results):
     """Made-up results: on each seed, two teams' shares fall linearly with the knob and cross even at that
     seed's `crossings` value (exactly: counts equal to their expectation); every configuration has the
     games it asks for."""
 
     def __init__(self, crossings: dict[int, float], slope: float = 0.01, seed: int = 2026):
-        self.crossings, self.slope, self.seed = crossings, slope, seed
+        super().__init__(Path("."), seed)
+        self.crossings, self.slope = crossings, slope
         self.asked: list[tuple[str, int, int]] = []
 
     def aggregate(self, config):
@@ -806,6 +816,7 @@ def test_a_strong_answer_not_confirmed_fair_is_refined_and_confirmed_on_fresh_se
     study = make_study("compensation", ["lookahead"], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
     results = BySeed({2026: 18.4, **{seed: 17.2 for seed in (2027, 2029, 2030)}})
     (guide, _), (search, confirm) = searches(study, results)
+    assert confirm is not None and search.first_confirmation is not None
     assert guide.guide and search.first == (18,) and search.chosen == (17,)
     assert search.crossing == pytest.approx(17.2, abs=0.05)  # the refinement's fitted line
     assert sorted(search.refined) == [(16,), (17,), (18,), (19,), (20,)]
@@ -832,6 +843,7 @@ def test_a_refinement_follows_its_fit_beyond_the_settings_it_played():
 
     study = make_study("compensation", ["lookahead"], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
     search, confirm = searches(study, BySeed({2026: 18.4, 2027: 14.6, 2029: 14.6, 2030: 14.6}))[-1]
+    assert confirm is not None
     assert search.first == (18,) and search.chosen == (15,) and confirm.seed == 2030
     assert sorted(search.refined) == [(k,) for k in range(13, 21)] and REFINE_ROUNDS >= 2
     assert "so the settings around 18, then around 15 (2 rounds, 8 settings), were played again" in outcome_text(
@@ -847,9 +859,11 @@ def test_only_a_strong_answer_not_confirmed_fair_is_refined():
     for lineup in ("greedy", "lookahead"):
         study = make_study("compensation", [lineup], 5000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
         search, confirm = searches(study, fair_everywhere)[-1]
+        assert confirm is not None
         assert not search.refined and search.first is None and confirm.seed == 2027
     greedy = make_study("compensation", ["greedy"], 100_000, 2026, {"players": 4, "teams": 2}, families=["handicap"])
     search, confirm = searches(greedy, BySeed({2026: 18.4, 2027: 17.2}))[-1]
+    assert confirm is not None
     assert not search.refined and confirm.seed == 2027
 
 
@@ -858,7 +872,12 @@ def test_a_refinement_chooses_on_the_fitted_plane_not_a_lucky_setting():
     at (8,6) the games happened to come out even. The fitted plane still chooses (6,4); the settings'
     own values alone would choose (8,6)."""
     from simkit.analysis.aggregate import Aggregate
-    from simkit.studies.compensation_search import Point, fitted_nearest_fair
+    from simkit.game.players import Lineup
+    from simkit.game.rules import Rules
+    from simkit.studies.compensation_search import Point, Search, fitted_nearest_fair
+
+    rules = Rules.make(3)
+    search = Search("handicap", rules, Lineup.parse("greedy", rules), 20_000, Shares({}))  # its configurations
 
     def point(h0, h1, games=20_000):
         s0 = 1 / 3 + 0.003 * (6.3 - h0)
@@ -867,9 +886,9 @@ def test_a_refinement_chooses_on_the_fitted_plane_not_a_lucky_setting():
         agg = Aggregate.empty(3, 10)
         for t, share in enumerate(shares):
             agg.outcomes[0, t + 1, 0, 0] = round(games * share)
-        return Point((h0, h1), None, agg)
+        return Point((h0, h1), search.config((h0, h1)), agg)
 
-    points = {(h0, h1): point(h0, h1) for h0 in (6, 7, 8) for h1 in (4, 5, 6)}
+    points: dict[tuple[int, ...], Point] = {(h0, h1): point(h0, h1) for h0 in (6, 7, 8) for h1 in (4, 5, 6)}
     best, crossing = fitted_nearest_fair(points, 3)
     assert best == (6, 4) and 5.5 < crossing < 7.5  # team 0's fitted advantage crosses zero near 6.3
     alone, no_fit = fitted_nearest_fair({(8, 6): points[8, 6]}, 3)

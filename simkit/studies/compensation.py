@@ -48,7 +48,7 @@ def checks_table(checks: list[Config], results: Results, answers: set[tuple]) ->
     earlier answer, before a refinement, stays on record)."""
     rows = []
     for c in checks:
-        agg = results.aggregate(c)
+        agg = results.complete(c)
         wins = agg.wins()
         adv, gap = stats.advantage(wins), stats.max_gap(wins)
         facts = dict(c.facts)
@@ -114,7 +114,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     ]
     verdicts = pd.DataFrame([verdict(s, c, results, summary) for s, c in found if c is not None])
     answers = {
-        (s.rules.players, s.rules.teams, s.lineup.spec, s.family, setting_text(s.chosen))
+        (s.rules.players, s.rules.teams, s.lineup.spec, s.family, setting_text(s.answer()))
         for s, c in found
         if c is not None
     }
@@ -143,12 +143,13 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
     ].iloc[0]
     kind = strength(search.lineup)
     low, up = search.bracket
+    assert search.steps is not None  # a search with a confirmation has run to its end
     return {
         "players": search.rules.players,
         "teams": search.rules.teams,
         "policies": search.lineup.spec,
         "family": search.family,
-        "setting": setting_text(search.chosen),
+        "setting": setting_text(search.answer()),
         "steps": setting_text(search.steps),
         "outcome": text.outcome_text(search.outcome),
         "below": setting_text(low) if low else "",
@@ -165,7 +166,7 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
         "max_gap": row.max_gap,
         "max_gap_low": row.max_gap_low,
         "max_gap_high": row.max_gap_high,
-        "fair": fair(results.aggregate(confirm).wins(), kind, search.rules.teams),
+        "fair": fair(results.complete(confirm).wins(), kind, search.rules.teams),
         "looks": looks_taken(search, confirm),
         "run_args": row.run_args,
         "wall_seconds": wall_seconds([*search.played(), confirm], results),
@@ -176,7 +177,7 @@ def verdict(search: Search, confirm: Config, results: Results, summary: pd.DataF
 def standard_game(search: Search) -> dict:
     """The edge of the standard game (the setting 0 every search plays first, on the search's deals):
     team 0's advantage and the largest gap, each with its interval, and the games."""
-    zero = search.points[(0,) * len(search.chosen)].agg
+    zero = search.points[(0,) * len(search.answer())].agg
     adv, gap = stats.advantage(zero.wins()), stats.max_gap(zero.wins())
     return {
         "standard_advantage": adv.value,
@@ -193,7 +194,8 @@ def wall_seconds(configs: list[Config], results: Results) -> float:
     """The wall time their runs took to play on this machine (each folder once), in seconds; NaN when one
     of them was played before runs recorded it (simkit.running.manifest's times log)."""
     times = {c.folder(results.seed): results.seconds(c) for c in configs}
-    return math.nan if any(t is None for t in times.values()) else float(sum(times.values()))
+    recorded = [t for t in times.values() if t is not None]
+    return math.nan if len(recorded) < len(times) else float(sum(recorded))
 
 
 def wall_times(found: list, results: Results) -> list[tuple[int, int, str, int, int, float]]:

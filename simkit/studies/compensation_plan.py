@@ -86,7 +86,7 @@ def searches(study: Study, results: Results) -> list[tuple[Search, Config | None
     """
 
     rest = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
-    out = []
+    out: list[tuple[Search, Config | None]] = []
     for players, teams in tables_of(study):
         rules = Rules.make(players, teams, **rest)
         lineups = sorted(lineups_for(study, rules), key=lambda lg: strength(lg[0]) == "strong")
@@ -162,7 +162,7 @@ def confirmed(search: Search, confirm: Config | None, results: Results) -> Confi
     """The search's confirmation as far as it is on disk: the whole, or while a further look is still
     to play, its first look (with the games on disk); None before its first look is complete."""
     if confirm is not None and results.aggregate(confirm) is None:
-        confirm = search.config(search.chosen, confirm.seed, first_look(search), "confirmation")
+        confirm = search.config(search.answer(), confirm.seed, first_look(search), "confirmation")
     return confirm if confirm is not None and results.aggregate(confirm) is not None else None
 
 
@@ -198,7 +198,7 @@ def confirmation(search: Search, seed: int) -> Config:
     """
     seed += REFINE_SEED_OFFSET + 1 if search.refined else CONFIRMATION_SEED_OFFSET
     looks = look_games(search)
-    done = search.results.aggregate(search.config(search.chosen, seed, looks[0], "confirmation"))
+    done = search.results.aggregate(search.config(search.answer(), seed, looks[0], "confirmation"))
     at = 0
     if done is not None:
         at = next((i for i, games in enumerate(looks) if games >= done.games), len(looks) - 1)
@@ -208,7 +208,7 @@ def confirmation(search: Search, seed: int) -> Config:
             and inconclusive(done.wins(), strength(search.lineup), search.rules.teams)
         ):
             at += 1  # this look settled nothing: the next one
-    return search.config(search.chosen, seed, looks[at], "confirmation")
+    return search.config(search.answer(), seed, looks[at], "confirmation")
 
 
 def look_games(search: Search) -> list[int]:
@@ -226,7 +226,7 @@ def first_look(search: Search) -> int:
     """The first confirmation's games: the target half-width on team 0's share at the chosen setting's
     completion (and, with three teams, on every share for the largest gap's bound)."""
     kind = strength(search.lineup)
-    agg = (search.refined or search.points)[search.chosen].agg
+    agg = (search.refined or search.points)[search.answer()].agg
     completion = max(agg.decided / agg.games, 0.5)
     decided = stats.games_for_half_width(TARGET[kind])
     if search.rules.teams == 3:  # Goodman's simultaneous intervals of three shares near 1/3
@@ -275,9 +275,10 @@ def plan(study: Study, results: Results) -> list[Config]:
 def check(search: Search, spec: str, seed: int) -> Config:
     """The search's answer played by the line-up `spec` on seed + CHECK_SEED_OFFSET, CHECK_GAMES games."""
 
-    rules = search.config(search.chosen).rules
+    chosen = search.answer()
+    rules = search.config(chosen).rules
     lineup = Lineup.parse(spec, rules)
-    setting = setting_text(search.chosen)
+    setting = setting_text(chosen)
     return Config(
         rules,
         lineup,

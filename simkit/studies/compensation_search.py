@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from simkit.analysis import stats
+from simkit.analysis.aggregate import Aggregate
 from simkit.game.rules import Rules
 from simkit.studies.kind import Config, Results
 
@@ -143,7 +144,7 @@ class Point:
 
     knobs: tuple[int, ...]
     config: Config
-    agg: object
+    agg: Aggregate
 
 
 class Search:
@@ -210,8 +211,9 @@ class Search:
         """The whole search; raises Need at the first setting missing on disk. The steps end at a setting
         (`steps`); the answer (`chosen`) is the setting nearest fair of every setting visited
         (`nearest_fair`)."""
+        steps: tuple[int, ...]
         if not self.two_knobs:
-            self.steps = self.along(0, (0,), self.edge, near=self.near[0])
+            steps = self.along(0, (0,), self.edge, near=self.near[0])
         else:
             h0 = self.along(0, (0, 0), self.edge, near=self.near[0])
             h1 = self.along(1, (h0[0], 0), self.middle, near=self.near[1] if len(self.near) > 1 else 0)
@@ -219,9 +221,16 @@ class Search:
             if h0b[0] != h0[0]:  # team 1's handicap moved team 0's crossing: one more round
                 h1 = self.along(1, (h0b[0], 0), self.middle, near=h1[1])
                 h0b = self.along(0, (0, h1[1]), self.edge, near=h0b[0])
-            self.steps = (h0b[0], h1[1])
-            self.visit_neighbours(self.steps)
-        self.chosen = self.nearest_fair(self.steps)
+            steps = (h0b[0], h1[1])
+            self.visit_neighbours(steps)
+        self.steps = steps
+        self.chosen = self.nearest_fair(steps)
+
+    def answer(self) -> tuple[int, ...]:
+        """The chosen setting (`chosen`) of a search that has run to its end; RuntimeError before."""
+        if self.chosen is None:
+            raise RuntimeError(f"the {self.family} search of {self.lineup.spec} has chosen no setting yet")
+        return self.chosen
 
     def unfairness(self, knobs: tuple[int, ...]) -> float:
         """How far a setting is from fair on the search's games, in units of the targets: the smallest m
@@ -268,9 +277,10 @@ class Search:
         The answer is the setting the last round's fit chooses among the settings it played. Raises Need
         at the first setting not yet played."""
         games = REFINE_GAMES[strength(self.lineup)]
-        self.first, self.first_confirmation = self.chosen, with_role(confirm, FIRST_CONFIRMATION)
-        reach = REFINE_REACH[len(self.first)]
-        centre, rounds = self.first, 0
+        first = self.answer()
+        self.first, self.first_confirmation = first, with_role(confirm, FIRST_CONFIRMATION)
+        reach = REFINE_REACH[len(first)]
+        centre, rounds = first, 0
         while True:
             rounds += 1
             local = {}
@@ -281,18 +291,19 @@ class Search:
             if ahead in local or rounds == REFINE_ROUNDS:
                 break
             centre = ahead
-        self.chosen, self.crossing = fitted_nearest_fair(local, self.rules.teams)
-        wins = self.results.aggregate(confirm).wins()
+        chosen, self.crossing = fitted_nearest_fair(local, self.rules.teams)
+        self.chosen = chosen
+        wins = self.results.complete(confirm).wins()
         self.outcome.refinement = Refinement(
             advantage=stats.advantage(wins).value,
             gap=stats.max_gap(wins).value if self.rules.teams == 3 else None,
-            first=self.first,
+            first=first,
             centre=centre,
             rounds=rounds,
             settings=len(self.refined),
             games=games,
             seed=seed + REFINE_SEED_OFFSET,
-            chosen=self.chosen,
+            chosen=chosen,
             plane=self.two_knobs,
         )
 
@@ -348,6 +359,7 @@ class Search:
                 return at(x)
             first_nonpos = x
         low = _last_true(lambda v: sign(v) > 0, last_pos, first_nonpos)  # the last setting above zero
+        up: int | None
         if sign(first_nonpos) < 0:  # the first setting below zero
             up = _first_true(lambda v: sign(v) < 0, low, first_nonpos)
         else:
@@ -358,8 +370,8 @@ class Search:
             up = _first_true(lambda v: sign(v) < 0, first_nonpos, y) if sign(y) < 0 else None
         inside = list(range(low + 1, (up if up is not None else self.high + 1)))
         if len(inside) > MAX_CANDIDATES:  # a wide flat stretch: evenly spaced candidates
-            step = (len(inside) - 1) / (MAX_CANDIDATES - 1)
-            inside = sorted({inside[round(i * step)] for i in range(MAX_CANDIDATES)})
+            spacing = (len(inside) - 1) / (MAX_CANDIDATES - 1)
+            inside = sorted({inside[round(i * spacing)] for i in range(MAX_CANDIDATES)})
         candidates = [low, *inside] + ([up] if up is not None else [])
         values = {v: criterion(at(v)) for v in candidates}
         crossing = _crossing(values)

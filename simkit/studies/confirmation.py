@@ -380,7 +380,7 @@ def study_of(protocol: dict) -> Study:
     """The study that plays `protocol`: its identity is the protocol's digest, so a protocol edited after
     its games were played is refused."""
     digest = hashlib.sha256(repr(sorted(protocol.items())).encode()).hexdigest()[:16]
-    lineups = {}
+    lineups: dict[str, int] = {}
     for e in entries(protocol):
         lineups[e.lineup] = max(lineups.get(e.lineup, 0), e.games)
     seed = int(protocol["verdict"][0]["seed"]) if protocol["verdict"] else 0
@@ -423,7 +423,7 @@ def verdict_rows(configs: list[Config], results: Results, protocol: dict) -> pd.
     level = float(protocol["level"])
     rows = []
     for c, record in zip([c for c in configs if c.group == "verdict"], protocol["verdict"]):
-        agg = results.aggregate(c)
+        agg = results.complete(c)
         wins = agg.wins()[: c.rules.teams]
         strength = dict(c.facts)["rule_of"]
         adv, p_adv, low, high = test_advantage(wins, float(record["margin"]), level)
@@ -466,7 +466,7 @@ def verdict_rows(configs: list[Config], results: Results, protocol: dict) -> pd.
 def estimate_rows(configs: list[Config], results: Results) -> pd.DataFrame:
     rows = []
     for c in configs:
-        agg = results.aggregate(c)
+        agg = results.complete(c)
         wins = agg.wins()[: c.rules.teams]
         adv = stats.advantage(wins)
         gap = stats.max_gap(wins)
@@ -497,7 +497,7 @@ def estimate_rows(configs: list[Config], results: Results) -> pd.DataFrame:
 def bite_rows(configs: list[Config], results: Results) -> pd.DataFrame:
     rows = []
     for c in configs:
-        b = bite(c.rules, results.aggregate(c).length)
+        b = bite(c.rules, results.complete(c).length)
         if b is None:
             continue
         facts = dict(c.facts)
@@ -508,7 +508,7 @@ def bite_rows(configs: list[Config], results: Results) -> pd.DataFrame:
                 "rule_of": facts["rule_of"],
                 "rule": facts["rule"],
                 "lineup": c.lineup.spec,
-                "games": results.aggregate(c).games,
+                "games": results.complete(c).games,
                 "first_card_arrives": b[0],
                 "last_card_arrives": b[1],
                 "median_own_turns": b[2],

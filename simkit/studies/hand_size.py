@@ -77,7 +77,7 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
         if c.group not in ("penalty", "compensation"):
             continue
         e = even[c.lineup.spec]
-        a, b = results.aggregate(c), results.aggregate(e)
+        a, b = results.complete(c), results.complete(e)
         paired = c.games == e.games
         s = stats.shift(a.wins(), a.games, b.wins(), b.games, joint=results.joint(c, e) if paired else None)
         rows.append(

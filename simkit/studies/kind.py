@@ -134,6 +134,14 @@ class Results:
             self._aggregates[name] = found.aggregate
         return self._aggregates[name]
 
+    def complete(self, config: Config) -> Aggregate:
+        """The aggregate of a configuration whose run is complete on disk: the tables read only those
+        (simkit.studies.loop.run_study plays every configuration first); StudyError for another."""
+        agg = self.aggregate(config)
+        if agg is None:
+            raise StudyError(f"the run in {self.out / config.folder(self.seed)} is not complete ({config.label})")
+        return agg
+
     def played(self, config: Config) -> int:
         """Games of the configuration's own run on disk, at most its games (another run's count none)."""
         return min(games_of_run(self.out / config.folder(self.seed), config_run_id(config, self.seed)), config.games)

@@ -83,6 +83,7 @@ class StudyOption:
             return None
         if self.repeat:
             return [self._parsed(v) for v in given]
+        assert isinstance(given, str), f"{self.flag} takes one value"  # only a repeated flag gives a list
         return self._parsed(given)
 
     def _parsed(self, text: str) -> Any:

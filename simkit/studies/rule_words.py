@@ -70,8 +70,8 @@ def _team_words(team: int, seats: list[tuple[int, int]], usual: int) -> str:
             groups.append([1, hand, late])
     if len(groups) == 1:
         return who + " " + _dealt(seats[0][0], seats[0][1], verb)
-    late = [g for g in groups if g[2]]
-    if len(late) == len(groups) and len({g[1] for g in groups}) == 1:
+    late_groups = [g for g in groups if g[2]]
+    if len(late_groups) == len(groups) and len({g[1] for g in groups}) == 1:
         # every seat short by the same card, at two turns: the earlier seats wait one turn longer
         (n1, hand, k1), (n2, _, k2) = groups
         return (

@@ -229,7 +229,7 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         return None
     verdicts = _read_csv(folder / "verdicts.csv", results)
     bites = _read_csv(folder / "bite.csv", results) if (folder / "bite.csv").exists() else pd.DataFrame()
-    out = {}
+    out: dict[tuple[int, int, str], Rule] = {}
     for v in verdicts.itertuples():
         options = from_flags(v.rule)
         rules = Rules.make(int(v.players), int(v.teams), **options)
@@ -252,8 +252,7 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         )
     level = float(verdicts.level.iloc[0])
     hypotheses = sum(len(hypotheses_of(int(teams))) for teams in verdicts.teams)
-    family = Family(hypotheses, level, int(verdicts.fair.sum()), len(verdicts))
-    return out, family
+    return out, Family(hypotheses, level, int(verdicts.fair.sum()), len(verdicts))
 
 
 def make_card(results: Path) -> Card:
@@ -314,7 +313,7 @@ def intro(card: Card) -> list[str]:
     """The card's opening paragraphs: the edge without a rule, how the rules were decided, what fair means."""
     casual, strong = (100 * FAIR_BAND[k] for k in ("casual", "strong"))
     gaps = tuple(100 * GAP_TARGET[k] for k in ("casual", "strong"))
-    edge = {c: [row.without[c] for row in card.rows if row.without[c]] for c in LINEUPS}
+    edge = {c: [e for e in (row.without[c] for row in card.rows) if e] for c in LINEUPS}
     low = {c: min(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
     high = {c: max(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
     without = "; ".join(

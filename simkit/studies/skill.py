@@ -56,7 +56,7 @@ def pairs_and_ratings(configs: list[Config], results: Results) -> tuple[pd.DataF
     rows, fit = [], []
     for c in configs:
         a, b = (p.spec for p in c.lineup.per_team)
-        agg = results.aggregate(c)
+        agg = results.complete(c)
         by = agg.wins_by_rotation()  # rotation 1: b plays team 0
         a_wins = int(by[0, 0] + by[1, 1])
         draws = agg.draws

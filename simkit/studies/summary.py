@@ -7,7 +7,7 @@ tables, the plots, summary.md and study.json.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from pathlib import Path
 
 import pandas as pd
@@ -69,7 +69,7 @@ def _ordinal(n: int) -> str:
 
 def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
     """summary.csv's rows: one per configuration, with Holm's adjustment over the study's advantage tests."""
-    rows = [summary_row(c, results.aggregate(c)) for c in configs]
+    rows = [summary_row(c, results.complete(c)) for c in configs]
     frame = pd.DataFrame(rows)
     frame["p_holm"] = stats.holm(frame["p_value"])
     return frame
@@ -81,7 +81,7 @@ def write_summary(
     results: Results,
     out: Path,
     command: Sequence[str] | None = None,
-    gone: set[str] = frozenset(),
+    gone: Set[str] = frozenset(),
 ) -> Tables:
     """Write summary.csv, the extra tables, the plots, summary.md and study.json; the tables."""
 

@@ -59,7 +59,7 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
         if c.group != "variant":
             continue
         ref = standard[c.rules.players, c.rules.teams, c.lineup.spec]
-        a, b = results.aggregate(c), results.aggregate(ref)
+        a, b = results.complete(c), results.complete(ref)
         pairs = results.pairs(c, ref)
         edge = stats.shift(a.wins(), a.games, b.wins(), b.games, joint=pairs.winners)
         length = stats.paired_difference(pairs.n, pairs.turns)
