@@ -31,6 +31,11 @@ Beside the verdicts the protocol declares informative estimates, not part of
 the family: every table's casual and strong rule under random, greedy and
 swift, and under the lookahead at LOOKAHEAD_TABLES, and how often each late
 card arrives before the game ends (``bite``).
+
+It stays one module above 500 lines: the confirmatory protocol, from its
+tests and power calculation through its plan and committed file to the
+study that plays it and writes its verdicts, is one thing read top to
+bottom.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import tomli_w
+from scipy.stats import norm
 
 from simkit.analysis import stats
 from simkit.files.atomic import replacing
@@ -121,8 +128,6 @@ def test_gaps(wins, margin: float, level: float):
 
 def power_advantage(share: float, fair: float, margin: float, level: float, decided: int) -> float:
     """The chance that the advantage test passes when team 0's true share is `share` (normal)."""
-    from scipy.stats import norm
-
     se = math.sqrt(share * (1 - share) / decided)
     z = norm.isf(level)
     d = share - fair
@@ -301,8 +306,6 @@ def _shares(path: Path, rule) -> tuple[float, ...]:
 
 
 def write_protocol(path: Path, protocol: dict) -> None:
-    import tomli_w
-
     if path.exists():
         raise ProtocolError(f"{path} exists: a protocol is never rewritten; plan a new one in another folder")
     path.parent.mkdir(parents=True, exist_ok=True)
