@@ -51,7 +51,8 @@ from pathlib import Path
 from bench import SIMKIT, compile_times, load, timed_subprocess
 from bench import TABLES as ALL_TABLES
 
-ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = Path(__file__).resolve()
+ROOT = SCRIPT.parents[1]
 PLAYERS = ("random", "greedy", "fast", "swift", "lookahead", "ismcts")
 TABLES = ("2/2", "12/2")
 EVERY_TABLE = [f"{p}/{t}" for p, t in ALL_TABLES]
@@ -105,14 +106,19 @@ def serve() -> None:
         print(json.dumps(answer), flush=True)
 
 
+def child(tree: Path, *args: str, **env: str) -> tuple[list[str], dict[str, str]]:
+    """The command and environment of this script run as a child on `tree`'s simkit (its folder on the path too,
+    for `bench`), with `env` added."""
+    path = f"{tree}{os.pathsep}{SCRIPT.parent}"
+    return [sys.executable, str(SCRIPT), *args], {**os.environ, "PYTHONPATH": path, **env}
+
+
 class Child:
     """A serving child process that runs `tree`'s code."""
 
     def __init__(self, tree: Path):
-        env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{Path(__file__).parent}"}
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
+        command, env = child(tree, "--serve")
+        self.proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def ask(self, *words: object) -> float:
         assert self.proc.stdin and self.proc.stdout
@@ -238,19 +244,8 @@ def compare_asm(trees: dict[str, Path], args: argparse.Namespace) -> None:
         found = []
         for tree in trees.values():
             with tempfile.TemporaryDirectory() as cache:
-                env = {
-                    **os.environ,
-                    "NUMBA_CACHE_DIR": cache,
-                    "PYTHONPATH": f"{tree}{os.pathsep}{Path(__file__).parent}",
-                }
-                done = subprocess.run(
-                    [sys.executable, __file__, "--asm-child", player],
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                    cwd=cache,
-                )
+                command, env = child(tree, "--asm-child", player, NUMBA_CACHE_DIR=cache)
+                done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=cache)
             found.append(json.loads(done.stdout))
         cells = [f"{sum(n for n, _ in f.values()):,}" for f in found]
         same = "yes" if all(f == found[0] for f in found) else "no"
