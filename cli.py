@@ -908,7 +908,15 @@ def confirm(
         typer.Option(
             "--seed", help="With --plan: the verdicts' seed (the estimates play seed + 1); one no study used."
         ),
-    ] = 20261206,
+    ] = 20261208,
+    prior: Annotated[
+        str,
+        typer.Option(
+            "--prior",
+            help="With --plan: the folder in --results of the confirmation whose games, pooled with the "
+            "searches', the power calculation is planned at.",
+        ),
+    ] = "confirmation",
     threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
     quiet: Quiet = False,
 ) -> None:
@@ -925,12 +933,12 @@ def confirm(
 
             if LINEUPS != cf.LINEUP:
                 raise cf.ProtocolError(f"the card's line-ups {LINEUPS} are not the protocol's {cf.LINEUP}")
-            protocol = cf.plan(make_card(results), results, seed)
+            protocol = cf.plan(make_card(results), results, seed, prior)
             cf.write_protocol(path, protocol)
             if not quiet:
                 out_console.print(
-                    f"wrote {path}: {len(protocol['verdict'])} verdicts "
-                    f"({protocol['hypotheses']} hypotheses), {len(protocol['estimate'])} estimates; "
+                    f"wrote {path}: {len(protocol['verdict'])} verdicts (all pass with a chance of "
+                    f"{protocol['all_pass']:.1%} at the planning estimates), {len(protocol['estimate'])} estimates; "
                     f"commit it, then run `simkit confirm {folder}`",
                     highlight=False,
                 )

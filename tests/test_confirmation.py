@@ -13,11 +13,132 @@ from simkit.game.rules import Rules
 from simkit.studies import confirmation as cf
 from simkit.studies.loop import run_study
 
-PUBLISHED = cf.read_protocol(cf.Path("results/confirmation") / cf.PROTOCOL_FILE)
+PUBLISHED = cf.read_protocol(cf.Path("results/confirmation") / cf.PROTOCOL_FILE)  # format 1
+SECOND = cf.read_protocol(cf.Path("results/confirmation-2") / cf.PROTOCOL_FILE)  # format 2: Holm over the rules
 
 
-def test_the_family_wise_error_at_the_margins_is_at_most_five_percent() -> None:
-    """Every hypothesis of the published protocol drawn at its margin (the least favourable null), with its
+def _at(v: dict, shares) -> np.ndarray:
+    """Shares of a verdict's table: a two-team verdict takes the first two."""
+    return np.asarray(shares[: v["teams"]] if v["teams"] == 2 else shares, np.float64)
+
+
+def _at_margin(v: dict) -> np.ndarray:
+    """The least favourable null of a verdict: team 0's advantage at its margin, the other teams equal."""
+    m = v["margin"]
+    return _at(v, (0.5 + m, 0.5 - m)) if v["teams"] == 2 else _at(v, (1 / 3 + m, 1 / 3 - m / 2, 1 / 3 - m / 2))
+
+
+def _draw(rng, v: dict, shares, families: int) -> np.ndarray:
+    """(families, teams) games won: the verdict's games, decided at its planned share."""
+    decided = int(v["games"] * v["planned_at"]["decided_share"])
+    return rng.multinomial(decided, shares, size=families)
+
+
+def test_the_second_protocol_s_family_wise_error_is_at_most_five_percent() -> None:
+    """The verdicts' own code (cf.decide, which verdict_rows writes) on every rule of the second protocol
+    drawn at its margin: some rule is called fair in at most 5% of the families (plus three Monte Carlo
+    standard errors)."""
+    rng = np.random.default_rng(1)
+    families = 4_000
+    wins = [_draw(rng, v, _at_margin(v), families) for v in SECOND["verdict"]]
+    fair = np.stack([d["fair"] for d in cf.decide(wins, SECOND)], axis=-1)
+    rate = fair.any(axis=-1).mean()
+    assert rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / families), rate
+
+
+@pytest.mark.parametrize("null", [0, 15, 19])
+def test_holm_holds_the_error_when_every_other_rule_is_fair(null: int) -> None:
+    """Holm's least favourable case: one rule at its margin (a three-team rule's largest gap at its gap
+    margin for rule 19), the 19 others at their planning estimates (nearly always passed, so Holm tests
+    the last at the full 5%): the rule at its margin is called fair in at most 5% of the families."""
+    rng = np.random.default_rng(2 + null)
+    families = 4_000
+    wins = []
+    for i, v in enumerate(SECOND["verdict"]):
+        shares = np.asarray(v["planned_at"]["shares"])
+        if i == null:
+            g = v.get("gap_margin")
+            shares = _at(v, (1 / 3 + g / 2, 1 / 3 - g / 2, 1 / 3)) if g and null == 19 else _at_margin(v)
+        wins.append(_draw(rng, v, shares, families))
+    decisions = cf.decide(wins, SECOND)
+    others = np.stack([d["fair"] for i, d in enumerate(decisions) if i != null], axis=-1)
+    assert others.all(axis=-1).mean() > 0.8  # the others pass: Holm steps down to the full level
+    rate = decisions[null]["fair"].mean()
+    assert rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / families), rate
+
+
+def test_the_second_protocol_s_chance_that_all_pass_holds_under_its_estimates() -> None:
+    """Every rule drawn at its planning estimate with its games and measured decided share (below 1 at
+    three teams): all 20 pass together about as often as the protocol computed (at least 0.9)."""
+    rng = np.random.default_rng(5)
+    families = 2_000
+    wins = [_draw(rng, v, v["planned_at"]["shares"], families) for v in SECOND["verdict"]]
+    fair = np.stack([d["fair"] for d in cf.decide(wins, SECOND)], axis=-1)
+    rate = fair.all(axis=-1).mean()
+    assert SECOND["all_pass"] >= cf.ALL_PASS
+    assert rate >= SECOND["all_pass"] - 3 * np.sqrt(0.1 * 0.9 / families), rate
+
+
+def test_the_power_calculation_counts_only_the_decided_games() -> None:
+    """Fewer decided games, less power: a three-team rule with 80% of its games decided needs 1/0.8 times
+    the games of one with all decided, and the plan sizes it so."""
+    shares, level = (0.3345, 0.3330, 0.3325), 0.0025
+    all_decided = cf.power_rule(shares, 0.005, 0.01, level, 800_000, seed=1)
+    four_fifths = cf.power_rule(shares, 0.005, 0.01, level, int(800_000 * 0.8), seed=1)
+    assert four_fifths < all_decided
+    games, power = cf.games_for_power(
+        lambda n: cf.power_rule(shares, 0.005, 0.01, level, int(n * 0.8), seed=1), 0.99, 4_000_000
+    )
+    decided_games, _ = cf.games_for_power(
+        lambda n: cf.power_rule(shares, 0.005, 0.01, level, n, seed=1), 0.99, 4_000_000
+    )
+    assert power >= 0.99
+    assert 1.15 < games / decided_games < 1.35
+    three = [v for v in SECOND["verdict"] if v["teams"] == 3]
+    assert all(v["planned_at"]["decided_share"] < 0.99 for v in three if v["strength"] == "casual")
+
+
+def test_the_largest_gap_s_interval_has_a_real_lower_bound() -> None:
+    """One pair's interval clear of zero bounds the largest gap below by its distance from zero."""
+    wins = np.array([340_000, 330_000, 330_000])
+    gap, _, floor, reach = cf.test_gaps(wins, 0.01, 0.0025)
+    assert floor > 0.005 and floor < gap < reach
+    assert cf.test_gaps(np.array([1000, 1000, 1000]), 0.01, 0.0025)[2] == 0.0
+
+
+def test_a_plan_refuses_a_seed_used_anywhere_in_results(tmp_path) -> None:
+    """A seed in an archived study's table, or in a run report's heading, is refused like a study's."""
+    (tmp_path / "archive" / "old").mkdir(parents=True)
+    (tmp_path / "archive" / "old" / "verdicts.csv").write_text("players,seed\n2,777\n")
+    (tmp_path / "run.md").write_text("## players=2, teams=2, policies=random,random, seed=888 (n=1,000)\n")
+    assert {777, 888} <= cf.used_seeds(tmp_path)
+    for seed in (777, 887):
+        with pytest.raises(cf.ProtocolError, match=f"seed {seed if seed == 777 else 888} was played"):
+            cf.plan(None, tmp_path, seed)
+
+
+def test_the_published_seeds_include_the_archive_and_the_run_reports() -> None:
+    used = cf.used_seeds(cf.Path("results"), besides=cf.Path("results/confirmation-2"))
+    assert {2026, 20261206, 20261207} <= used
+    assert not {20261208, 20261209} & used
+
+
+def test_a_protocol_outside_a_git_repository_is_refused(tmp_path) -> None:
+    path = tmp_path / cf.PROTOCOL_FILE
+    path.write_text("format = 'x'\n")
+    with pytest.raises(cf.ProtocolError, match="outside a git repository"):
+        cf.check_committed(path)
+
+
+def test_one_rule_has_one_name() -> None:
+    """10p/2t: the handicap of 10 turns deals exactly as the late card after 2 turns, and is named so."""
+    assert cf.one_name(Rules.make(10, 2, handicap=10)) == {"late_card": 2}
+    assert cf.one_name(Rules.make(12, 2, handicap=9)) == {"handicap": 9}
+    assert {v["rule"] for v in SECOND["verdict"] if v["players"] == 10} == {"--late-card 2"}
+
+
+def test_the_first_protocol_s_family_wise_error_at_the_margins_is_at_most_five_percent() -> None:
+    """Every hypothesis of the first protocol drawn at its margin (the least favourable null), with its
     own games, tested by the study's own tests: some verdict passes in at most 5% of the families (plus
     three Monte Carlo standard errors)."""
     rng = np.random.default_rng(1)
@@ -33,7 +154,7 @@ def test_the_family_wise_error_at_the_margins_is_at_most_five_percent() -> None:
         if v["teams"] == 3:
             g = v["gap_margin"]
             at_gap = (1 / 3 + g / 2, 1 / 3 - g / 2, 1 / 3)
-            passed |= cf.test_gaps(rng.multinomial(decided, at_gap, size=families), g, level)[2] < g
+            passed |= cf.test_gaps(rng.multinomial(decided, at_gap, size=families), g, level)[3] < g
             tested += 1
     assert tested == PUBLISHED["hypotheses"]
     rate = passed.mean()
@@ -66,11 +187,17 @@ def test_paired_difference_covers_the_true_difference_95_percent_of_the_time(cor
     assert abs(covered / draws - 0.95) < 3 * np.sqrt(0.95 * 0.05 / draws)
 
 
-def test_the_published_protocol_plans_each_verdict_for_its_power() -> None:
-    """Every verdict reaches the protocol's power at its planned estimate, or plays the most games allowed."""
+def test_the_published_protocols_plan_each_verdict_for_its_power() -> None:
+    """The first protocol: every hypothesis at its power at its planned estimate, or the most games allowed.
+    The second: every rule at its share of ALL_PASS (but for Monte Carlo noise at rounded games), and the
+    chance that all pass the product of the rules'."""
     for v in PUBLISHED["verdict"]:
         for power in v["power"].values():
-            assert power >= cf.POWER or v["games"] == cf.MAX_GAMES[v["strength"]], v
+            assert power >= cf.POWER_1 or v["games"] == cf.MAX_GAMES[v["strength"]], v
+    for v in SECOND["verdict"]:
+        assert v["power"] >= SECOND["power_each"] - 0.002, v
+    assert SECOND["all_pass"] == round(float(np.prod([v["power"] for v in SECOND["verdict"]])), 4)
+    assert SECOND["all_pass"] >= cf.ALL_PASS
 
 
 def test_a_plan_refuses_a_seed_a_published_study_played(tmp_path) -> None:
@@ -116,17 +243,21 @@ def test_short_all_game_deals_the_late_seats_one_card_fewer() -> None:
     assert cf.short_all_game(Rules.make(6, 3, handicap=(13, 8))) == (4, 4, 5)
 
 
-def test_a_small_protocol_plays_and_decides(tmp_path) -> None:
+@pytest.mark.parametrize("published", [PUBLISHED, SECOND], ids=["first", "second"])
+def test_a_small_protocol_plays_and_decides(tmp_path, published) -> None:
     """Random play under two of the card's rules: verdicts, estimates and the late card's bite, and a second
     run plays nothing; an edited protocol is another study."""
-    protocol = dict(PUBLISHED)
+    protocol = dict(published)
     protocol["verdict"] = [
         dict(v, lineup="random", games=2_000)
-        for v in PUBLISHED["verdict"]
+        for v in published["verdict"]
         if (v["players"], v["teams"], v["strength"]) in ((2, 2, "casual"), (3, 3, "casual"))
     ]
-    protocol["estimate"] = [dict(e, games=1_000) for e in PUBLISHED["estimate"] if e["lineup"] == "random"][:2]
-    protocol["hypotheses"], protocol["level"] = 3, 0.05 / 3
+    protocol["estimate"] = [dict(e, games=1_000) for e in published["estimate"] if e["lineup"] == "random"][:2]
+    if published is PUBLISHED:
+        protocol["hypotheses"], protocol["level"] = 3, 0.05 / 3
+    else:
+        protocol["rules"], protocol["level"] = 2, 0.05 / 2
     (tmp_path / cf.PROTOCOL_FILE).write_text(tomli_w.dumps(protocol))
     outcome = run_study(cf.study_of(cf.read_protocol(tmp_path / cf.PROTOCOL_FILE)), tmp_path)
     assert outcome.tables is not None
@@ -134,6 +265,11 @@ def test_a_small_protocol_plays_and_decides(tmp_path) -> None:
     assert list(verdicts.rule) == ["--late-card 28", "--handicap 23,17"]
     assert not verdicts.fair.any()  # random play keeps its edge under greedy's rules
     assert {"gap_passes", "p_gap"} <= set(verdicts.columns)
+    if published is SECOND:
+        assert {"p_rule", "p_holm", "gap_low", "decided"} <= set(verdicts.columns)
+        assert (verdicts.p_holm >= verdicts.p_rule).all()
+        key = outcome.tables.key
+        assert key is not None and "stalemates" in key.columns
     assert len(outcome.tables.extra["estimates"]) == 4 and len(outcome.tables.extra["bite"]) == 4
     assert run_study(cf.study_of(protocol), tmp_path).games_played == 0
     edited = dict(protocol, family_error=0.1)

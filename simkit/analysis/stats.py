@@ -471,6 +471,23 @@ def paired_difference(n: int, sums: np.ndarray) -> Shift:
     return Shift(used, unpaired, float(correlation), paired, p)
 
 
+def holm_families(p_values) -> np.ndarray:
+    """Holm's adjusted p-values of many families at once: p_values (..., m), each row one family, no NaN.
+
+    What ``holm`` (statsmodels) gives each row, computed for all rows together: sorted ascending, the
+    i-th smallest (from 0) times m - i, the running maximum, capped at 1, back in the rows' order. The
+    confirmation's simulations decide thousands of families; statsmodels takes one at a time, each call
+    running a full garbage collection (0.05-0.25 s)."""
+    p = np.asarray(p_values, np.float64)
+    m = p.shape[-1]
+    order = np.argsort(p, axis=-1, kind="stable")
+    ranked = np.take_along_axis(p, order, axis=-1) * (m - np.arange(m))
+    adjusted = np.minimum(np.maximum.accumulate(ranked, axis=-1), 1.0)
+    out = np.empty_like(adjusted)
+    np.put_along_axis(out, order, adjusted, axis=-1)
+    return out
+
+
 def holm(p_values) -> np.ndarray:
     """Holm's step-down adjustment of a family of p-values (statsmodels); NaN stays NaN and is not counted."""
     # statsmodels takes about a second to import, and few reports need it

@@ -9,28 +9,41 @@ git history shows the order. It fixes:
 
 - the rules to confirm, one per (table, strength), and the line-up of each
   strength (casual: greedy, strong: swift);
-- a seed no published study used (``simkit confirm`` refuses a used one);
-- the games of each verdict, from a power calculation: at least POWER at the
-  compensation study's own point estimate (capped at MAX_GAMES; the power
-  at the cap is then written down);
+- a seed no published study or run used (``simkit confirm`` refuses a used
+  one, read from every study.json, verdicts table and run report in results/);
+- the games of each verdict, from a power calculation at the estimates of
+  the data published before it (below);
 - the margins (MARGIN, GAP_MARGIN), the family-wise error level and the
-  decision rule (below).
+  decision rule.
 
-The family is every hypothesis the card states: for each (table, strength)
-that team 0's advantage lies within ±MARGIN, and at a three-team table also
-that every pairwise gap between two teams' shares lies within ±GAP_MARGIN
-(an intersection-union test: the largest of the three pairs' p-values).
-Each hypothesis is tested by two one-sided normal tests at FAMILY_ERROR / m
-(Bonferroni over the m hypotheses of the family): it passes when its
-(1 - 2 FAMILY_ERROR / m) interval lies within the margin. A rule is fair at
-its table when all of its hypotheses pass. One look, no extension: the
-games are the protocol's, and a verdict is final. A rule that fails stays
-failed here; a later protocol with new seeds may try another, and both stay.
+Two formats of protocol are read; each study keeps the one it was played by.
+
+``simkit.protocol/2`` (FORMAT, planned now): the family is the 20 rules. A
+rule's hypothesis is that team 0's advantage lies within ±MARGIN and, at a
+three-team table, that every pairwise gap between two teams' shares lies
+within ±GAP_MARGIN: an intersection-union test, whose p-value is the largest
+of its parts' (two one-sided normal tests each). Holm's step-down over the
+rules' p-values holds the family-wise error at FAMILY_ERROR. The games of a
+rule give it a chance of at least ALL_PASS ** (1 / rules) to pass at
+Bonferroni's level (Holm passes whatever Bonferroni passes), under the
+shares pooled from the compensation search and the previous confirmation,
+with the decided share those measured; so all rules pass together with a
+chance of at least ALL_PASS when the estimates are the truth (the protocol
+writes the computed chance). Its intervals are the 1 - 2 FAMILY_ERROR / rules
+intervals of Holm's first step.
+
+``simkit.protocol/1`` (FORMAT_1, results/confirmation): the family is every
+hypothesis (advantages and gap sets), Bonferroni over them, each planned at
+POWER_1 at the compensation study's estimate with DECIDED_1 of games decided.
+
+One look, no extension: the games are the protocol's, and a verdict is
+final. A rule that fails stays failed; a later protocol with new seeds may
+try again, and both stay published.
 
 Beside the verdicts the protocol declares informative estimates, not part of
 the family: every table's casual and strong rule under random, greedy and
-swift, and under the lookahead at LOOKAHEAD_TABLES, and how often each late
-card arrives before the game ends (``bite``).
+swift, the strong rule under the lookahead, each table without a rule under
+swift (the strong baseline), and how often each late card arrives (``bite``).
 
 It stays one module above 500 lines: the confirmatory protocol, from its
 tests and power calculation through its plan and committed file to the
@@ -43,16 +56,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import subprocess
 import tomllib
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import tomli_w
-from scipy.stats import norm
 
 from simkit.analysis import stats
 from simkit.files.atomic import replacing
@@ -67,17 +79,21 @@ from simkit.studies.options import StudyError
 from simkit.studies.summary import summary_frame
 
 PROTOCOL_FILE = "protocol.toml"
-FORMAT = "simkit.protocol/1"
+FORMAT_1 = "simkit.protocol/1"  # Bonferroni over the hypotheses (results/confirmation)
+FORMAT = "simkit.protocol/2"  # Holm over the rules, planned for ALL_PASS (what --plan writes)
+FORMATS = (FORMAT_1, FORMAT)
 FAMILY_ERROR = 0.05  # the family-wise error level of the verdicts
-POWER = 0.80  # each hypothesis's power at the compensation study's point estimate
+ALL_PASS = 0.90  # the chance that every rule passes when the planning estimates are the truth, at least
+POWER_1 = 0.80  # format 1: each hypothesis's power at the compensation study's point estimate
+DECIDED_1 = 0.98  # format 1: the share of games decided that its plan assumed
 MARGIN = {"casual": 0.005, "strong": 0.01}  # team 0's advantage must lie within ±MARGIN
 GAP_MARGIN = {"casual": 0.01, "strong": 0.02}  # three teams: every pairwise gap within ±GAP_MARGIN
 LINEUP = {"casual": "greedy", "strong": "swift"}  # the players each strength is measured with
 MAX_GAMES = {"casual": 4_000_000, "strong": 400_000}  # a verdict's games at most (greedy, swift)
 ESTIMATE_GAMES = {"random": 200_000, "greedy": 200_000, "swift": 10_000, "lookahead": 3_000}
-LOOKAHEAD_TABLES = ((2, 2), (4, 2), (6, 2), (6, 3))  # the lookahead's estimates (its cost: 30 games/s per core)
-POWER_DRAWS = 4_000  # multinomial draws of a three-team gap test's power
-DECIDED = 0.98  # the share of games decided that the plan assumes (stalemates are rarer)
+BASELINE = ("swift", 50_000)  # each table without a rule: the strong baseline's line-up and games
+POWER_DRAWS = 20_000  # multinomial draws of a rule's power (a Monte Carlo error of 0.0005 at 0.995)
+NO_RULE = "none"  # rule_of of an estimate without a rule
 
 
 class ProtocolError(StudyError):
@@ -108,51 +124,66 @@ def test_advantage(wins, margin: float, level: float):
 
 
 def test_gaps(wins, margin: float, level: float):
-    """(largest gap, p, reach): every pairwise gap between two teams' shares tested within ±margin at
-    `level`, an intersection-union test: p is the largest of the pairs' p-values, reach the largest
-    |bound| of their intervals (the test passes when reach < margin). wins: (3,) or (..., 3)."""
+    """(largest gap, p, floor, reach): every pairwise gap between two teams' shares tested within ±margin
+    at `level`, an intersection-union test. p is the largest of the pairs' p-values; [floor, reach] the
+    largest gap's 1 - 6 level interval (Bonferroni over the three pairs' 1 - 2 level intervals): floor
+    the largest distance of a pair's interval from 0, reach the largest |bound| of the pairs' intervals.
+    The test passes when reach < margin. wins: (3,) or (..., 3)."""
     wins = np.asarray(wins, np.float64)
     decided = wins.sum(axis=-1)
     s = wins / decided[..., None]
-    worst_p = reach = largest = np.zeros(decided.shape)
+    worst_p = reach = floor = largest = np.zeros(decided.shape)
     for i, j in ((0, 1), (0, 2), (1, 2)):
         d = s[..., i] - s[..., j]
         p, low, high = stats.equivalence(d, stats.gap_se(wins, i, j), margin, level)
         worst_p = np.maximum(worst_p, p)
         reach = np.maximum(reach, np.maximum(np.abs(low), np.abs(high)))
+        floor = np.maximum(floor, np.maximum(np.maximum(low, -high), 0.0))
         largest = np.maximum(largest, np.abs(d))
     if np.ndim(decided) == 0:
-        return float(largest), float(worst_p), float(reach)
-    return largest, worst_p, reach
+        return float(largest), float(worst_p), float(floor), float(reach)
+    return largest, worst_p, floor, reach
 
 
-def power_advantage(share: float, fair: float, margin: float, level: float, decided: int) -> float:
-    """The chance that the advantage test passes when team 0's true share is `share` (normal)."""
-    se = math.sqrt(share * (1 - share) / decided)
-    z = norm.isf(level)
-    d = share - fair
-    return float(max(0.0, norm.cdf((margin - d) / se - z) - norm.cdf((-margin - d) / se + z)))
+def test_rule(wins, margin: float, gap_margin: float | None, level: float):
+    """Whether a rule passes at `level` (one-sided), and its p-value: the intersection-union test of its
+    advantage and, with gap_margin (three teams), its gaps. wins: (teams,) or (..., teams).
+    Returns (passes, p)."""
+    _, p, low, high = test_advantage(wins, margin, level)
+    passes = (low > -margin) & (high < margin)
+    if gap_margin is not None:
+        _, p_gap, _, reach = test_gaps(wins, gap_margin, level)
+        passes = passes & (reach < gap_margin)
+        p = np.maximum(p, p_gap)
+    return passes, p
 
 
-def power_gaps(shares: tuple[float, ...], margin: float, level: float, seed: int, decided: int) -> float:
-    """The chance that the gap test passes when the teams' true shares are `shares` (multinomial draws)."""
+def power_rule(shares, margin: float, gap_margin: float | None, level: float, decided: int, seed: int) -> float:
+    """The chance that a rule passes at `level` when the teams' true shares of the decided games are
+    `shares` and `decided` games are decided (POWER_DRAWS multinomial draws)."""
     rng = np.random.default_rng(seed)
     p = np.asarray(shares, np.float64) / np.sum(shares)
     draws = rng.multinomial(decided, p, size=POWER_DRAWS)
-    return float(np.mean(test_gaps(draws, margin, level)[2] < margin))
+    return float(np.mean(test_rule(draws, margin, gap_margin, level)[0]))
 
 
-def games_for_power(power_at, most: int) -> tuple[int, float]:
-    """The fewest decided games (two significant figures) whose power reaches POWER, at most `most`:
-    (games, power)."""
+def games_for_power(power_at, target: float, most: int) -> tuple[int, float]:
+    """The fewest games (two significant figures) whose power reaches `target`, at most `most`:
+    (games, power). power_at: games -> power."""
     low, high = 1_000, most
-    if power_at(high) < POWER:
+    if power_at(high) < target:
         return high, power_at(high)
     while high / low > 1.01:
         mid = int(math.sqrt(low * high))
-        low, high = (mid, high) if power_at(mid) < POWER else (low, mid)
-    n = round_games(high)
+        low, high = (mid, high) if power_at(mid) < target else (low, mid)
+    n = min(round_games(high), most)
     return n, power_at(n)
+
+
+def holm_passes(p_values, family_error: float = FAMILY_ERROR) -> np.ndarray:
+    """Holm's step-down over a family of p-values: which hypotheses it rejects (here: which rules pass)."""
+    p = np.asarray(p_values, np.float64)
+    return stats.holm(p) <= family_error
 
 
 # --- the protocol ---------------------------------------------------------------------------
@@ -186,42 +217,124 @@ def short_all_game(rules: Rules) -> tuple[int, ...]:
     return tuple(rules.hand_sizes[t] - (1 if late[t] > 0 else 0) for t in range(rules.teams))
 
 
+RUN_REPORT_SEED = re.compile(r"^## players=.*\bseed=(\d+)\b", re.MULTILINE)  # a run report's heading
+
+
 def used_seeds(results: Path, besides: Path | None = None) -> set[int]:
-    """Every seed a published study in `results` played (study.json: the study's and its configurations')."""
+    """Every seed played by what `results` publishes, the archive included, but in the folder `besides`:
+    the studies' (study.json: the study's and its configurations'), the seed column of every CSV table
+    (the searches' verdicts) and every run report's heading (``## players=2, ..., seed=2026 (n=...)``)."""
+
+    def mine(path: Path) -> bool:
+        return besides is not None and besides.resolve() in path.resolve().parents
 
     seeds: set[int] = set()
-    for path in results.glob("*/study.json"):
-        if besides is not None and path.parent.resolve() == besides.resolve():
+    for path in sorted(results.rglob("study.json")):
+        if mine(path):
             continue
         record = json.loads(path.read_text(encoding="utf-8"))
         seeds.add(int(record["identity"]["seed"]))
         seeds.update(int(c["seed"]) for c in record.get("configurations", []) if c.get("seed") is not None)
+    for path in sorted(results.rglob("*.csv")):
+        if mine(path):
+            continue
+        frame = pd.read_csv(path)
+        if "seed" in frame.columns:
+            seeds.update(int(x) for x in frame["seed"].dropna())
+    for path in sorted(results.rglob("*.md")):
+        if not mine(path):
+            seeds.update(int(x) for x in RUN_REPORT_SEED.findall(path.read_text(encoding="utf-8")))
     return seeds
 
 
-def plan(card, results: Path, seed: int) -> dict:
-    """The protocol of `card`, the rules card made from the studies in `results` (simkit.studies.rules_card.make_card):
-    every verdict's games from the power calculation, and the informative estimates. Seeds: `seed` for the
-    verdicts, seed + 1 for the estimates."""
+def one_name(rules: Rules) -> dict:
+    """The options that name `rules` on the card and in a protocol: a handicap that deals exactly as a late
+    card does (10p/2t: --handicap 10 is --late-card 2) is named as the late card, so one rule has one name."""
+    options = rules.changed()
+    if isinstance(options.get("handicap"), int) and set(options) == {"handicap"}:
+        for k in range(1, options["handicap"] + 1):
+            late = Rules.make(rules.players, rules.teams, late_card=k)
+            if np.array_equal(late.cfg(), rules.cfg()) and late.hand_sizes == rules.hand_sizes:
+                return {"late_card": k}
+    return options
+
+
+@dataclass(frozen=True)
+class Planning:
+    """What a verdict is planned at: the teams' shares of the decided games pooled from the published data,
+    and the share of games decided."""
+
+    sources: tuple[str, ...]
+    games: int  # the games pooled
+    shares: tuple[float, ...]
+    decided_share: float
+
+
+def planning_estimate(rules: Rules, lineup: str, search: Path, prior: Path) -> Planning:
+    """The shares of the decided games of `rules` under `lineup`, pooled over its compensation search's
+    verdict (`search`, a verdicts.csv) and the previous confirmation's verdict (`prior`, its summary.csv),
+    and the decided share that confirmation measured (a search's verdicts give no decided count: its games
+    count as decided at that share)."""
+    teams = rules.teams
+
+    def same(frame: pd.DataFrame, flags) -> pd.DataFrame:
+        keep = [Rules.make(rules.players, teams, **from_flags(f)).cfg().tolist() == rules.cfg().tolist() for f in flags]
+        return frame[keep]
+
+    summary = pd.read_csv(prior, dtype={"rule": str})
+    mine = summary[
+        (summary.study_group == "verdict")
+        & (summary.players == rules.players)
+        & (summary.teams == teams)
+        & (summary.policies == lineup)
+    ]
+    mine = same(mine, mine.rule)
+    found = pd.read_csv(search, dtype={"setting": str})
+    found = found[(found.players == rules.players) & (found.teams == teams) & (found.policies == lineup)]
+    found = same(found, [f"--{f.replace('_', '-')} {s}" for f, s in zip(found.family, found.setting)])
+    if len(mine) != 1 or len(found) == 0:
+        raise ProtocolError(
+            f"{prior} or {search} has no verdict on the {lineup} rule {flags_text(rules.changed())} at "
+            f"{rules.players}p/{teams}t"
+        )
+    r, f = mine.iloc[0], found.iloc[0]
+    decided_share = float(r.decided) / float(r.games)
+    wins = np.array([float(r[f"share_{t}"]) for t in range(teams)]) * float(r.decided)
+    wins = wins + np.array([float(f[f"share_{t}"]) for t in range(teams)]) * float(f.games) * decided_share
+    return Planning(
+        (f"{search.parent.name}/{search.name}", f"{prior.parent.name}/{prior.name}"),
+        int(r.games) + int(f.games),
+        tuple(float(x) for x in wins / wins.sum()),
+        decided_share,
+    )
+
+
+def plan(card, results: Path, seed: int, prior: str = "confirmation", search: str = "compensation") -> dict:
+    """The protocol of `card`, the rules card made from the studies in `results`
+    (simkit.studies.rules_card.make_card), planned at the data of the previous confirmation `prior`: every
+    verdict's games from the power calculation at the shares pooled from results/`search` and
+    results/`prior` (planning_estimate), and the informative estimates. Seeds: `seed` for the verdicts,
+    seed + 1 for the estimates."""
     taken = used_seeds(results)
     for s in (seed, seed + 1):
         if s in taken:
-            raise ProtocolError(f"seed {s} was played by a published study in {results}; choose another --seed")
+            raise ProtocolError(f"seed {s} was played by a published study or run in {results}; choose another --seed")
     chosen = [(row, strength, rule) for row in card.rows for strength, rule in row.rules.items() if rule is not None]
-    m = sum(len(hypotheses_of(row.teams)) for row, _, _ in chosen)
-    level = alpha(m)
+    rules_n = len(chosen)
+    level = FAMILY_ERROR / rules_n
+    each = ALL_PASS ** (1 / rules_n)
     verdicts, estimates = [], []
     for row, strength, rule in chosen:
-        options = rule.rules.changed()
-        fair = 1 / row.teams
-        shares = _shares(results / rule.source / "verdicts.csv", rule)
-        most = MAX_GAMES[strength]
-        need = {"advantage": partial(power_advantage, shares[0], fair, MARGIN[strength], level)}
-        if row.teams == 3:
-            need["gap"] = partial(power_gaps, shares, GAP_MARGIN[strength], level, seed)
-        sized = {h: games_for_power(f, int(most * DECIDED)) for h, f in need.items()}
-        decided = max(n for n, _ in sized.values())
-        games = min(round_games(math.ceil(decided / DECIDED)), most)
+        options = one_name(rule.rules)
+        at = planning_estimate(
+            rule.rules, rule.lineup, results / search / "verdicts.csv", results / prior / "summary.csv"
+        )
+        gap_margin = GAP_MARGIN[strength] if row.teams == 3 else None
+
+        def power_at(games, at=at, strength=strength, gap_margin=gap_margin):
+            return power_rule(at.shares, MARGIN[strength], gap_margin, level, int(games * at.decided_share), seed)
+
+        games, power = games_for_power(power_at, each, MAX_GAMES[strength])
         verdicts.append(
             {
                 "players": row.players,
@@ -232,77 +345,82 @@ def plan(card, results: Path, seed: int) -> dict:
                 "games": games,
                 "seed": seed,
                 "margin": MARGIN[strength],
-                **({"gap_margin": GAP_MARGIN[strength]} if row.teams == 3 else {}),
+                **({"gap_margin": gap_margin} if gap_margin is not None else {}),
                 "planned_at": {
-                    "source": f"{rule.source}/verdicts.csv",
-                    "games": rule.edge.games,
-                    "advantage": round(shares[0] - fair, 6),
-                    "shares": [round(s, 6) for s in shares],
+                    "sources": list(at.sources),
+                    "games": at.games,
+                    "advantage": round(at.shares[0] - 1 / row.teams, 6),
+                    "shares": [round(x, 6) for x in at.shares],
+                    "decided_share": round(at.decided_share, 6),
                 },
-                "power": {h: round(f(int(games * DECIDED)), 3) for h, f in need.items()},
+                "power": round(power, 4),
             }
         )
-        lineups = ["random", "greedy", "swift"]
-        if (row.players, row.teams) in LOOKAHEAD_TABLES:
-            lineups.append("lookahead")
-        for lineup in lineups:
-            if lineup == LINEUP[strength]:
-                continue  # the verdict itself
-            estimates.append(
-                {
-                    "players": row.players,
-                    "teams": row.teams,
-                    "rule_of": strength,
-                    "lineup": lineup,
-                    "rule": flags_text(options),
-                    "games": ESTIMATE_GAMES[lineup],
-                    "seed": seed + 1,
-                }
-            )
-        estimates.append(
-            {
-                "players": row.players,
-                "teams": row.teams,
-                "rule_of": strength,
-                "lineup": LINEUP[strength],
-                "rule": flags_text({"hand_size": short_all_game(rule.rules)}),
-                "games": ESTIMATE_GAMES[LINEUP[strength]],
-                "seed": seed + 1,
-            }
-        )
+        estimates += _estimates(row, strength, rule.rules, options, seed + 1)
+    for row in card.rows:
+        lineup, games = BASELINE
+        estimates.append(_estimate(row.players, row.teams, NO_RULE, lineup, {}, games, seed + 1))
+    estimates = _once(estimates)
+    all_pass = float(np.prod([v["power"] for v in verdicts]))
     return {
         "format": FORMAT,
-        "about": "The confirmatory protocol of the rules card: declared and committed before its games "
+        "about": "The second confirmatory protocol of the rules card: declared and committed before its games "
         "(simkit.studies.confirmation says how it is made and decided).",
         "family_error": FAMILY_ERROR,
-        "correction": "bonferroni",
-        "hypotheses": m,
+        "correction": "holm",
+        "rules": rules_n,
         "level": level,
-        "power": POWER,
-        "decided_share": DECIDED,
+        "power_each": round(each, 5),
+        "all_pass": round(all_pass, 4),
         "decision": (
-            f"Each hypothesis passes when its (1 - 2 x {FAMILY_ERROR}/{m}) interval lies within its "
-            "margin: team 0's advantage within ±margin; at three teams every pairwise gap within "
-            "±gap_margin. A rule is fair when all its hypotheses pass. One look: the games are fixed, "
-            "a verdict is never re-run, extended or swapped."
+            f"A rule's test is the intersection-union test of team 0's advantage within ±margin and, at three "
+            f"teams, every pairwise gap within ±gap_margin (two one-sided normal tests each); its p-value is the "
+            f"largest of its parts'. Holm's step-down over the {rules_n} rules' p-values at a family-wise error of "
+            f"{FAMILY_ERROR}: a rule is fair when Holm passes it. Intervals: 1 - 2 x {FAMILY_ERROR}/{rules_n} "
+            "(Holm's first step). One look: the games are fixed, a verdict is never re-run, extended or swapped."
         ),
         "verdict": verdicts,
         "estimate": estimates,
     }
 
 
-def _shares(path: Path, rule) -> tuple[float, ...]:
-    """The teams' shares of the decided games that a published confirmation measured for `rule`."""
-    frame = pd.read_csv(path, dtype={"setting": str})
-    hit = frame[
-        (frame.players == rule.rules.players)
-        & (frame.teams == rule.rules.teams)
-        & (frame.policies == rule.lineup)
-        & (frame.family == rule.family)
-        & (frame.setting == rule.setting)
+def _estimate(players: int, teams: int, rule_of: str, lineup: str, options: dict, games: int, seed: int) -> dict:
+    return {
+        "players": players,
+        "teams": teams,
+        "rule_of": rule_of,
+        "lineup": lineup,
+        "rule": flags_text(options),
+        "games": games,
+        "seed": seed,
+    }
+
+
+def _once(estimates: list[dict]) -> list[dict]:
+    """The estimates without repeats: where the casual and the strong rule of a table are one rule, the
+    games of a line-up on it are played once (under the first rule that names them)."""
+    seen, out = set(), []
+    for e in estimates:
+        key = (e["players"], e["teams"], e["lineup"], e["rule"], e["games"], e["seed"])
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+def _estimates(row, strength: str, rules: Rules, options: dict, seed: int) -> list[dict]:
+    """The informative estimates beside a verdict: its rule under the other line-ups (the lookahead on the
+    strong rules), and the simpler rule of a hand one card short all game under the verdict's line-up."""
+    lineups = ["random", "greedy", "swift"] + (["lookahead"] if strength == "strong" else [])
+    out = [
+        _estimate(row.players, row.teams, strength, lineup, options, ESTIMATE_GAMES[lineup], seed)
+        for lineup in lineups
+        if lineup != LINEUP[strength]
     ]
-    r = hit.iloc[0]
-    return tuple(float(r[f"share_{t}"]) for t in range(rule.rules.teams))
+    short = {"hand_size": short_all_game(rules)}
+    lineup = LINEUP[strength]
+    out.append(_estimate(row.players, row.teams, strength, lineup, short, ESTIMATE_GAMES[lineup], seed))
+    return out
 
 
 def write_protocol(path: Path, protocol: dict) -> None:
@@ -320,8 +438,10 @@ def read_protocol(path: Path) -> dict:
         protocol = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ProtocolError(f"{path} is not a readable protocol: {e}") from None
-    if protocol.get("format") != FORMAT:
-        raise ProtocolError(f"{path} is not a {FORMAT} protocol (format {protocol.get('format')!r})")
+    if protocol.get("format") not in FORMATS:
+        raise ProtocolError(
+            f"{path} is not a simkit protocol (format {protocol.get('format')!r}; known: {', '.join(FORMATS)})"
+        )
     return protocol
 
 
@@ -347,18 +467,23 @@ def entries(protocol: dict) -> list[Entry]:
 
 
 def check_committed(path: Path) -> None:
-    """Refuse a protocol that git does not hold as committed (when it lies in a git work tree)."""
+    """Refuse a protocol that git does not hold as committed, or that lies outside a git work tree (where
+    nothing shows that it came before its games)."""
+    outside = ProtocolError(
+        f"{path} lies outside a git repository: a protocol is played only once committed, so that the history "
+        "shows it before its games"
+    )
     try:
         tracked = subprocess.run(
             ["git", "ls-files", "--error-unmatch", path.name], cwd=path.parent, capture_output=True, text=True
         )
         if tracked.returncode == 128 and "not a git repository" in tracked.stderr:
-            return
+            raise outside
         dirty = subprocess.run(
             ["git", "status", "--porcelain", "--", path.name], cwd=path.parent, capture_output=True, text=True
         ).stdout.strip()
-    except OSError:  # no git: nothing to check against
-        return
+    except OSError:  # no git at all
+        raise outside from None
     if tracked.returncode != 0 or dirty:
         raise ProtocolError(
             f"commit {path} before its games are played (git add {path} && git commit): "
@@ -371,7 +496,7 @@ def check_seeds(protocol: dict, results: Path, folder: Path) -> None:
     clash = sorted({int(e["seed"]) for e in protocol["verdict"] + protocol["estimate"]} & used)
     if clash:
         raise ProtocolError(
-            f"the protocol's seed {clash[0]} was played by a published study in {results}: "
+            f"the protocol's seed {clash[0]} was played by a published study or run in {results}: "
             "a confirmation plays only games no study has seen"
         )
 
@@ -422,48 +547,86 @@ def bite(rules: Rules, length: np.ndarray) -> tuple[float, float, float] | None:
     return shares[-1], shares[0], median_own
 
 
-def verdict_rows(configs: list[Config], results: Results, protocol: dict) -> pd.DataFrame:
+def decide(wins: list, protocol: dict) -> list[dict]:
+    """The protocol's tests on every verdict's games, and its decisions: per verdict, a dict of its
+    advantage (value, p, low, high, passes) and at three teams its gaps (max_gap, p_gap, gap_low,
+    gap_reach, gap_passes), its p-value as a rule (p_rule), and whether it is fair: every hypothesis inside
+    its interval (format 1, Bonferroni over the hypotheses), or passed by Holm's step-down over the rules'
+    p-values (format 2). wins: per verdict in protocol order, (teams,) games won, or (F, teams) for F
+    families of games at once (then every value is an array of F)."""
     level = float(protocol["level"])
-    rows = []
-    for c, record in zip([c for c in configs if c.group == "verdict"], protocol["verdict"]):
-        agg = results.complete(c)
-        wins = agg.wins()[: c.rules.teams]
-        strength = dict(c.facts)["rule_of"]
-        adv, p_adv, low, high = test_advantage(wins, float(record["margin"]), level)
-        row = {
-            "players": c.rules.players,
-            "teams": c.rules.teams,
-            "strength": strength,
-            "lineup": c.lineup.spec,
-            "rule": dict(c.facts)["rule"],
-            "games": agg.games,
-            "seed": c.seed,
-            "margin": record["margin"],
+    out = []
+    for w, record in zip(wins, protocol["verdict"]):
+        w = np.asarray(w, np.float64)
+        margin = float(record["margin"])
+        adv, p_adv, low, high = test_advantage(w, margin, level)
+        d = {
             "advantage": adv,
             "advantage_low": low,
             "advantage_high": high,
             "p_advantage": p_adv,
-            "advantage_passes": bool(low > -record["margin"] and high < record["margin"]),
-            "power_planned": record["power"]["advantage"],
+            "advantage_passes": (low > -margin) & (high < margin),
         }
-        ci = stats.advantage(wins)
+        if w.shape[-1] == 3:
+            gap_margin = float(record["gap_margin"])
+            gap, p_gap, floor, reach = test_gaps(w, gap_margin, level)
+            d.update(max_gap=gap, gap_low=floor, gap_reach=reach, p_gap=p_gap, gap_passes=reach < gap_margin)
+        d["p_rule"] = np.maximum(p_adv, d.get("p_gap", 0.0))
+        d["fair"] = d["advantage_passes"] & d.get("gap_passes", True)
+        out.append(d)
+    if protocol["format"] != FORMAT_1 and out:
+        p = np.stack([np.asarray(d["p_rule"], np.float64) for d in out], axis=-1)  # (..., rules)
+        adjusted = stats.holm_families(p)
+        for i, d in enumerate(out):
+            d["p_holm"] = adjusted[..., i]
+            d["fair"] = adjusted[..., i] <= float(protocol["family_error"])
+    return out
+
+
+def verdict_rows(configs: list[Config], results: Results, protocol: dict) -> pd.DataFrame:
+    """One row per verdict: its games, the protocol's tests and decisions on them (``decide``), its 95%
+    interval and the power it was planned at."""
+    holm = protocol["format"] != FORMAT_1
+    played = [c for c in configs if c.group == "verdict"]
+    wins = [results.complete(c).wins()[: c.rules.teams] for c in played]
+    rows = []
+    for c, record, w, tested in zip(played, protocol["verdict"], wins, decide(wins, protocol)):
+        planned = record["power"]
+        row = {
+            "players": c.rules.players,
+            "teams": c.rules.teams,
+            "strength": dict(c.facts)["rule_of"],
+            "lineup": c.lineup.spec,
+            "rule": dict(c.facts)["rule"],
+            "games": results.complete(c).games,
+            "decided": int(np.sum(w)),
+            "seed": c.seed,
+            "margin": record["margin"],
+            **{k: tested[k] for k in ("advantage", "advantage_low", "advantage_high", "p_advantage")},
+            "advantage_passes": bool(tested["advantage_passes"]),
+            "power_planned": planned if holm else planned["advantage"],
+        }
+        ci = stats.advantage(w)
         row.update({"advantage_95_low": ci.low, "advantage_95_high": ci.high})
         if c.rules.teams == 3:
-            gap, p_gap, reach = test_gaps(wins, float(record["gap_margin"]), level)
             row.update(
                 {
                     "gap_margin": record["gap_margin"],
-                    "max_gap": gap,
-                    "gap_reach": reach,
-                    "p_gap": p_gap,
-                    "gap_passes": bool(reach < record["gap_margin"]),
-                    "gap_power_planned": record["power"]["gap"],
+                    **{k: tested[k] for k in ("max_gap", "gap_low", "gap_reach", "p_gap")},
+                    "gap_passes": bool(tested["gap_passes"]),
+                    **({} if holm else {"gap_power_planned": planned["gap"]}),
                 }
             )
-        row["fair"] = row["advantage_passes"] and row.get("gap_passes", True)
-        row["level"] = level
+        row["p_rule"] = float(tested["p_rule"])
+        if holm:
+            row["p_holm"] = float(tested["p_holm"])
+        row["fair"] = bool(tested["fair"])
+        row["level"] = float(protocol["level"])
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if not holm:  # format 1's table, as it was published
+        frame = frame.drop(columns=["decided", "gap_low", "p_rule"], errors="ignore")
+    return frame
 
 
 def estimate_rows(configs: list[Config], results: Results) -> pd.DataFrame:
@@ -527,30 +690,14 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     estimates = estimate_rows(configs, results)
     bites = bite_rows(configs, results)
     summary = summary_frame(configs, results)
-    m, level = protocol["hypotheses"], float(protocol["level"])
+    level = float(protocol["level"])
     width = f"{100 * (1 - 2 * level):.2f}%"
-    key = pd.DataFrame(
-        [
-            {
-                "table": f"{r.players}p/{r.teams}t",
-                "strength": f"{r.strength} ({r.lineup})",
-                "rule": r.rule,
-                "games": count(r.games),
-                f"advantage [{width} CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
-                "largest gap, widest bound": (
-                    f"{100 * r.max_gap:.2f} pp, up to {100 * r.gap_reach:.2f}" if r.teams == 3 else "—"
-                ),
-                "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if r.teams == 3 else ""),
-                "fair": "yes" if r.fair else "no",
-            }
-            for r in verdicts.itertuples()
-        ]
-    )
+    key = _key_1(verdicts, width) if protocol["format"] == FORMAT_1 else _key(verdicts, summary, width)
     matrix = pd.DataFrame(
         [
             {
                 "table": f"{r.players}p/{r.teams}t",
-                "rule of": f"{r.rule_of} ({r.rule})",
+                "rule of": f"{r.rule_of} ({r.rule})" if r.rule_of != NO_RULE else "no rule",
                 "played by": r.lineup,
                 "games": count(r.games),
                 "advantage [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
@@ -573,12 +720,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         ]
     )
 
-    fair_n = int(verdicts.fair.sum()) if len(verdicts) else 0
     sections = [
-        f"{fair_n} of {len(verdicts)} rules pass. The family: {m} hypotheses (each table's advantage for casual "
-        f"and strong play, and at three-team tables the pairwise gaps), family-wise error {FAMILY_ERROR:.0%} "
-        f"by Bonferroni: each interval above is the {width} interval (two one-sided tests at "
-        f"{level:.5f} each).\n",
+        _family_text(protocol, verdicts, width),
         "## Every strength on every rule (estimates, not part of the family)\n",
         markdown_table(list(matrix.columns), matrix.astype(str).itertuples(index=False)) if len(matrix) else "",
         "## The late card's bite\n",
@@ -600,6 +743,84 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         key=key,
         sections=sections,
         notes=notes,
+    )
+
+
+def _key_1(verdicts: pd.DataFrame, width: str) -> pd.DataFrame:
+    """Format 1's key table, as it was published."""
+    return pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "strength": f"{r.strength} ({r.lineup})",
+                "rule": r.rule,
+                "games": count(r.games),
+                f"advantage [{width} CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
+                "largest gap, widest bound": (
+                    f"{100 * r.max_gap:.2f} pp, up to {100 * r.gap_reach:.2f}" if r.teams == 3 else "—"
+                ),
+                "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if r.teams == 3 else ""),
+                "fair": "yes" if r.fair else "no",
+            }
+            for r in verdicts.itertuples()
+        ]
+    )
+
+
+def _key(verdicts: pd.DataFrame, summary: pd.DataFrame, width: str) -> pd.DataFrame:
+    """The key table: each verdict's games, decided share, stalemates (three teams), advantage and largest
+    gap with their intervals, margin, planned power, Holm's p and verdict."""
+    rows = []
+    stalemates = summary[summary.study_group == "verdict"].stalemate_rate.to_numpy()
+    for r, stalemate in zip(verdicts.itertuples(), stalemates):
+        three = r.teams == 3
+        rows.append(
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "strength": f"{r.strength} ({r.lineup})",
+                "rule": r.rule,
+                "games": count(r.games),
+                "decided": pct(r.decided / r.games),
+                "stalemates": pct(stalemate) if three else "—",
+                f"advantage [{width} CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
+                "largest gap [CI]": pp(r.max_gap, r.gap_low, r.gap_reach, digits=2) if three else "—",
+                "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if three else ""),
+                "power planned": pct(r.power_planned),
+                "p (Holm)": f"{r.p_holm:.2g}",
+                "fair": "yes" if r.fair else "not shown",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def joint_coverage(verdicts: pd.DataFrame, level: float) -> float:
+    """The least chance that every interval of the key table covers its true value together (Bonferroni):
+    1 - the sum of their error rates, 2 level for an advantage's, 6 level for a largest gap's."""
+    return 1 - float(sum(2 * level + (6 * level if t == 3 else 0) for t in verdicts.teams))
+
+
+def _family_text(protocol: dict, verdicts: pd.DataFrame, width: str) -> str:
+    """The sentence under the key table: how many rules pass, and what the decisions and intervals hold."""
+    level = float(protocol["level"])
+    fair_n = int(verdicts.fair.sum()) if len(verdicts) else 0
+    if protocol["format"] == FORMAT_1:
+        m = protocol["hypotheses"]
+        return (
+            f"{fair_n} of {len(verdicts)} rules pass. The family: {m} hypotheses (each table's advantage for "
+            f"casual and strong play, and at three-team tables the pairwise gaps), family-wise error "
+            f"{FAMILY_ERROR:.0%} by Bonferroni: each interval above is the {width} interval (two one-sided tests "
+            f"at {level:.5f} each).\n"
+        )
+    return (
+        f"{fair_n} of {len(verdicts)} rules pass. The family: the {protocol['rules']} rules, each tested as "
+        f"a whole (its advantage and, at three teams, its three pairwise gaps: an intersection-union test); "
+        f"Holm's step-down over their p-values holds the chance of calling any rule that is not fair fair at "
+        f"{float(protocol['family_error']):.0%}. The intervals are Holm's first step: {width} for an "
+        f"advantage (two one-sided tests at {level:.4f}), and for the largest gap the range the three pairs' "
+        f"{width} intervals allow; together all {len(verdicts)} rows' intervals hold with at least "
+        f"{joint_coverage(verdicts, level):.0%} chance (Bonferroni), each row's with at least "
+        f"{1 - 8 * level:.0%}. Planned: a chance of {float(protocol['all_pass']):.1%} that all "
+        f"{protocol['rules']} rules pass if the planning estimates are the truth.\n"
     )
 
 
