@@ -597,11 +597,11 @@ def study(
     from simkit.studies.directory import default_folder
     from simkit.studies.loop import run_study
     from simkit.studies.options import StudyError
-    from simkit.studies.registry import KINDS, make_study
+    from simkit.studies.registry import KINDS, make_study, unknown_study
 
     with user_errors():
         if name not in KINDS:
-            raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")
+            raise StudyError(unknown_study(name))
         given = {k: STUDY_OPTIONS[k].read(v) for k, v in (study_options or {}).items()}
         given = {k: v for k, v in given.items() if v is not None}
         for option in given:  # a kind's own option given to another kind is refused

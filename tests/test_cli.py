@@ -149,6 +149,39 @@ def test_bad_input_gets_one_line_error(tmp_path, args, message):
     assert "game 0" not in result.stdout  # nothing played either
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "--policy", "swfit"], "error: unknown player 'swfit' (did you mean swift?); known: random, greedy"),
+        (["study", "first-player", "--policy", "gredy"], "unknown player 'gredy' (did you mean greedy?)"),
+        (
+            ["run", "--policy", "swift:rolouts=5"],
+            "bad parameter 'rolouts=5' for player 'swift' (did you mean rollouts?)",
+        ),
+        (["run", "--policy", "ismcts:chet=1"], "(did you mean research.cheat?)"),
+        (["study", "firstplayer"], "error: unknown study 'firstplayer' (did you mean first-player?); known: "),
+        (["study", "handsize"], "unknown study 'handsize' (did you mean hand-size?)"),
+        (["study", "compensation", "--family", "latecard"], "unknown compensation family 'latecard' (did you mean"),
+    ],
+)
+def test_a_mistyped_name_gets_its_close_match(tmp_path, args, message):
+    """Players, their parameters, studies and a study's words: the close match in the one error line."""
+    result = runner.invoke(app, [*args, "--games", "10", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 1, result.output
+    err = result.stderr.strip()
+    assert err.startswith("error: ") and "\n" not in err and message in err, err
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_players_parameter_error_names_its_weights_by_family():
+    """swift's 75 parameters: its own by name, its value and opponent weights by prefix and count."""
+    result = runner.invoke(app, ["run", "--policy", "swift:rolouts=5", "--games", "10"])
+    err = result.stderr.strip()
+    assert "parameters: rollouts, shortlist, margin, playout, horizon, race, complete," in err, err
+    assert "and 51 value_* and 7 opponent_* weights" in err and "value_own_sequences" not in err, err
+    assert len(err) < 300, err  # it listed 75 names in about 1,200 characters
+
+
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):
     """An unreadable part is named, first, with the command that plays it again (exit code 3); the rest is
     reported as incomplete on purpose only (--allow-incomplete); a bad manifest is one error."""

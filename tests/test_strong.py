@@ -145,7 +145,7 @@ def test_the_lookahead_searches_every_candidate():
         ("ismcts:cheat=1", "cheat of 'ismcts' is a research instrument .*give it as research.cheat=1"),
         (
             "ismcts:research.width=3",
-            "bad parameter 'research.width=3' for player 'ismcts'; parameters: "
+            r"bad parameter 'research.width=3' for player 'ismcts' \(did you mean width\?\); parameters: "
             "iterations, width, reply, explore, horizon, research.cheat, race",
         ),
         ("greedy:research.cheat=1", "bad parameter 'research.cheat=1' for player 'greedy'"),

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from simkit.kernels.core import state as ks
+from simkit.suggest import did_you_mean
 
 # --- the facts of RULES.md that defaults and limits come from ----------------
 
@@ -447,7 +448,8 @@ def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
     """
     unknown = [k for k in given if k not in OPTIONS]
     if unknown:
-        raise RulesError(f"unknown rule option {unknown[0]!r}; options: {', '.join(OPTIONS)}")
+        close = did_you_mean(unknown[0], OPTIONS)
+        raise RulesError(f"unknown rule option {unknown[0]!r}{close}; options: {', '.join(OPTIONS)}")
     values: dict[str, Any] = {}
     for name, option in OPTIONS.items():
         value = given.get(name)
@@ -534,7 +536,8 @@ def from_flags(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for flag, value in zip(words[::2], words[1::2]):
         if flag not in by_flag:
-            raise RulesError(f"{flag!r} is not a rule option; known: {', '.join(by_flag)}")
+            close = did_you_mean(flag.lstrip("-"), [f[2:] for f in by_flag], say=lambda f: f"--{f}")
+            raise RulesError(f"{flag!r} is not a rule option{close}; known: {', '.join(by_flag)}")
         knobs = tuple(int(x) for x in value.split(","))
         out[by_flag[flag]] = knobs[0] if len(knobs) == 1 else knobs
     return out

@@ -20,6 +20,7 @@ from simkit.kernels.players.lookahead import OWN_WEIGHTS as LOOKAHEAD_OWN_WEIGHT
 from simkit.kernels.players.player import ALL_TABLES, RESEARCH, Player
 from simkit.kernels.players.swift import SETTINGS as SWIFT_SETTINGS
 from simkit.kernels.values.weights import RICH_NAMES, RICH_WEIGHTS, VALUE_NAMES, VALUE_WEIGHTS, table_shape
+from simkit.suggest import did_you_mean
 
 N_PARAMS = 80  # width of the kernel's per-seat parameter rows
 
@@ -82,7 +83,9 @@ class PlayerSpec:
         name, *assignments = text.strip().split(":")
         kind = PLAYERS.get(name.strip().lower())
         if kind is None:
-            raise LineupError(f"unknown player {name.strip()!r}; known: {', '.join(PLAYERS)}")
+            raise LineupError(
+                f"unknown player {name.strip()!r}{did_you_mean(name, PLAYERS)}; known: {', '.join(PLAYERS)}"
+            )
         shape = value_table(rules if rules is not None else Rules.make(2))
         if not kind.plays(shape):
             fitted = " and ".join(f"'{t}'" for t in kind.tables)
@@ -103,8 +106,10 @@ class PlayerSpec:
                     f"hide, never fair play): give it as {RESEARCH}{key}={raw.strip() or 'N'}"
                 )
             if not sep or key not in values or named != kind.spec_name(key):
-                allowed = ", ".join(map(kind.spec_name, kind.params)) or "none"
-                raise LineupError(f"bad parameter {a!r} for player {kind.name!r}; parameters: {allowed}")
+                close = did_you_mean(key, kind.params, say=kind.spec_name)
+                raise LineupError(
+                    f"bad parameter {a!r} for player {kind.name!r}{close}; parameters: {parameters_text(kind)}"
+                )
             if key in given:
                 raise LineupError(f"parameter {named} of {kind.name!r} is given twice in {text.strip()!r}")
             given.add(key)
@@ -116,6 +121,25 @@ class PlayerSpec:
                 raise LineupError(f"parameter {named} of {kind.name!r} must be finite, got {raw!r}")
             _check_limits(kind, key, values[key])
         return cls(kind, tuple(values.values()), tuple(defaults.values()))
+
+
+WEIGHT_FAMILIES = ("value_", "opponent_")
+"""Prefixes of the weights a player's parameters hold by the dozen: an error names each family by its count."""
+
+
+def parameters_text(kind: Player) -> str:
+    """`kind`'s parameters for an error line: each by name, but a family of weights (value_*, opponent_*) by its
+    prefix and count ('rollouts, shortlist, ..., and 51 value_* and 7 opponent_* weights')."""
+    names = [kind.spec_name(k) for k in kind.params]
+    if not names:
+        return "none"
+    plain = [n for n in names if not n.startswith(WEIGHT_FAMILIES)]
+    counts = {f: sum(n.startswith(f) for n in names) for f in WEIGHT_FAMILIES}
+    families = " and ".join(f"{c} {f}*" for f, c in counts.items() if c)
+    if not families:
+        return ", ".join(plain)
+    weights = f"{families} weights (docs/guide/players.md)"
+    return f"{', '.join(plain)}, and {weights}" if plain else weights
 
 
 def _check_limits(kind: Player, key: str, value: float) -> None:

@@ -36,6 +36,7 @@ from simkit.studies.compensation_search import (
 from simkit.studies.directory import STUDY_FILE, config_from_json
 from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, lineups_for, round_games
 from simkit.studies.options import CHECK_GAMES, FAMILIES, StudyError  # --family and --check declare them
+from simkit.suggest import did_you_mean
 
 CONFIRMATION_SEED_OFFSET = 1  # the confirmation plays seed + 1: games the search never saw
 TARGET = {"casual": 0.0025, "strong": 0.0075}  # the confirmation's 95% half-width on team 0's share
@@ -72,7 +73,8 @@ def families_of(study: Study) -> list[str]:
     chosen = study.options.get("families") or list(FAMILIES)
     unknown = [f for f in chosen if f not in FAMILIES]
     if unknown:
-        raise StudyError(f"unknown compensation family {unknown[0]!r}; families: {', '.join(FAMILIES)}")
+        close = did_you_mean(unknown[0], FAMILIES)
+        raise StudyError(f"unknown compensation family {unknown[0]!r}{close}; families: {', '.join(FAMILIES)}")
     return list(dict.fromkeys(chosen))
 
 

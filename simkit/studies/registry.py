@@ -8,11 +8,17 @@ from simkit.game.rules import Rules
 from simkit.studies import compensation, first_player, hand_size, skill, teams, variants
 from simkit.studies.kind import Study, StudyKind, refuse_varied
 from simkit.studies.options import StudyError, option_flag
+from simkit.suggest import did_you_mean
 
 KINDS: dict[str, StudyKind] = {
     k.name: k for k in (first_player.KIND, hand_size.KIND, teams.KIND, skill.KIND, variants.KIND, compensation.KIND)
 }
 """Every study kind by its name on the command line, in the order --help lists them."""
+
+
+def unknown_study(name: str) -> str:
+    """The error of a study name that is not a kind: the close matches, then every kind."""
+    return f"unknown study {name!r}{did_you_mean(name, KINDS)}; known: {', '.join(KINDS)}"
 
 
 def make_study(
@@ -22,7 +28,7 @@ def make_study(
     each line-up), the rule options given, the kind's own options. Checked: an unknown kind or option, a
     rule option the kind sets itself, a table it cannot use."""
     if name not in KINDS:
-        raise StudyError(f"unknown study {name!r}; known: {', '.join(KINDS)}")
+        raise StudyError(unknown_study(name))
     kind = KINDS[name]
     rules = dict(rules or {})
     refuse_varied(kind, rules)
