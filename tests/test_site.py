@@ -61,6 +61,28 @@ def test_the_check_refuses_folders_missing_files_root_links_and_run_on_code(tmp_
     assert "a folder" in checked.broken[1] and "no such file" in checked.broken[2]
 
 
+def _nav_pages(nav) -> list[str]:
+    """Every page of mkdocs.yml's nav, its sections walked."""
+    if isinstance(nav, str):
+        return [nav]
+    if isinstance(nav, dict):
+        return [page for value in nav.values() for page in _nav_pages(value)]
+    return [page for item in nav for page in _nav_pages(item)]
+
+
+def test_the_menu_holds_the_published_pages_the_readme_points_to():
+    """The findings, the rules card and the published results' page are in the site's menu (mkdocs.yml's nav),
+    not only pages a link reaches."""
+    yaml = pytest.importorskip("yaml")
+
+    class Loader(yaml.SafeLoader):
+        """mkdocs.yml's !!python/name: tags read as their text."""
+
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: suffix)
+    nav = _nav_pages(yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"])
+    assert {"results/FINDINGS.md", "results/fair-sequence-card.md", "results/README.md"} <= set(nav), nav
+
+
 def test_the_built_site_links_only_to_files(tmp_path):
     pytest.importorskip("mkdocs")
     site = tmp_path / "site"
