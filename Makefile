@@ -28,7 +28,7 @@ run: $(INSTALLED)  ## the default study: the first player's advantage at every t
 
 # The code make lint checks: ruff check with the rules of pyproject.toml's [tool.ruff], and ruff format
 # --check (`make format` lays it out).
-CODE := simkit cli.py kernels tests benchmarks fitting
+CODE := simkit cli.py kernels tests benchmarks fitting build_backend
 
 lint: $(INSTALLED)  ## ruff check and ruff format --check over the code, then mypy (CI runs it before the tests)
 	$(VENV)/bin/ruff check $(CODE)
