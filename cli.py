@@ -21,7 +21,7 @@ import inspect
 import signal
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -694,7 +694,8 @@ def _study_with_progress(run_study, the_study, out, quiet, scheduler, overwrite=
 
 
 def _rich_table(frame, title: str | None = None):
-    """A study table for the terminal: text columns left, numbers right."""
+    """A study table for the terminal: text columns left, numbers right; a terminal too narrow for a row folds
+    its cells onto more lines, never cutting one short."""
     from rich.table import Table
 
     from simkit.presentation.render import looks_numeric
@@ -703,7 +704,7 @@ def _rich_table(frame, title: str | None = None):
     cells = frame.astype(str)
     for c in frame.columns:
         numeric = all(looks_numeric(v) for v in cells[c])
-        table.add_column(str(c), justify="right" if numeric else "left")
+        table.add_column(str(c), justify="right" if numeric else "left", overflow="fold")
     for row in cells.itertuples(index=False):
         table.add_row(*row)
     return table
@@ -716,6 +717,9 @@ def _print_study(the_study, outcome, out: Path) -> None:
     key = tables.terminal if tables.terminal is not None else tables.key
     if key is not None and len(key):
         console.print(_rich_table(key, title))
+        if tables.terminal is not None and tables.terminal_note:
+            piped = console is not out_console  # a pipe gets the note on one line
+            console.print(tables.terminal_note, highlight=False, soft_wrap=piped)
     for heading, more in tables.terminal_more.items():  # skill's ratings
         console.print()
         console.print(_rich_table(more, heading))
@@ -965,6 +969,107 @@ def confirm(
             _say_stopped(heard, f"run the same command again to resume the confirmation in {folder}")
         if not quiet:
             _print_study(the_study, outcome, folder)
+
+
+@app.command()
+@with_rule_options
+def fair(
+    policy: PolicyOpt = "greedy",
+    seed: Seed = defaults.SEED,
+    margin: Annotated[
+        float | None,
+        typer.Option(
+            "--margin",
+            help="The margin in percentage points: the rule is fair when team 0's edge lies within ±margin "
+            "(and at three teams every gap between two teams within twice that). Default: 0.5 for casual "
+            "play (random, greedy), 1 for strong play (a slow player such as swift).",
+            show_default=False,
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(
+            "--max-games",
+            help="Play no look beyond this many games (then: undecided); default: every look of the design. "
+            "The same command with a larger cap goes on where it stopped.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="The test's folder (its games and design); default: runs/fair/<configuration>."
+        ),
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", help="text: a line per look and the verdict; json: the verdict as JSON.")
+    ] = "text",
+    threads: Annotated[int | None, typer.Option("--threads", help="Kernel threads; default: all cores.")] = None,
+    quiet: Quiet = False,
+    rule_options: dict | None = None,
+) -> None:
+    """Is a rule fair? Play it in growing looks until a sequential test decides: fair (team 0's edge within
+    ±margin), not fair, or undecided at --max-games; at most a 5% chance of calling a rule fair whose edge
+    sits at the margin, whatever look it stops at (simkit.analysis.sequential)."""
+    import json as json_module
+    import shlex
+
+    from simkit.game.play import set_threads
+    from simkit.presentation.render import pp
+    from simkit.running.runner import RunSpec, run_folder_name
+    from simkit.studies import fair as fr
+
+    command = "simkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    with user_errors():
+        if output_format not in ("text", "json"):
+            raise ValueError(f"--format must be text or json, got {output_format!r}")
+        if max_games is not None and max_games < 1:
+            raise ValueError(f"--max-games must be at least 1, got {max_games}")
+        rules, lineup = _config(rule_options, policy)
+        the_plan = fr.plan(rules, lineup, seed, None if margin is None else margin / 100)
+        set_threads(threads)
+        folder = (
+            out
+            if out is not None
+            else Path(defaults.WORKSPACE) / "fair" / run_folder_name(rules, lineup, seed, defaults.SEED)
+        )
+        talk = not quiet and output_format == "text"
+        m = 100 * the_plan.design.margin
+
+        def said(k) -> None:
+            if not talk:
+                return
+            gap = f"; largest gap {pp(k.max_gap, k.max_gap_low, k.max_gap_high)}" if k.max_gap is not None else ""
+            word = {"continue": "go on", "fair": "fair", "not fair": "not fair"}[k.verdict]
+            out_console.print(
+                f"look {k.look} of {len(the_plan.looks)}: {k.games:,} games, edge "
+                f"{pp(k.advantage, k.low, k.high)} (margin ±{m:g} pp){gap}: {word}",
+                highlight=False,
+            )
+
+        if talk:
+            out_console.print(
+                f"testing {RunSpec(rules, lineup, seed, 1).describe()}: fair within ±{m:g} pp, looks at "
+                f"{', '.join(f'{n:,}' for n in the_plan.looks)} games; folder {folder}",
+                highlight=False,
+            )
+        with _stop_signals() as heard, _progress() if talk else nullcontext() as bar:
+
+            def watcher():
+                return _Bar(bar, None, "look") if bar is not None else _Quiet(talk)
+
+            try:
+                outcome = fr.test(the_plan, folder, max_games, watcher, said)
+            except KeyboardInterrupt:
+                outcome = None
+        if outcome is None or outcome.interrupted:
+            _say_stopped(heard, f"the games in {folder} are whole; run the same command again to go on")
+        assert outcome is not None
+        if output_format == "json":
+            out_console.print_json(json_module.dumps(fr.as_json(the_plan, outcome, command)))
+            return
+        if not quiet:
+            out_console.print(fr.sentence(the_plan, outcome, command), highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -1056,7 +1056,8 @@ def test_the_study_command_prints_its_key_table(tmp_path):
 
     result = CliRunner().invoke(app, ["study", "teams", "--games", "60", "--out", str(tmp_path), "--policy", "random"])
     assert result.exit_code == 0, result.output
-    assert "6 players in 3 teams" in result.stdout and "advantage" in result.stdout
+    assert "6p/3t" in result.stdout and "advantage" in result.stdout
+    assert "relative: that share over the fair share" in result.stdout  # what the short headers stand for
     skill = CliRunner().invoke(
         app,
         [

@@ -123,6 +123,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         summary,
         {"verdicts": verdicts, **({"checks": checks} if len(checks) else {})},
         key=text.key_table(verdicts),
+        terminal=text.terminal_table(verdicts),
+        terminal_note=text.TERMINAL_NOTE,
         sections=[
             text.search_section(found),
             *filter(None, [text.checks_section(checks)]),

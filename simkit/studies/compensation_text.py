@@ -175,6 +175,32 @@ def key_table(v: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def terminal_table(v: pd.DataFrame) -> pd.DataFrame:
+    """The key table within TERMINAL_WIDTH columns: each search's setting, its confirmation and the verdict."""
+    if not len(v):
+        return pd.DataFrame()
+    return pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "line-up": r.policies,
+                "family": r.family,
+                "setting": r.setting,
+                "advantage": pp(r.advantage, r.advantage_low, r.advantage_high, 2),
+                "largest gap": pp(r.max_gap, r.max_gap_low, r.max_gap_high),
+                "fair": "yes" if r.fair else "no",
+            }
+            for r in v.itertuples()
+        ]
+    )
+
+
+TERMINAL_NOTE = (
+    "advantage: team 0's share of the decided games minus its fair share in the confirmation, 95% CI in brackets; "
+    "largest gap: between two teams' shares; fair: within the margin; how each search ended is in summary.md"
+)
+
+
 def search_section(found: list) -> str:
     """Every search's path: the settings played, their advantage, and how the search ended."""
 

@@ -9,7 +9,7 @@ from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, pct, pp, relative
 from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, table_list
 from simkit.studies.options import StudyError
-from simkit.studies.summary import summary_frame
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
 
 
 def tables_of(study: Study) -> list[tuple[int, int]]:
@@ -33,7 +33,7 @@ def plan(study: Study, results: Results) -> list[Config]:
     return configs
 
 
-def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
+def key_table(summary: pd.DataFrame) -> pd.DataFrame:
     """One row per table and line-up: team 0's edge in points and relative to its fair share, with intervals."""
     rows = []
     for r in summary.itertuples():
@@ -42,24 +42,37 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
             "line-up": r.policies,
             "games": count(r.games),
             "team 0 wins, all games [95% CI]": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
-            "advantage, decided games [95% CI]": pp(
-                r.advantage, r.advantage_low, r.advantage_high, digits=1 if compact else 2
-            ),
+            "advantage, decided games [95% CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
             "relative advantage [95% CI]": relative(
                 r.relative_advantage, r.relative_advantage_low, r.relative_advantage_high
             ),
             "p (Holm)": format_p_value(r.p_holm),
             "stalemates": pct(r.stalemate_rate, digits=2),
         }
-        if compact:
-            row["mean turns (all seats)"] = f"{r.duration:.1f}"
-        else:
-            row["mean turns, all seats [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
-            row["mean rounds (turns per player)"] = f"{r.duration / r.players:.1f}"
-            row["median turns (all seats)"] = f"{r.median_turns:.0f}"
-            row["turn order (partners)"] = r.turn_order or "—"
+        row["mean turns, all seats [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
+        row["mean rounds (turns per player)"] = f"{r.duration / r.players:.1f}"
+        row["median turns (all seats)"] = f"{r.median_turns:.0f}"
+        row["turn order (partners)"] = r.turn_order or "—"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def terminal_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The key table within TERMINAL_WIDTH columns: team 0's wins and edge, the test, the length."""
+    return pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "line-up": r.policies,
+                "games": count(r.games),
+                "team 0 wins": pct(r.win_rate_0, r.win_rate_0_low, r.win_rate_0_high),
+                "advantage": pp(r.advantage, r.advantage_low, r.advantage_high),
+                "p (Holm)": format_p_value(r.p_holm),
+                "turns": f"{r.duration:.1f}",
+            }
+            for r in summary.itertuples()
+        ]
+    )
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
@@ -67,7 +80,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     return Tables(
         summary,
         key=key_table(summary),
-        terminal=key_table(summary, compact=True),
+        terminal=terminal_table(summary),
+        terminal_note=f"team 0 wins: of all games; {ADVANTAGE_NOTE}; turns: the mean, all seats",
         notes=[
             f"`advantage` is team 0's share of the decided games minus its fair share 1/teams; `relative advantage` "
             f"is that share divided by the fair share, minus 1, which compares two- and three-team tables. The "

@@ -14,7 +14,7 @@ from simkit.studies.options import (
     DEFAULT_SIZES,  # its own option, --sizes (simkit.studies.options), sweeps them
     StudyError,
 )
-from simkit.studies.summary import summary_frame
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
 
 
 def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:
@@ -108,7 +108,7 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
     return frame
 
 
-def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
+def key_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in summary.itertuples():
         rows.append(
@@ -125,6 +125,24 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def terminal_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The key table within TERMINAL_WIDTH columns: each seat's cards, team 0's edge, the test, the length."""
+    return pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "cards": str(r.hand_size),
+                "line-up": r.policies,
+                "games": count(r.games),
+                "advantage": pp(r.advantage, r.advantage_low, r.advantage_high),
+                "p (Holm)": format_p_value(r.p_holm),
+                "turns": f"{r.duration:.1f}",
+            }
+            for r in summary.itertuples()
+        ]
+    )
 
 
 def pairing_sentence(
@@ -211,6 +229,11 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         summary,
         {"shifts": s},
         key=key_table(summary),
+        terminal=terminal_table(summary),
+        terminal_note=(
+            f"cards: each seat's hand, seat 0 first (one number: every seat's); {ADVANTAGE_NOTE}; turns: the mean, "
+            "all seats; the shifts from the even game are in summary.md"
+        ),
         sections=[shifts_section(s)],
         notes=[
             "`advantage` is team 0's share of the decided games minus its fair share 1/teams; the p-values of the "

@@ -170,7 +170,8 @@ class Tables:
     summary: pd.DataFrame
     extra: dict[str, pd.DataFrame] = field(default_factory=dict)
     key: pd.DataFrame | None = None  # the table for people (summary.md)
-    terminal: pd.DataFrame | None = None  # the same for the terminal, narrower (default: key)
+    terminal: pd.DataFrame | None = None  # the same for the terminal, within 100 columns (default: key)
+    terminal_note: str = ""  # printed under the terminal's table: what its short headers stand for
     terminal_more: dict[str, pd.DataFrame] = field(default_factory=dict)  # more tables for the terminal, by title
     sections: list[str] = field(default_factory=list)  # further markdown, after the key table
     notes: list[str] = field(default_factory=list)  # bullet points at the end of summary.md

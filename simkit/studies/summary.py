@@ -24,6 +24,14 @@ from simkit.running import dataset as ds
 from simkit.studies.directory import policies_named, recorded_commands, write_study_file, write_text
 from simkit.studies.kind import Config, Results, Study, Tables
 
+TERMINAL_WIDTH = 100
+"""The columns a study's terminal table keeps each row within (Tables.terminal); summary.md has every column."""
+
+ADVANTAGE_NOTE = (
+    "advantage: team 0's share of the decided games minus its fair share, 95% CI in brackets; "
+    "p (Holm): the test of advantage = 0, adjusted over the study"
+)
+
 
 def summary_row(config: Config, agg: Aggregate) -> dict:
     """One configuration's row of summary.csv: configuration, team win rates and shares, metrics, the test

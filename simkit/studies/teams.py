@@ -8,7 +8,7 @@ from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, pct, pp, relative
 from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, lineups_for, table_list
-from simkit.studies.summary import summary_frame
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
 
 SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
 SEQUENCE_PLAYERS, SEQUENCES = (2, 6), (1, 2, 3)  # two teams of these players needing these sequences to win
@@ -53,7 +53,7 @@ def plan(study: Study, results: Results) -> list[Config]:
     return configs
 
 
-def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
+def key_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in summary.itertuples():
         rows.append(
@@ -78,11 +78,34 @@ def key_table(summary: pd.DataFrame, compact: bool = False) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def terminal_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The key table within TERMINAL_WIDTH columns: team 0's edge, in points and relative to its fair share."""
+    return pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "to win": f"{r.sequences_to_win} seq.",
+                "line-up": r.policies,
+                "games": count(r.games),
+                "advantage": pp(r.advantage, r.advantage_low, r.advantage_high),
+                "relative": relative(r.relative_advantage, r.relative_advantage_low, r.relative_advantage_high),
+                "p (Holm)": format_p_value(r.p_holm),
+            }
+            for r in summary.itertuples()
+        ]
+    )
+
+
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     return Tables(
         summary,
         key=key_table(summary),
+        terminal=terminal_table(summary),
+        terminal_note=(
+            f"to win: the sequences a team needs; {ADVANTAGE_NOTE}; relative: that share over the fair share, "
+            "minus 1, which compares two and three teams"
+        ),
         notes=[
             "Mean turns count every seat's turns; in brackets the rounds, turns per player (a round is every seat's "
             "turn once), which compare tables of different sizes.",

@@ -120,6 +120,24 @@ def key_table(s: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def terminal_table(s: pd.DataFrame) -> pd.DataFrame:
+    """The key table within TERMINAL_WIDTH columns: each variant's shift of team 0's advantage and its test."""
+    return pd.DataFrame(
+        [
+            {
+                "table": f"{r.players}p/{r.teams}t",
+                "variant": r.variant,
+                "line-up": r.policies,
+                "shift of the advantage": pp(
+                    r.advantage_shift, r.advantage_shift_low, r.advantage_shift_high, digits=2
+                ),
+                "p (Holm)": format_p_value(r.advantage_shift_p_holm),
+            }
+            for r in s.itertuples()
+        ]
+    )
+
+
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     s = shifts(configs, results)
@@ -153,6 +171,12 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         summary,
         {"shifts": s},
         key=key_table(s),
+        terminal=terminal_table(s),
+        terminal_note=(
+            "shift of the advantage: team 0's share of the decided games minus its fair share, with the variant "
+            "minus in the standard game, on the same deals, 95% CI in brackets; p (Holm): its test, adjusted over "
+            "the study; the games, the advantages and the shifts of the length and the stalemates are in summary.md"
+        ),
         sections=[section],
         notes=[
             "Shifts: the variant's value minus the standard game's, on the same deals (paired; delta method for the "
