@@ -1012,14 +1012,13 @@ def fair(
     ±margin), not fair, or undecided at --max-games; at most a 5% chance of calling a rule fair whose edge
     sits at the margin, whatever look it stops at (simkit.analysis.sequential)."""
     import json as json_module
-    import shlex
 
+    from simkit.game.options import flags_text
     from simkit.game.play import set_threads
     from simkit.presentation.render import pp
-    from simkit.running.runner import RunSpec, run_folder_name
+    from simkit.running.runner import RunSpec
     from simkit.studies import fair as fr
 
-    command = "simkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     with user_errors():
         if output_format not in ("text", "json"):
             raise ValueError(f"--format must be text or json, got {output_format!r}")
@@ -1028,13 +1027,18 @@ def fair(
         rules, lineup = _config(rule_options, policy)
         the_plan = fr.plan(rules, lineup, seed, None if margin is None else margin / 100)
         set_threads(threads)
-        folder = (
-            out
-            if out is not None
-            else Path(defaults.WORKSPACE) / "fair" / run_folder_name(rules, lineup, seed, defaults.SEED)
-        )
+        folder = out if out is not None else Path(defaults.WORKSPACE) / "fair" / fr.folder_name(the_plan, defaults.SEED)
+        fr.check_out(folder)
+        fr.claim(folder, the_plan)
         talk = not quiet and output_format == "text"
         m = 100 * the_plan.design.margin
+        command = " ".join(
+            ["simkit fair", f"--players {rules.players} --teams {rules.teams}", flags_text(rules.changed())]
+            + [f"--policy {policy}", f"--margin {m:g}"]
+            + ([f"--seed {seed}"] if seed != defaults.SEED else [])
+            + ([f"--max-games {max_games}"] if max_games is not None else [])
+            + ([f"--out {out}"] if out is not None else [])
+        ).replace("  ", " ")
 
         def said(k) -> None:
             if not talk:
