@@ -2,7 +2,10 @@
 
 The caller saves them (``save``: PNG, 150 dpi, Agg backend). Every figure has
 labelled axes with units, a legend, 95% error bars and, where a win rate is
-shown, the fair share it should be compared with.
+shown, the fair share it should be compared with. Its title names the tables
+it shows (``6p/2t``), so it reads on its own; each line-up keeps its marker and
+its dash, so lines that coincide stay apart; an axis of whole numbers (cards,
+settings) has whole-number ticks.
 
 One module for every figure, as each is a short function of the same kind and style.
 """
@@ -20,11 +23,38 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from simkit.files.atomic import replacing
 
 FAIR: dict[str, Any] = dict(color="0.35", linestyle="--", linewidth=1)
 MARKERS = "osD^v<>"
+DASHES: tuple[Any, ...] = (":", "-.", (0, (5, 2)), (0, (1, 3)), (0, (3, 1, 1, 1, 1, 1)))
+"""Each line-up's dash for its vertical lines (marked too, at the top, by its marker): two at one place stay two."""
+
+
+def tables_text(frame: pd.DataFrame) -> str:
+    """The tables of a frame with players and teams columns, for a title: '6p/2t', '2p/2t and 3p/3t', or
+    '10 tables, 2p/2t to 12p/3t'."""
+    tables = sorted({(int(p), int(t)) for p, t in zip(frame["players"], frame["teams"])})
+    names = [f"{p}p/{t}t" for p, t in tables]
+    if len(names) <= 3:
+        return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return f"{len(names)} tables, {names[0]} to {names[-1]}"
+
+
+def _vline(ax, x: float, j: int, label: str | None) -> None:
+    """Line-up j's vertical line at x: its colour and dash, and its marker at the top, each line-up's a little
+    lower than the one before, so lines at one x stay told apart."""
+    ax.axvline(x, color=f"C{j}", linestyle=DASHES[j % len(DASHES)], linewidth=1.2, label=label)
+    ax.plot(
+        [x],
+        [0.97 - 0.05 * j],
+        MARKERS[j % len(MARKERS)],
+        color=f"C{j}",
+        markersize=5,
+        transform=ax.get_xaxis_transform(),
+    )
 
 
 def _knobs(setting) -> tuple[int, int]:
@@ -111,7 +141,9 @@ def first_player(summary: pd.DataFrame) -> Figure:
     left.set_title("Advantage, in percentage points")
     right.set_ylabel("team 0's share of decided games / (1/teams) - 1 (%)")
     right.set_title("Relative advantage: as a share of the fair share")
-    fig.suptitle("The first player's team: its edge over its fair share of the games with a winner")
+    fig.suptitle(
+        f"The first player's team at {tables_text(summary)}: its edge over its fair share of the games with a winner"
+    )
     return _finish(fig, (left, right), "y", legend_below=True)
 
 
@@ -145,23 +177,26 @@ def hand_size(summary: pd.DataFrame) -> Figure:
             label=f"{lineup} (95% CI)",
         )
     left.axhline(0, **FAIR, label="fair share (no advantage)")
-    players, teams = int(sweep["players"].iloc[0]), int(sweep["teams"].iloc[0])
-    left.set_title(f"{players} players, {teams} teams: first player's team")
+    left.set_title("First player's team: its advantage")
     left.set_xlabel("cards in every hand")
     left.set_ylabel("team 0's advantage, decided games (pp)")
     right.set_title("Game length")
     right.set_xlabel("cards in every hand")
     right.set_ylabel("mean game length (turns)")
+    for ax in (left, right):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.suptitle(f"Hand size at {tables_text(sweep)}: the same cards in every hand")
     return _finish(fig, (left, right))
 
 
-def shifts(frame: pd.DataFrame) -> Figure:
+def shifts(frame: pd.DataFrame, table: str) -> Figure:
     """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, with the
     interval its table uses (paired or unpaired, simkit.analysis.stats.shift), and for each line-up the shift that would
-    cancel the even game's edge."""
+    cancel the even game's edge; `table` the table played (tables_text)."""
     frame = frame.reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(9, 0.55 * len(frame) + 1.8))
     y = np.arange(len(frame))[::-1]
+    several = frame["policies"].nunique() > 1
     for j, (lineup, rows) in enumerate(frame.groupby("policies", sort=False)):
         colour = f"C{j}"
         ax.errorbar(
@@ -174,17 +209,15 @@ def shifts(frame: pd.DataFrame) -> Figure:
             label=f"{lineup} (95% CI)",
         )
         cancel = -100 * float(rows["even_advantage"].iloc[0])
-        ax.axvline(
-            cancel,
-            color=colour,
-            linestyle=":",
-            linewidth=1.2,
-            label=f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)",
-        )
+        _vline(ax, cancel, j, f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)")
     ax.axvline(0, **FAIR, label="no change from the even game")
-    ax.set_yticks(y, [f"{r.label} ({r.hand_size})" for r in frame.itertuples()], fontsize=8)
+    ax.set_yticks(
+        y,
+        [f"{r.label} ({r.hand_size})" + (f", {r.policies}" if several else "") for r in frame.itertuples()],
+        fontsize=8,
+    )
     ax.set_xlabel("change in team 0's advantage, decided games (percentage points)")
-    ax.set_title("Cards short and cards more: the shift from the even game")
+    ax.set_title(f"Cards short and cards more at {table}: the shift from the even game")
     return _finish(fig, (ax,), "x", legend_below=True)
 
 
@@ -225,7 +258,7 @@ def confirmation(verdicts: pd.DataFrame) -> Figure:
         fontsize=8,
     )
     ax.set_xlabel("team 0's advantage, decided games (percentage points)")
-    ax.set_title("The rules card, confirmed: each rule's edge with its family-wise interval")
+    ax.set_title(f"The rules card at {tables_text(frame)}, confirmed: each rule's edge, family-wise interval")
     return _finish(fig, (ax,), "x", legend_below=True)
 
 
@@ -261,6 +294,7 @@ def teams(summary: pd.DataFrame) -> Figure:
     left.set_title("First player's team: relative advantage")
     right.set_xlabel("games ending in a stalemate (%)")
     right.set_title("Stalemates")
+    fig.suptitle(f"Teams and sequences to win at {tables_text(summary)}")
     return _finish(fig, (left, right), "x", legend_below=True)
 
 
@@ -294,7 +328,7 @@ def variants(frame: pd.DataFrame) -> Figure:
         ax.axvline(0, **FAIR, label="no change from the standard game")
         ax.set_xlabel(label, fontsize=9)
     axes[0].set_yticks(range(len(names))[::-1], names, fontsize=8)
-    fig.suptitle("Rule variants against the standard game, on the same deals")
+    fig.suptitle(f"Rule variants against the standard game at {tables_text(frame)}, on the same deals")
     return _finish(fig, axes, "x", legend_below=True)
 
 
@@ -362,20 +396,19 @@ def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> 
                 else verdicts  # empty
             )
             if len(v) and np.isfinite(v["crossing"].iloc[0]):
-                ax.axvline(
-                    v["crossing"].iloc[0], color=f"C{j}", linestyle=":", linewidth=1, label=f"{lineup}: fitted crossing"
-                )
+                _vline(ax, v["crossing"].iloc[0], j, f"{lineup}: fitted crossing")
         if any(lu not in ("random", "greedy") for lu in at["policies"]):  # a strong player's band, then greedy's
             ax.axhspan(-1.0, 1.0, color="0.93", alpha=0.6, label="±1 pp (a strong player's target)")
         ax.axhspan(-0.5, 0.5, color="0.85", alpha=0.6, label="±0.5 pp (greedy's target)")
         ax.axhline(0, **FAIR)
         ax.set_title(f"{players} players, {teams_} teams", fontsize=9)
         ax.set_xlabel(f"{family} setting" + (f"\n(team 0's H; {h1})" if h1 else ""), fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("team 0's advantage, decided games (pp)", fontsize=8)
         ax.tick_params(labelsize=8)
     for ax in list(axes.flat)[len(tables) :]:
         ax.set_visible(False)
-    fig.suptitle(f"Compensation by {family}: team 0's advantage against the knob")
+    fig.suptitle(f"Compensation by {family} at {tables_text(rows)}: team 0's advantage against the knob")
     return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
 
 
@@ -468,16 +501,20 @@ def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure
         ax.axhline(100 / 3, **FAIR, label="fair share (33.3%)")
         ax.set_title(title, fontsize=8)
         ax.set_xlabel(knob.upper() if knob == "h1" else "team 0's setting", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("share of decided games (%)", fontsize=8)
         ax.tick_params(labelsize=8)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
-    fig.suptitle("Three teams: every team's share of the decided games against the compensation")
+    fig.suptitle(
+        f"Three teams at {tables_text(rows)}: every team's share of the decided games against the compensation"
+    )
     return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
 
 
-def skill(ratings: pd.DataFrame) -> Figure:
-    """Bradley-Terry ratings on the Elo scale with 95% intervals, random = 0."""
+def skill(ratings: pd.DataFrame, table: str) -> Figure:
+    """Bradley-Terry ratings on the Elo scale with 95% intervals, the anchor = 0; `table` the table played
+    (tables_text)."""
     r = ratings.sort_values("rating").reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(8, 0.6 * len(r) + 1.8))
     ax.errorbar(
@@ -491,7 +528,7 @@ def skill(ratings: pd.DataFrame) -> Figure:
     ax.axvline(0, **FAIR, label=f"{r.loc[r['rating'].abs().idxmin(), 'policy']} (anchor, 0)")
     ax.set_yticks(range(len(r)), r["policy"], fontsize=8)
     ax.set_xlabel("rating (Elo points: +400 = 10 to 1 odds)")
-    ax.set_title("Strength of each line-up, from a round robin with seats swapped")
+    ax.set_title(f"Strength of each line-up at {table}, from a round robin with seats swapped")
     return _finish(fig, (ax,), "x")
 
 

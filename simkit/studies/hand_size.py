@@ -247,7 +247,7 @@ def figures(t: Tables) -> dict:
 
     out = {"hand_size.png": plots.hand_size(t.summary)}
     if len(t.extra.get("shifts", [])):
-        out["hand_size_shifts.png"] = plots.shifts(t.extra["shifts"])
+        out["hand_size_shifts.png"] = plots.shifts(t.extra["shifts"], plots.tables_text(t.summary))
     return out
 
 

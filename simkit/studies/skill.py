@@ -154,7 +154,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 def figures(t: Tables) -> dict:
 
-    return {"skill.png": plots.skill(t.extra["ratings"])}
+    return {"skill.png": plots.skill(t.extra["ratings"], plots.tables_text(t.summary))}
 
 
 KIND = StudyKind(

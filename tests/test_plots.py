@@ -1,0 +1,93 @@
+"""The studies' figures read on their own (simkit.presentation.plots): each title names the tables it shows,
+lines that coincide stay told apart, and an axis of whole numbers has whole-number ticks. Drawn from the
+published studies' own files, nothing played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.colors
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit.presentation import plots
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+
+
+def csv(path: str) -> pd.DataFrame:
+    return pd.read_csv(RESULTS / path)
+
+
+def titles(fig) -> str:
+    """The figure's title and every axes' title, in one text."""
+    said = [fig.get_suptitle(), *(ax.get_title() for ax in fig.axes)]
+    plots.plt.close(fig)
+    return " | ".join(said)
+
+
+FIGURES = {
+    "first_player": (lambda: plots.first_player(csv("first-player/summary.csv")), "10 tables, 2p/2t to 12p/3t"),
+    "hand_size": (lambda: plots.hand_size(csv("hand-size/summary.csv")), "2p/2t"),
+    "shifts": (lambda: plots.shifts(csv("hand-size/shifts.csv"), "2p/2t"), "2p/2t"),
+    "teams": (lambda: plots.teams(csv("teams/summary.csv")), "5 tables, 2p/2t to 12p/3t"),
+    "variants": (lambda: plots.variants(csv("variants/shifts.csv")), "2p/2t, 3p/3t and 4p/2t"),
+    "confirmation": (lambda: plots.confirmation(csv("confirmation/verdicts.csv")), "10 tables, 2p/2t to 12p/3t"),
+    "compensation": (
+        lambda: plots.compensation(csv("compensation/summary.csv"), csv("compensation/verdicts.csv"), "late_card"),
+        "10 tables, 2p/2t to 12p/3t",
+    ),
+    "compensation_shares": (
+        lambda: plots.compensation_shares(csv("compensation/summary.csv"), csv("compensation/verdicts.csv")),
+        "3p/3t",
+    ),
+    "skill": (lambda: plots.skill(csv("skill/ratings.csv"), plots.tables_text(csv("skill/summary.csv"))), "2p/2t"),
+}
+
+
+def test_tables_text_names_one_a_few_or_a_range():
+    frame = pd.DataFrame({"players": [6, 2, 6, 3], "teams": [2, 2, 2, 3]})
+    assert plots.tables_text(frame.iloc[[0]]) == "6p/2t"
+    assert plots.tables_text(frame.iloc[[0, 1]]) == "2p/2t and 6p/2t"
+    assert plots.tables_text(frame) == "2p/2t, 3p/3t and 6p/2t"
+    more = pd.DataFrame({"players": [2, 3, 4, 6, 12], "teams": [2, 3, 2, 2, 3]})
+    assert plots.tables_text(more) == "5 tables, 2p/2t to 12p/3t"
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_every_figure_names_its_tables_in_its_title(name):
+    make, tables = FIGURES[name]
+    assert tables in titles(make())
+
+
+def test_the_hand_size_axis_has_whole_cards():
+    """Two hand sizes (4 and 5 cards) were ticked at 4.2, 4.4, ... cards."""
+    summary = csv("hand-size/summary.csv")
+    sweep = summary[(summary["study_group"] == "sweep") & summary["hand_size"].isin(["4", "5"])]
+    fig = plots.hand_size(pd.concat([sweep, summary[summary["study_group"] != "sweep"]]))
+    for ax in fig.axes:
+        ticks = ax.get_xticks()
+        assert len(ticks) and np.allclose(ticks, np.round(ticks)), ticks
+    plots.plt.close(fig)
+
+
+def test_two_line_ups_whose_lines_coincide_stay_told_apart():
+    """greedy and a line-up whose even game's edge is greedy's: each line its own dash and its own marker."""
+    shifts = csv("hand-size/shifts.csv")
+    twin = shifts[shifts["policies"] == "greedy"].assign(policies="swift")
+    fig = plots.shifts(pd.concat([shifts, twin], ignore_index=True), "2p/2t")
+    ax = fig.axes[0]
+    cancel = -100 * float(shifts.loc[shifts["policies"] == "greedy", "even_advantage"].iloc[0])
+    lines = [line for line in ax.get_lines() if np.allclose(line.get_xdata(), cancel)]
+    vertical = [line for line in lines if np.asarray(line.get_xdata()).size == 2]  # axvline: two points
+    assert len(vertical) == 2 and vertical[0].get_linestyle() != vertical[1].get_linestyle()
+    marks = [
+        line for line in lines if np.asarray(line.get_xdata()).size == 1 and line.get_marker() not in (None, "None", "")
+    ]
+    assert len({line.get_marker() for line in marks}) == 2  # one marker each, at the top
+    assert len({matplotlib.colors.to_hex(line.get_color()) for line in marks}) == 2
+    assert len({float(np.asarray(line.get_ydata())[0]) for line in marks}) == 2  # one a little below the other
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert any(label.endswith(", swift") for label in labels) and any(label.endswith(", greedy") for label in labels)
+    plots.plt.close(fig)
