@@ -9,8 +9,10 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from simkit.game.options import flags_text, from_flags
 from simkit.game.rules import Rules
 from simkit.presentation.render import pp
+from simkit.studies.confirmation import one_name
 from simkit.studies.rule_words import rule_words
 from simkit.studies.rules_card import CARD, cells, figure, make_card, markdown
 
@@ -28,7 +30,7 @@ def test_the_committed_card_is_what_the_published_studies_make():
 
 def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
     """Each table's rule, for casual and strong play, is the confirmation's: its line-up, its verdict and its
-    family-wise interval, whether it passed or not."""
+    interval, whether it passed or not."""
     card = make_card(RESULTS)
     assert [(r.players, r.teams) for r in card.rows] == [
         (2, 2),
@@ -54,7 +56,8 @@ def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
                 (verdicts.players == row.players) & (verdicts.teams == row.teams) & (verdicts.strength == column)
             ].iloc[0]
             assert rule.lineup == lineup == v.lineup and rule.source == "confirmation"
-            assert rule.code == v.rule and rule.fair == bool(v.fair)
+            named = one_name(Rules.make(row.players, row.teams, **from_flags(v.rule)))
+            assert rule.code == flags_text(named) and rule.fair == bool(v.fair)  # one name for one rule
             assert rule.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
     strong = {(r.players, r.teams): r.rules["strong"] for r in card.rows}
     six_two = strong[6, 2]
@@ -154,3 +157,53 @@ def test_simkit_card_writes_the_markdown_png_and_pdf(tmp_path):
     err = missing.stderr.strip()
     assert err.startswith("error: no compensation study in ") and "\n" not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_newest_confirmation_decides_the_card(tmp_path):
+    """A second confirmation with verdicts decides the card: Holm's family in the intro with the intervals'
+    joint coverage, the first confirmation named as still published, its largest-gap lower bounds and
+    stalemate shares, and its strong baseline (swift, no rule) as the edge without a rule."""
+    import shutil
+
+    for name in ("compensation", "first-player", "confirmation"):
+        shutil.copytree(RESULTS / name, tmp_path / name)
+    second = tmp_path / "confirmation-2"
+    second.mkdir()
+    verdicts = pd.read_csv(RESULTS / "confirmation" / "verdicts.csv")
+    verdicts["level"] = 0.05 / 20
+    verdicts["gap_low"] = verdicts.max_gap / 2
+    verdicts["stalemate_rate"] = 0.125
+    verdicts["p_rule"] = verdicts.p_advantage
+    verdicts["p_holm"] = verdicts.p_advantage
+    verdicts.to_csv(second / "verdicts.csv", index=False)
+    baseline = pd.DataFrame(
+        [
+            {
+                "players": p,
+                "teams": t,
+                "rule_of": "none",
+                "rule": "",
+                "lineup": "swift",
+                "games": 50_000,
+                "advantage": 0.01,
+                "advantage_low": 0.0055,
+                "advantage_high": 0.0145,
+                "max_gap": 0.02,
+                "max_gap_low": 0.01,
+                "max_gap_high": 0.03,
+            }
+            for p, t in [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
+        ]
+    )
+    baseline.to_csv(second / "estimates.csv", index=False)
+    card = make_card(tmp_path)
+    assert card.family is not None and card.family.folder == "confirmation-2"
+    assert card.family.correction == "holm" and card.family.earlier == ("confirmation",)
+    text = markdown(card)
+    assert "(Holm)" in text and "results/confirmation-2" in text and "results/confirmation)" in text
+    assert "Stalemates: 12% of games." in text or "Stalemates: 13% of games." in text
+    three = next(r for r in card.rows if (r.players, r.teams) == (12, 3))
+    rule = three.rules["strong"]
+    assert rule is not None and rule.edge.gap[1] == pytest.approx(rule.edge.gap[0] / 2)
+    assert three.without["strong"] is not None and three.without["strong"].games == 50_000
+    assert "confirmation-2/estimates.csv" in card.sources

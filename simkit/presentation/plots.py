@@ -258,7 +258,9 @@ def confirmation(verdicts: pd.DataFrame) -> Figure:
         fontsize=8,
     )
     ax.set_xlabel("team 0's advantage, decided games (percentage points)")
-    ax.set_title(f"The rules card at {tables_text(frame)}, confirmed: each rule's edge, family-wise interval")
+    ax.set_title(
+        f"The confirmation's verdicts at {tables_text(frame)}: each rule's edge and its interval (gaps not drawn)"
+    )
     return _finish(fig, (ax,), "x", legend_below=True)
 
 

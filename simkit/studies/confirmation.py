@@ -692,7 +692,9 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     level = float(protocol["level"])
     width = f"{100 * (1 - 2 * level):.2f}%"
-    key = _key_1(verdicts, width) if protocol["format"] == FORMAT_1 else _key(verdicts, summary, width)
+    if protocol["format"] != FORMAT_1 and len(verdicts):
+        verdicts["stalemate_rate"] = summary[summary.study_group == "verdict"].stalemate_rate.to_numpy()
+    key = _key_1(verdicts, width) if protocol["format"] == FORMAT_1 else _key(verdicts, width)
     matrix = pd.DataFrame(
         [
             {
@@ -767,12 +769,11 @@ def _key_1(verdicts: pd.DataFrame, width: str) -> pd.DataFrame:
     )
 
 
-def _key(verdicts: pd.DataFrame, summary: pd.DataFrame, width: str) -> pd.DataFrame:
+def _key(verdicts: pd.DataFrame, width: str) -> pd.DataFrame:
     """The key table: each verdict's games, decided share, stalemates (three teams), advantage and largest
     gap with their intervals, margin, planned power, Holm's p and verdict."""
     rows = []
-    stalemates = summary[summary.study_group == "verdict"].stalemate_rate.to_numpy()
-    for r, stalemate in zip(verdicts.itertuples(), stalemates):
+    for r in verdicts.itertuples():
         three = r.teams == 3
         rows.append(
             {
@@ -781,7 +782,7 @@ def _key(verdicts: pd.DataFrame, summary: pd.DataFrame, width: str) -> pd.DataFr
                 "rule": r.rule,
                 "games": count(r.games),
                 "decided": pct(r.decided / r.games),
-                "stalemates": pct(stalemate) if three else "—",
+                "stalemates": pct(r.stalemate_rate) if three else "—",
                 f"advantage [{width} CI]": pp(r.advantage, r.advantage_low, r.advantage_high, digits=2),
                 "largest gap [CI]": pp(r.max_gap, r.gap_low, r.gap_reach, digits=2) if three else "—",
                 "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if three else ""),

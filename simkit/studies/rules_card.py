@@ -25,6 +25,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from simkit.files.atomic import replacing
@@ -34,7 +35,7 @@ from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.presentation.page import A4, Page
 from simkit.presentation.render import pp
 from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, from_fair, strength
-from simkit.studies.confirmation import hypotheses_of
+from simkit.studies.confirmation import NO_RULE, hypotheses_of, joint_coverage, one_name, test_gaps
 from simkit.studies.rule_words import rule_words, seats_dealt
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
@@ -81,12 +82,14 @@ class Rule:
     lineup: str  # the line-up that measured it
     standard: Edge | None = None  # the standard game's edge on the search's deals (None: not recorded)
     arrives: float | None = None  # the share of games in which its last late card arrives (confirmation)
+    stalemates: float | None = None  # the share of its games that end in stalemate (a confirmation's)
 
     @property
     def code(self) -> str:
-        """The rule as simkit's options say it: '--hand-size 6,7,7 --handicap 0,18'."""
+        """The rule as simkit's options say it, one name for one rule (confirmation.one_name):
+        '--hand-size 6,7,7 --handicap 0,18'."""
         return " ".join(
-            f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}" for name, value in self.rules.changed().items()
+            f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}" for name, value in one_name(self.rules).items()
         )
 
     def distance(self) -> float:
@@ -204,17 +207,22 @@ def choose(rules: list[Rule]) -> Rule | None:
     )
 
 
-CONFIRMATION = "confirmation"  # the folder of the confirmatory study whose verdicts the card states
+CONFIRMATIONS = ("confirmation", "confirmation-2")  # the confirmations in order: the newest with verdicts decides
 
 
 @dataclass(frozen=True)
 class Family:
-    """The confirmation's family of hypotheses: how many, the level of each one-sided test, the rules passed."""
+    """The confirmation that decides the card: its folder, how many rules passed of how many, the level of
+    each one-sided test, the correction over the family and, for Holm's, the intervals' joint coverage."""
 
+    folder: str
     hypotheses: int
     level: float
     passed: int
     rules: int
+    correction: str = "bonferroni"  # or "holm": over the rules, an intersection-union test in each
+    joint: float = 0.0  # the least chance that every interval of the card holds together (Bonferroni)
+    earlier: tuple[str, ...] = ()  # the folders of the confirmations before it, still published
 
     @property
     def width(self) -> str:
@@ -222,19 +230,29 @@ class Family:
         return f"{100 * (1 - 2 * self.level):.2f}%"
 
 
+def deciding_confirmation(results: Path) -> str | None:
+    """The folder of the newest confirmation in `results` with verdicts (None: none has)."""
+    done = [name for name in CONFIRMATIONS if (results / name / "verdicts.csv").exists()]
+    return done[-1] if done else None
+
+
 def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Family] | None:
-    """The confirmation's verdict at each (players, teams, line-up), with its family; None without one."""
-    folder = results / CONFIRMATION
-    if not (folder / "verdicts.csv").exists():
+    """The deciding confirmation's verdict at each (players, teams, line-up), with its family; None without
+    one."""
+    name = deciding_confirmation(results)
+    if name is None:
         return None
+    folder = results / name
     verdicts = _read_csv(folder / "verdicts.csv", results)
     bites = _read_csv(folder / "bite.csv", results) if (folder / "bite.csv").exists() else pd.DataFrame()
+    holm = "p_holm" in verdicts.columns
     out: dict[tuple[int, int, str], Rule] = {}
     for v in verdicts.itertuples():
         options = from_flags(v.rule)
         rules = Rules.make(int(v.players), int(v.teams), **options)
         ((family, setting),) = ((k, OPTIONS[k].column_value(x)) for k, x in options.items())
-        gap = (v.max_gap, 0.0, v.gap_reach) if int(v.teams) == 3 else (float("nan"),) * 3
+        three = int(v.teams) == 3
+        gap = (v.max_gap, _gap_low(folder, v), v.gap_reach) if three else (float("nan"),) * 3
         edge = Edge((v.advantage, v.advantage_low, v.advantage_high), gap, int(v.teams), int(v.games))
         bite = (
             bites[
@@ -247,12 +265,60 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
             else bites
         )
         arrives = float(bite.last_card_arrives.iloc[0]) if len(bite) else None
+        stalemates = float(v.stalemate_rate) if three and "stalemate_rate" in verdicts.columns else None
         out[(int(v.players), int(v.teams), v.lineup)] = Rule(
-            rules, family, str(setting), bool(v.fair), edge, CONFIRMATION, v.lineup, arrives=arrives
+            rules, family, str(setting), bool(v.fair), edge, name, v.lineup, arrives=arrives, stalemates=stalemates
         )
     level = float(verdicts.level.iloc[0])
     hypotheses = sum(len(hypotheses_of(int(teams))) for teams in verdicts.teams)
-    return out, Family(hypotheses, level, int(verdicts.fair.sum()), len(verdicts))
+    earlier = tuple(n for n in CONFIRMATIONS[: CONFIRMATIONS.index(name)] if (results / n / "verdicts.csv").exists())
+    decided_by = Family(
+        name,
+        hypotheses,
+        level,
+        int(verdicts.fair.sum()),
+        len(verdicts),
+        "holm" if holm else "bonferroni",
+        joint_coverage(verdicts, level),
+        earlier,
+    )
+    return out, decided_by
+
+
+def _gap_low(folder: Path, verdict) -> float:
+    """The lower bound of a three-team verdict's largest gap: its verdicts.csv's gap_low, or for a
+    confirmation that wrote none, the same bound (confirmation.test_gaps) from its summary's shares."""
+    if hasattr(verdict, "gap_low"):
+        return float(verdict.gap_low)
+    summary = pd.read_csv(folder / "summary.csv")
+    row = summary[
+        (summary.study_group == "verdict")
+        & (summary.players == verdict.players)
+        & (summary.teams == verdict.teams)
+        & (summary.policies == verdict.lineup)
+    ].iloc[0]
+    wins = np.array([row[f"share_{t}"] for t in range(3)]) * row.decided
+    return test_gaps(np.round(wins), float(verdict.gap_margin), float(verdict.level))[2]
+
+
+def strong_baseline(results: Path) -> dict[tuple[int, int], Edge]:
+    """The edge without a rule under swift that the deciding confirmation measured among its estimates
+    (rule_of "none"), per (players, teams); empty where it measured none."""
+    name = deciding_confirmation(results)
+    path = results / name / "estimates.csv" if name else None
+    if path is None or not path.exists():
+        return {}
+    estimates = pd.read_csv(path)
+    base = estimates[(estimates.rule_of == NO_RULE) & (estimates.lineup == LINEUPS["strong"])]
+    return {
+        (int(r.players), int(r.teams)): Edge(
+            (r.advantage, r.advantage_low, r.advantage_high),
+            (r.max_gap, r.max_gap_low, r.max_gap_high),
+            int(r.teams),
+            int(r.games),
+        )
+        for r in base.itertuples()
+    }
 
 
 def make_card(results: Path) -> Card:
@@ -262,7 +328,10 @@ def make_card(results: Path) -> Card:
     sources.append("first-player/summary.csv")
     confirmed = confirmed_rules(results)
     if confirmed is not None:
-        sources.append(f"{CONFIRMATION}/verdicts.csv")
+        sources.append(f"{confirmed[1].folder}/verdicts.csv")
+    baseline = strong_baseline(results)
+    if baseline:
+        sources.append(f"{confirmed[1].folder}/estimates.csv" if confirmed else "")
     rows = []
     for players, teams in TABLES:
         chosen = {
@@ -278,7 +347,11 @@ def make_card(results: Path) -> Card:
         for column, lineup in LINEUPS.items():
             rule = chosen[column]
             search = searched[column]
-            without[column] = standard.get((players, teams, lineup)) or (search.standard if search else None)
+            without[column] = (
+                (baseline.get((players, teams)) if column == "strong" else None)
+                or standard.get((players, teams, lineup))
+                or (search.standard if search else None)
+            )
             if without[column] is None and rule is not None:
                 raise CardError(
                     f"first-player/summary.csv in {results} has no {lineup} row for {players} players "
@@ -299,6 +372,11 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
     words = rule_words(rule.rules)
     if not rule.fair:
         words = f"Not shown fair; the rule tried: {words[0].lower()}{words[1:]}"
+    if rule.stalemates is not None:
+        words += f" Stalemates: {100 * rule.stalemates:.0f}% of games."
+    without = row.without[column]
+    if without is not None and without.advantage[1] <= 0 <= without.advantage[2]:
+        words += " No edge is shown here without a rule."
     if rule.arrives is not None and rule.arrives < 0.5:
         late = sum(1 for _, turn in seats_dealt(rule.rules) if turn)
         which = "That card comes" if late == 1 else "The last of these cards comes"
@@ -343,13 +421,32 @@ def intro(card: Card) -> list[str]:
             what + f", with its 95% interval. Fair: that interval lies {fair}. Each rule was found by "
             "simkit's compensation study and confirmed on games its search never saw.",
         ]
+    if f.correction == "bonferroni":
+        return [
+            first,
+            what + f", with its {f.width} interval. Each rule was proposed by simkit's compensation "
+            f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
+            f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
+            f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} "
+            f"(Bonferroni), the chance that any rule not fair is called fair; the card's intervals hold together "
+            f"with at least {f.joint:.0%} chance. A rule is fair when its interval lies {fair}: {f.passed} of the "
+            f"{f.rules} rules are.",
+        ]
+    earlier = (
+        f" The earlier confirmation{'s' if len(f.earlier) > 1 else ''} ({', '.join(f'results/{e}' for e in f.earlier)})"
+        " stay published with their verdicts."
+        if f.earlier
+        else ""
+    )
     return [
         first,
-        what + f", with its {f.width} interval. Each rule was proposed by simkit's compensation "
-        f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
-        f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
-        f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} (Bonferroni). "
-        f"A rule is fair when its interval lies {fair}: {f.passed} of the {f.rules} rules are.",
+        what + f", with its {f.width} interval (the largest gap's: the range its three pairs' {f.width} intervals "
+        f"allow). Each rule was proposed by simkit's compensation study and decided by the confirmation in "
+        f"results/{f.folder}, declared and committed before its games: the {f.rules} rules tested together, "
+        f"each as a whole, at a family-wise error of {f.rules * f.level:.0%} (Holm): the chance that any rule "
+        f"not fair is called fair. A rule is fair when Holm passes it, its edge {fair}: {f.passed} of the "
+        f"{f.rules} rules are. All the card's intervals of the rules hold together with at least "
+        f"{f.joint:.0%} chance.{earlier}",
     ]
 
 
