@@ -72,7 +72,8 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 3 --teams 3 --family handicap
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 9 --teams 3 --family handicap
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 12 --teams 3 --family handicap
-	$(VENV)/bin/simkit confirm results/confirmation --quiet
+	# The first confirmation (results/confirmation) stays as it was published; the newest decides the card.
+	$(VENV)/bin/simkit confirm results/confirmation-2 --quiet
 	$(VENV)/bin/simkit card --out results
 	$(VENV)/bin/simkit run --out results/default-2p-random --quiet
 	$(VENV)/bin/simkit report results/default-2p-random --format markdown > results/default-2p-random.md
