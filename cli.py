@@ -1043,11 +1043,15 @@ def fair(
         def said(k) -> None:
             if not talk:
                 return
-            gap = f"; largest gap {pp(k.max_gap, k.max_gap_low, k.max_gap_high)}" if k.max_gap is not None else ""
+            gap = (
+                f"; largest gap {pp(k.max_gap, k.max_gap_low, k.max_gap_high, digits=2)}"
+                if k.max_gap is not None
+                else ""
+            )
             word = {"continue": "go on", "fair": "fair", "not fair": "not fair"}[k.verdict]
             out_console.print(
                 f"look {k.look} of {len(the_plan.looks)}: {k.games:,} games, edge "
-                f"{pp(k.advantage, k.low, k.high)} (margin ±{m:g} pp){gap}: {word}",
+                f"{pp(k.advantage, k.low, k.high, digits=2)} (margin ±{m:g} pp){gap}: {word}",
                 highlight=False,
             )
 
