@@ -3,6 +3,7 @@ identity, the hand-size shifts, ratings, the variants and compensation studies, 
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import shutil
@@ -11,9 +12,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from rich.console import Console
 from scipy.stats import binomtest
 from typer.testing import CliRunner
 
+from simkit.analysis import stats
 from simkit.analysis.metrics import METRICS
 from simkit.game.options import RulesError
 from simkit.presentation.render import metrics_markdown
@@ -50,6 +53,12 @@ def done(tmp_path_factory) -> Path:
 def wilson(k, n):
     ci = binomtest(k, n).proportion_ci(0.95, method="wilson")
     return ci.low, ci.high
+
+
+def printed_lines(renderable, width: int) -> list[str]:
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None).print(renderable)
+    return out.getvalue().splitlines()
 
 
 def folders(out: Path) -> list[str]:
@@ -404,7 +413,9 @@ def test_non_default_options_name_the_default_folder():
 
 
 def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shifts(tmp_path):
-    study = make_study("hand-size", ["random"], 300, 5, {"players": 4}, sizes=[5, 6])
+    study = make_study(
+        "hand-size", ["random"], 300, 5, {"players": 4}, sizes=[5, 6], parts=["penalties", "compensation"]
+    )
     outcome = run_study(study, tmp_path)
     assert outcome.tables is not None
     summary = outcome.tables.summary
@@ -419,15 +430,83 @@ def test_hand_size_study_sweeps_then_penalises_and_compensates_with_paired_shift
         ("compensation", "every later team one card more", "6,7,6,7"),
     ]
     shifts = outcome.tables.extra["shifts"]
-    assert list(shifts["label"]) == list(summary["label"][2:])
+    assert list(shifts["label"]) == ["everyone one card fewer than usual", *summary["label"][2:]]
+    assert list(shifts["hand_size"]) == list(summary["hand_size"][[0, 2, 3, 4, 5, 6]])
+    assert set(shifts["reference_hand_size"]) == {"6"}
     even = summary.iloc[1]
-    for row, (_, config) in zip(shifts.itertuples(), summary.iloc[2:].iterrows()):
+    for row, (_, config) in zip(shifts.itertuples(), summary.iloc[[0, 2, 3, 4, 5, 6]].iterrows()):
         assert row.shift == pytest.approx(config.advantage - even.advantage, abs=1e-9)
         assert row.shift_low < row.shift < row.shift_high and row.unpaired_low < row.shift < row.unpaired_high
         assert -1 <= row.correlation <= 1 and row.p_holm >= row.p_value
     assert (tmp_path / "hand_size.png").exists() and (tmp_path / "hand_size_shifts.png").exists()
     text = (tmp_path / "summary.md").read_text()
-    assert "Shifts from the even game" in text and "correlation was" in text
+    assert "Shifts from the even game" in text and "correlation was" in text and "Not played" not in text
+
+
+def test_hand_size_sizes_play_what_was_asked_and_the_usual_hand_each_size_and_step_a_shift(tmp_path):
+    """--sizes 3,4,5 at two players (usual hand 7) plays 3, 4, 5 and 7 cards each, nothing else; each size
+    has its shift from 7 cards and each one-card step its shift from the size above, with its interval, all
+    in one Holm family; the summary says how to play the penalties and the compensation."""
+    from simkit.cli import _rich_table
+    from simkit.studies import hand_size
+
+    study = make_study("hand-size", ["random"], 3000, 5, {"players": 2}, sizes=[5, 3, 4])
+    outcome = run_study(study, tmp_path)
+    assert outcome.tables is not None
+    summary = outcome.tables.summary
+    assert list(summary["label"]) == ["3 cards each", "4 cards each", "5 cards each", "7 cards each"]
+    assert sorted(p.name for p in tmp_path.glob("p2t2-*")) == ["p2t2-random", *(f"p2t2-random-h{h}" for h in (3, 4, 5))]
+    shifts = outcome.tables.extra["shifts"]
+    changes = list(zip(shifts["label"], shifts["hand_size"], shifts["reference_hand_size"], shifts["step"]))
+    assert changes == [
+        ("everyone 4 cards fewer than usual", "3", "7", False),
+        ("everyone 3 cards fewer than usual", "4", "7", False),
+        ("everyone 2 cards fewer than usual", "5", "7", False),
+        ("everyone one card fewer, 4 to 3", "3", "4", True),
+        ("everyone one card fewer, 5 to 4", "4", "5", True),
+    ]
+    advantage = dict(zip(summary["hand_size"], summary["advantage"]))
+    for r in shifts.itertuples():
+        assert r.shift == pytest.approx(advantage[r.hand_size] - advantage[r.reference_hand_size], abs=1e-12)
+        assert r.even_advantage == pytest.approx(advantage[r.reference_hand_size], abs=1e-12)
+        assert r.shift_low < r.shift < r.shift_high and 0 < r.shift_high - r.shift_low < 0.1
+    assert list(shifts["p_holm"]) == pytest.approx(list(stats.holm(shifts["p_value"])))
+    on_disk = pd.read_csv(tmp_path / "shifts.csv")
+    assert list(on_disk["label"]) == list(shifts["label"])
+    text = (tmp_path / "summary.md").read_text()
+    assert "The 5 shifts are tested together (Holm)" in text and "no effect" not in text
+    assert "| everyone one card fewer, 5 to 4 " in text
+    assert "The same command with `--with penalties --with compensation` plays them" in text
+    lines = printed_lines(_rich_table(hand_size.shifts_terminal_table(shifts), "shifts"), 100)
+    assert len(lines) == 3 + len(shifts) and max(map(len, lines)) <= 100  # a row to a line at 100 columns
+    # --with plays a part into the same study (it is not the study's identity), the sweep's games kept
+    assert (
+        study.identity()
+        == make_study("hand-size", ["random"], 3000, 5, {"players": 2}, sizes=[5, 3, 4], parts=["penalties"]).identity()
+    )
+    more = make_study("hand-size", ["random"], 3000, 5, {"players": 2}, sizes=[5, 3, 4], parts=["penalties"])
+    again = run_study(more, tmp_path)
+    assert again.games_played == 2 * 3000 and again.tables is not None
+    assert list(again.tables.summary["study_group"]) == ["sweep"] * 4 + ["penalty"] * 2
+    assert len(again.tables.extra["shifts"]) == 7
+    text = (tmp_path / "summary.md").read_text()
+    assert "The same command with `--with compensation` plays it" in text
+
+
+def test_hand_size_without_sizes_plays_every_part():
+    """The default study (as published): the sweep 3..9, the penalties and the compensation; --sizes alone
+    plays its sweep and the usual hand; --with chooses the parts."""
+    from simkit.studies import hand_size
+
+    def groups(**options) -> list[str]:
+        _, rows = hand_size.variants(make_study("hand-size", rules={"players": 4}, **options))
+        return [f"{group}:{sizes[0]}" if group == "sweep" else group for group, _, sizes in rows]
+
+    penalties = ["penalty"] * 4
+    assert groups() == [f"sweep:{h}" for h in range(3, 10)] + penalties + ["compensation"]
+    assert groups(sizes=[4, 5]) == ["sweep:4", "sweep:5", "sweep:6"]
+    assert groups(sizes=[4, 5], parts=["compensation"]) == ["sweep:4", "sweep:5", "sweep:6", "compensation"]
+    assert groups(parts=["penalties"]) == [f"sweep:{h}" for h in range(3, 10)] + penalties
 
 
 def test_skill_study_scores_pairs_and_rates_them_anchored_at_greedy(tmp_path):
@@ -1025,6 +1104,8 @@ def test_the_docs_metric_table_is_the_registry():
         (["study", "first-player", "--hand-size", "7,7,7"], "--hand-size list 7,7,7 has 3 sizes for 2 seats"),
         (["study", "first-player", "--hand-size", "15"], "deals 120 cards to 8 players; the deck holds 104"),
         (["study", "teams", "--sizes", "3..5"], "--sizes applies to the hand-size study, not to teams"),
+        (["study", "hand-size", "--with", "seats"], "--with 'seats' must be penalties or compensation"),
+        (["study", "teams", "--with", "penalties"], "--with applies to the hand-size study, not to teams"),
         (["study", "teams", "--players", "6"], "the teams study sets --players itself"),
         (["study", "skill", "--policy", "greedy"], "a skill study needs at least two --policy line-ups"),
         (["study", "skill", "--policy", "greedy", "--policy", "greedy"], "a line-up is given twice"),

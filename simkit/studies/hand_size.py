@@ -1,4 +1,12 @@
-"""hand-size: what does a card more or less in hand change? A sweep, the table penalty, a compensation."""
+"""hand-size: what does a card more or less in hand change? A sweep, the table penalty, a compensation.
+
+The sweep plays the common hand sizes asked for (--sizes, default 3..9) and the table's own hand, the
+reference of every shift. The penalties (one seat, or a whole team, one card short) and the compensation
+(every later team one card more) are played without --sizes, or when --with asks for them. Every change
+is a shift of team 0's advantage from an even game, paired on the same deals: each swept size against the
+table's own hand, each one-card step of the sweep (everyone one card fewer) against the size above it,
+each penalty and the compensation against the table's own hand; the study's shifts are one Holm family.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +20,27 @@ from simkit.presentation.render import count, format_p_value, markdown_table, pc
 from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, lineups_for, one_table_text
 from simkit.studies.options import (
     DEFAULT_SIZES,  # its own option, --sizes (simkit.studies.options), sweeps them
+    HAND_SIZE_PARTS,  # its own option, --with, plays them besides the sweep
     StudyError,
 )
 from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
 
 
+def parts_of(study: Study) -> tuple[str, ...]:
+    """What the study plays besides its sweep (HAND_SIZE_PARTS): those --with names; without --with, every
+    part when --sizes is not given, none when it is (the sweep asked for, and the table's own hand)."""
+    given = study.options.get("parts")
+    if given is not None:
+        return tuple(p for p in HAND_SIZE_PARTS if p in given)
+    return HAND_SIZE_PARTS if study.options.get("sizes") is None else ()
+
+
 def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:
-    """(the table's rules, [(group, label, hand size per seat)]): the sweep, then the penalties, the compensation."""
+    """(the table's rules, [(group, label, hand size per seat)]): the sweep (with the table's own hand), then
+    the penalties and the compensation that parts_of(study) plays."""
     base = Rules.make(**study.base)
     players, teams = base.players, base.teams
+    parts = parts_of(study)
     given = study.options.get("sizes")
     sizes = sorted(set(DEFAULT_SIZES if given is None else given))
     if not sizes:
@@ -37,24 +57,30 @@ def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]
     if normal not in sizes:
         out.append(("sweep", f"{normal} cards each", (normal,) * players))
     short = normal - 1
-    out.append(("penalty", "seat 0 (moves first) one card short", tuple(short if s == 0 else normal for s in seats)))
-    out.append(("penalty", "seat 1 (moves second) one card short", tuple(short if s == 1 else normal for s in seats)))
-    if players > teams:  # partners: a whole team short
-        for t in range(teams):
-            out.append(
-                (
-                    "penalty",
-                    f"team {t} one card short (every seat)",
-                    tuple(short if s % teams == t else normal for s in seats),
-                )
-            )
-    out.append(
-        (
-            "compensation",
-            "every later team one card more",
-            tuple(normal if s % teams == 0 else normal + 1 for s in seats),
+    if "penalties" in parts:
+        out.append(
+            ("penalty", "seat 0 (moves first) one card short", tuple(short if s == 0 else normal for s in seats))
         )
-    )
+        out.append(
+            ("penalty", "seat 1 (moves second) one card short", tuple(short if s == 1 else normal for s in seats))
+        )
+        if players > teams:  # partners: a whole team short
+            for t in range(teams):
+                out.append(
+                    (
+                        "penalty",
+                        f"team {t} one card short (every seat)",
+                        tuple(short if s % teams == t else normal for s in seats),
+                    )
+                )
+    if "compensation" in parts:
+        out.append(
+            (
+                "compensation",
+                "every later team one card more",
+                tuple(normal if s % teams == 0 else normal + 1 for s in seats),
+            )
+        )
     return base, out
 
 
@@ -68,24 +94,61 @@ def plan(study: Study, results: Results) -> list[Config]:
     return configs
 
 
-def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
-    """Each penalty and compensation against the even game (the table's own hand size, same line-up):
-    the shift of team 0's share of the decided games, paired on the same deals, with Holm's adjustment."""
-    even = {c.lineup.spec: c for c in configs if c.group == "sweep" and c.rules.hand_size == HAND_SIZE[c.rules.players]}
-    rows = []
+def _cards(k: int) -> str:
+    return "one card" if k == 1 else f"{k} cards"
+
+
+def _common(c: Config) -> int:
+    """The hand size every seat of a configuration of the sweep holds."""
+    return c.rules.hand_sizes[0]
+
+
+def comparisons(configs: list[Config]) -> list[tuple[Config, Config, str, bool]]:
+    """Every change the study measures, as (configuration, its reference, the change in words, whether it is a
+    step of the sweep, against the size one card more rather than the table's own hand): each swept
+    size against the table's own hand (same line-up), then each one-card step of the sweep not already
+    among them (h cards each against h + 1), then each penalty and the compensation against the table's
+    own hand."""
+    sweep = {(c.lineup.spec, _common(c)): c for c in configs if c.group == "sweep"}
+    usual = {spec: c for (spec, h), c in sweep.items() if h == HAND_SIZE[c.rules.players]}
+    out = []
     for c in configs:
-        if c.group not in ("penalty", "compensation"):
+        if c.group != "sweep" or c.lineup.spec not in usual:
             continue
-        e = even[c.lineup.spec]
+        h, normal = _common(c), HAND_SIZE[c.rules.players]
+        if h != normal:
+            side = "fewer" if h < normal else "more"
+            out.append((c, usual[c.lineup.spec], f"everyone {_cards(abs(h - normal))} {side} than usual", False))
+    for c in configs:
+        if c.group != "sweep":
+            continue
+        h = _common(c)
+        above = sweep.get((c.lineup.spec, h + 1))
+        if above is not None and h + 1 != HAND_SIZE[c.rules.players]:
+            out.append((c, above, f"everyone one card fewer, {h + 1} to {h}", True))
+    for c in configs:
+        if c.group in ("penalty", "compensation") and c.lineup.spec in usual:
+            out.append((c, usual[c.lineup.spec], c.label, False))
+    return out
+
+
+def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
+    """Every change of comparisons(configs) against its reference, an even game of the same line-up: the
+    shift of team 0's share of the decided games, paired on the same deals where the pairs are correlated
+    (simkit.analysis.stats.shift), with Holm's adjustment over all of them."""
+    rows = []
+    for c, e, label, step in comparisons(configs):
         a, b = results.complete(c), results.complete(e)
         paired = c.games == e.games
         s = stats.shift(a.wins(), a.games, b.wins(), b.games, joint=results.joint(c, e) if paired else None)
         rows.append(
             {
                 "study_group": c.group,
-                "label": c.label,
+                "label": label,
                 "policies": c.lineup.spec,
                 "hand_size": c.rules.hand_size_text,
+                "reference_hand_size": e.rules.hand_size_text,
+                "step": step,
                 "games": a.games,
                 "even_games": b.games,
                 "advantage": stats.advantage(a.wins()).value,
@@ -202,7 +265,7 @@ def shifts_section(s: pd.DataFrame) -> str:
                 r.hand_size,
                 r.policies,
                 pp(r.advantage, digits=2),
-                pp(r.even_advantage, digits=2),
+                f"{pp(r.even_advantage, digits=2)} ({r.reference_hand_size})",
                 pp(r.shift, r.shift_low, r.shift_high, digits=2) + ("" if r.paired else " (unpaired)"),
                 f"[{100 * r.unpaired_low:+.2f}, {100 * r.unpaired_high:+.2f}]",
                 f"{r.correlation:.2f}",
@@ -215,11 +278,47 @@ def shifts_section(s: pd.DataFrame) -> str:
     said = pairing_sentence(s)
     return (
         "## Shifts from the even game\n\nTeam 0's advantage (its share of the decided games minus its fair "
-        "share) with each change, against the same line-up at the table's own hand size. "
-        + said
-        + f"The {len(s)} shifts are tested together (Holm).\n\n"
-        + table
+        "share) with each change, against the same line-up in an even game (every seat the same hand, its "
+        "size in brackets): the table's own hand size for each swept size, each penalty and the "
+        "compensation; the size one card more for each one-card step of the sweep. Each shift is an "
+        "estimate with its 95% interval. " + said + f"The {len(s)} shifts are tested together (Holm).\n\n" + table
     )
+
+
+def shifts_terminal_table(s: pd.DataFrame) -> pd.DataFrame:
+    """The shifts within TERMINAL_WIDTH columns: each change, its hand sizes and its even game's, the line-up, the
+    shift, the test."""
+    return pd.DataFrame(
+        [
+            {
+                "change": r.label,
+                "cards": str(r.hand_size),
+                "vs": str(r.reference_hand_size),
+                "line-up": r.policies,
+                "shift": pp(r.shift, r.shift_low, r.shift_high, digits=2),
+                "p (Holm)": format_p_value(r.p_holm),
+            }
+            for r in s.itertuples()
+        ]
+    )
+
+
+def parts_note(study: Study, configs: list[Config]) -> list[str]:
+    """How to play the parts besides the sweep that the study has not played (none when it played them all)."""
+    played = {c.group for c in configs}
+    missing = [part for part, group in zip(HAND_SIZE_PARTS, ("penalty", "compensation")) if group not in played]
+    if not missing:
+        return []
+    words = {
+        "penalties": "the penalties (seat 0, seat 1 or a whole team one card short)",
+        "compensation": "the compensation (every later team one card more)",
+    }
+    flags = " ".join(f"--with {part}" for part in missing)
+    return [
+        f"Not played: {' and '.join(words[part] for part in missing)}. The same command with `{flags}` plays "
+        f"{'them' if len(missing) > 1 else 'it'} into this study's folder (the games on disk are kept); without "
+        "`--sizes` the study plays every part."
+    ]
 
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
@@ -232,22 +331,31 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         terminal=terminal_table(summary),
         terminal_note=(
             f"cards: each seat's hand, seat 0 first (one number: every seat's); {ADVANTAGE_NOTE}; turns: the mean, "
-            "all seats; the shifts from the even game are in summary.md"
+            "all seats"
+            + (
+                "; shift (below): team 0's advantage with the change minus its advantage in the even game of "
+                "the cards under 'vs', an estimate with its 95% CI, Holm over the study's shifts"
+                if len(s)
+                else ""
+            )
         ),
+        terminal_more={"shifts from the even game": shifts_terminal_table(s)} if len(s) else {},
         sections=[shifts_section(s)],
         notes=[
             "`advantage` is team 0's share of the decided games minus its fair share 1/teams; the p-values of the "
             f"{len(summary)} configurations' advantages are adjusted together by Holm's method, and so are those of "
-            "the shifts."
+            "the shifts.",
+            *parts_note(study, configs),
         ],
     )
 
 
 def figures(t: Tables) -> dict:
-
     out = {"hand_size.png": plots.hand_size(t.summary)}
-    if len(t.extra.get("shifts", [])):
-        out["hand_size_shifts.png"] = plots.shifts(t.extra["shifts"], plots.tables_text(t.summary))
+    s = t.extra.get("shifts", pd.DataFrame())
+    if len(s):  # the changes from the table's own hand (the one-card steps of the sweep are in the tables)
+        usual = s[~s["step"].astype(bool)]
+        out["hand_size_shifts.png"] = plots.shifts(usual, plots.tables_text(t.summary))
     return out
 
 

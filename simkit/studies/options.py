@@ -34,6 +34,7 @@ class StudyError(ValueError):
 
 # The constants the options' help states (the kinds' code reads them from here too).
 DEFAULT_SIZES = tuple(range(3, 10))  # hand-size: the common hand sizes swept without --sizes
+HAND_SIZE_PARTS = ("penalties", "compensation")  # hand-size: what it plays besides the sweep (--with)
 FAMILIES = ("late_card", "handicap")  # compensation: the families searched (rule options of simkit.game.options)
 CHECK_GAMES = 10_000  # compensation: a check of a confirmed setting by another line-up: a 95% half-width of about 1 pp
 
@@ -104,6 +105,13 @@ def hand_sizes(text: str) -> list[int]:
     return [int(v) for v in text.split(",") if v.strip()]
 
 
+def hand_size_part(text: str) -> str:
+    """A part of the hand-size study besides its sweep, one of HAND_SIZE_PARTS; ValueError for another."""
+    if text not in HAND_SIZE_PARTS:
+        raise ValueError(text)
+    return text
+
+
 STUDY_OPTIONS: dict[str, StudyOption] = {
     o.name: o
     for o in (
@@ -114,6 +122,17 @@ STUDY_OPTIONS: dict[str, StudyOption] = {
             f"{DEFAULT_SIZES[-1]} (the default) or a list such as 3,5,7",
             parse=hand_sizes,
             takes="a range such as 3..9 or a list such as 3,5,7",
+        ),
+        StudyOption(
+            "parts",
+            "hand-size",
+            f"play also {' or '.join(HAND_SIZE_PARTS)} (a seat or a team one card short; every later team one "
+            "card more), repeat for both; default both without --sizes, neither with it",
+            flag="--with",
+            parse=hand_size_part,
+            takes=" or ".join(HAND_SIZE_PARTS),
+            repeat=True,
+            chooses=True,
         ),
         StudyOption(
             "families",
