@@ -374,28 +374,57 @@ def default_out(spec) -> Path:
     return DEFAULT_RUN_OUT if name == "p2t2-random" else Path(defaults.WORKSPACE) / name
 
 
-def _say_compiling(lineup: str, where: str = "") -> None:
-    """The one line printed while the kernels of `lineup` compile."""
+def _compiling_text(lineup: str, where: str = "") -> str:
+    """What the compile notice says: the line-up, first run only, its players' compile estimate."""
     from simkit.running.runner import compile_estimate
 
-    err_console.print(
-        f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s) ...",
-        highlight=False,
-    )
+    return f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s)"
 
 
-def _progress():
-    """The progress bar of a run or a study: games done, games/s, time left (on stderr, gone at the end)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+def _say_compiling(lineup: str, where: str = "") -> None:
+    """The compile notice as one fixed line, for stderr that is not a terminal (a pipe, a log)."""
+    err_console.print(_compiling_text(lineup, where) + " ...", highlight=False)
+
+
+def _progress(console: Console | None = None):
+    """The progress bar of a run or a study: games done, games/s, time left; while the kernels compile, a
+    line of its own with a spinner and the seconds so far (_Bar.compiling). On stderr, gone at the end."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.spinner import Spinner
+    from rich.text import Text
+
+    class Line(ProgressColumn):
+        """The task's description; on the compile line, a spinner before it and the seconds so far after it."""
+
+        def __init__(self):
+            super().__init__()
+            self.spinner = Spinner("dots", style="progress.spinner")
+
+        def render(self, task):
+            if not task.fields.get("compiling"):
+                return Text(task.description, style="progress.description")
+            spin = self.spinner.render(task.get_time())
+            assert isinstance(spin, Text)  # a spinner without text renders its frame as a Text
+            return Text.assemble(spin, f" {task.description}: {task.elapsed or 0:.0f} s")
+
+    class GamesOnly(ProgressColumn):
+        """A column of the games' bar, empty on the compile line."""
+
+        def __init__(self, column: ProgressColumn):
+            super().__init__()
+            self.column = column
+
+        def render(self, task):
+            return Text("") if task.fields.get("compiling") else self.column(task)
 
     columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games  {task.fields[rate]:>10}"),
-        TimeRemainingColumn(),
+        Line(),
+        GamesOnly(BarColumn()),
+        GamesOnly(MofNCompleteColumn()),
+        GamesOnly(TextColumn("games  {task.fields[rate]:>10}")),
+        GamesOnly(TimeRemainingColumn()),
     )
-    return Progress(*columns, console=err_console, transient=True)
+    return Progress(*columns, console=console or err_console, transient=True)
 
 
 if TYPE_CHECKING:
@@ -405,12 +434,14 @@ else:
 
 
 class _Bar(_RunEvents):
-    """The runner's events shown on the terminal: one line while compiling, then a progress bar."""
+    """The runner's events shown on the terminal: a moving line while compiling (a spinner, the seconds so far),
+    which turns into 'compiled in N s', then a progress bar."""
 
     def __init__(self, bar, scheduler: str | None, description: str = "playing"):
         self.bar, self.scheduler = bar, scheduler
-        # hidden until the games start: while the kernels compile, the notice line speaks alone
+        # hidden until the games start: while the kernels compile, the compile line speaks alone
         self.task = bar.add_task(description, total=None, rate="", start=False, visible=False)
+        self.compile_task = None  # the compile line's task while the kernels compile
         self.t0: float | None = None
         self.played = 0
 
@@ -418,10 +449,14 @@ class _Bar(_RunEvents):
         self.bar.update(self.task, total=total, completed=already)
 
     def compiling(self, lineup: str) -> None:
-        _say_compiling(lineup, " on each worker" if self.scheduler else "")
+        text = _compiling_text(lineup, " on each worker" if self.scheduler else "")
+        self.compile_task = self.bar.add_task(text, total=None, rate="", compiling=True)
 
     def compiled(self, seconds: float) -> None:
-        err_console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
+        if self.compile_task is not None:
+            self.bar.remove_task(self.compile_task)
+            self.compile_task = None
+        self.bar.console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
 
     def playing(self) -> None:
         if self.t0 is None:  # the first run of a study: the rate counts from here
@@ -443,7 +478,8 @@ class _Bar(_RunEvents):
 
 
 class _Quiet(_RunEvents):
-    """Events that print the compile notice (on a terminal, not with --quiet) and the runner's notices, nothing else."""
+    """Events that print the compile notice as one fixed line (not with --quiet) and the runner's notices, nothing
+    else: a run's or a study's on a stderr that is not a terminal or with --quiet, and simkit play's."""
 
     def __init__(self, notice: bool):
         self.compile_notice = notice

@@ -335,6 +335,39 @@ def test_the_progress_bar_waits_for_the_games_and_its_rate_for_half_a_second():
     assert task.fields["rate"].endswith("/s") and 400 <= float(task.fields["rate"][:-2].replace(",", "")) <= 500
 
 
+def test_the_compile_line_moves_with_the_seconds_then_turns_into_the_time_it_took():
+    """On a terminal the compile notice is a line of the progress display, a spinner and the seconds so far
+    redrawn as they pass (not one fixed line); once compiled it goes, and one line says how long it took."""
+    import io
+
+    from rich.console import Console
+
+    from simkit.cli import _Bar, _progress
+    from simkit.running.runner import compile_estimate
+
+    out = io.StringIO()
+    bar = _progress(Console(file=out, width=100, force_terminal=True, color_system=None))
+    clock = [100.0]
+    bar.get_time = lambda: clock[0]
+    watcher = _Bar(bar, None)
+
+    def shown() -> list[str]:
+        text = io.StringIO()
+        Console(file=text, width=100, color_system=None).print(bar.get_renderable())
+        return [line.rstrip() for line in text.getvalue().splitlines() if line.strip()]
+
+    watcher.compiling("random")
+    line = f"compiling the kernels for random (first run only, about {compile_estimate('random')} s): "
+    first = shown()
+    assert len(first) == 1 and first[0].endswith(line + "0 s") and first[0][0] != "c"  # a spinner before it
+    clock[0] += 12.4
+    assert shown()[0].endswith(line + "12 s")
+    assert not bar.tasks[0].visible  # no games bar while compiling
+    watcher.compiled(12.9)
+    assert shown() == [] and "compiled in 13 s; they are cached for later runs" in out.getvalue()
+    assert "compiling" not in out.getvalue()  # the moving line was drawn by the display alone, never printed
+
+
 @pytest.mark.parametrize("command", ["run", "study"])
 def test_the_help_names_the_extra_to_install(command):
     """Rich markup swallowed '[distributed]': the help said "needs pip install 'simkit'"."""
