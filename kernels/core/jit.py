@@ -18,6 +18,7 @@ recompiles.
 
 import hashlib
 import pickle
+import types
 from functools import partial
 from pathlib import Path
 
@@ -176,6 +177,24 @@ kernel = partial(njit, **KERNEL_OPTIONS)
 # For small functions on the hot path: inlined into the caller at numba IR
 # level, whatever LLVM's inliner later decides about large callees.
 inline_kernel = partial(njit, **KERNEL_OPTIONS, inline="always")
+
+
+def twin(dispatcher, name: str):
+    """A copy of `dispatcher`'s Python function named `name`, for a second dispatcher of the same code.
+
+    numba takes a call to a dispatcher that is still compiling for other argument types for recursion
+    (numba.core.typeinfer: ``is_compiling`` -> ``types.RecursiveCall``) and calls it through a symbol
+    that is never defined: "unresolved symbol" on a cold cache, a segfault when loaded from it (numba
+    issue #6061). A function that calls itself through another player set (the players' rollouts play
+    the turn that is asking them to decide) calls its twin instead: the same code, another dispatcher,
+    cached under its own name: ``rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))``.
+    """
+    f = dispatcher.py_func
+    g = types.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
+    g.__qualname__ = name
+    g.__doc__ = f.__doc__
+    g.__kwdefaults__ = f.__kwdefaults__
+    return g
 
 
 def is_cached(dispatcher, *args) -> bool:

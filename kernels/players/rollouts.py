@@ -80,7 +80,7 @@ from ..core.state import (
     lowest_bit,
 )
 from ..core.tables import N_CODES, ONE_EYED
-from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
 from ..values.evaluation import N_VALUE_WEIGHTS
 from ..values.leaves import leaf_chance, value_size
 from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
@@ -182,7 +182,7 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
     passes = 0
     for _ in range(plies):
         weights = gparams if seat_team == team else oparams
-        result = play_turn(UP_TO_GREEDY, policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = rollout_turn(UP_TO_GREEDY, policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
         if result == WON:
             return 1.0 if seat_team == team else 0.0
         if result == PASSED:
@@ -354,7 +354,7 @@ def wins_at_once(tb, cfg, st, sim, seat, team, action, gparams, base):
     """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
     seed_stream(sim.rng, base, np.int64(0))  # int64 arguments: the types of the other calls (one compile)
     determinise(st, sim, seat, np.int64(1))
-    return play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
+    return rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
 
 
 @kernel
@@ -366,7 +366,7 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
     viewer = seat if params[gap_at(leaf) + 2] > 0.0 else -1  # swift's `view`
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
-    if play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
+    if rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
     return rollout(
         leaf,
