@@ -63,7 +63,7 @@ P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
 import numpy as np
 from numba.extending import overload
 
-from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
+from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import add_to_hand
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
 from ..core.state import (
@@ -100,7 +100,7 @@ def gap_at(leaf):
     return P_VALUE + value_size(leaf) + 2 * N_GREEDY_PARAMS
 
 
-@overload(gap_at, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(gap_at, jit_options=INLINE_OPTIONS)
 def _gap_at(leaf):
     at = gap_at(leaf.instance_class())
     return lambda leaf: at

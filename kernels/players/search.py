@@ -69,7 +69,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..core.decide import choose_dead
-from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
+from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import swap_dead
 from ..core.rng import next_u64, seed_stream, shuffle_front
 from ..core.state import (
@@ -114,7 +114,7 @@ def greedy_at(leaf):
     return P_VALUE + value_size(leaf)
 
 
-@overload(greedy_at, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(greedy_at, jit_options=INLINE_OPTIONS)
 def _greedy_at(leaf):
     at = greedy_at(leaf.instance_class())
     return lambda leaf: at
@@ -234,7 +234,7 @@ def leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
     raise NotImplementedError("kernel code only")
 
 
-@overload(leaf_values, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(leaf_values, jit_options=INLINE_OPTIONS)
 def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
     if leaf.instance_class is FittedLeaf:
 
