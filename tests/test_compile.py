@@ -169,17 +169,3 @@ def test_an_index_naming_a_type_that_moved_is_obsolete_not_an_error(tmp_path, mo
         f.write(data)
     assert index._load_index() == {}
     assert numba.__version__ == index._version
-
-
-def test_each_inlined_function_is_translated_once_per_process():
-    """kernels.core.jit keeps numba's translation of an inline="always" function for its every call site:
-    numba must still splice the kept IR through InlineWorker.inline_function, which copies it first."""
-    import inspect
-
-    from numba.core.inline_closurecall import InlineWorker
-
-    assert getattr(InlineWorker.run_untyped_passes, "_simkit_once", False)
-    splice = inspect.getsource(InlineWorker.inline_function)
-    assert "self.run_untyped_passes(function)" in splice, "numba moved the call the translation is kept for"
-    copies = inspect.getsource(InlineWorker.inline_ir)
-    assert "callee_ir = copy_ir(callee_ir)" in copies, "numba no longer copies the IR it splices: keeping it is unsafe"

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from numba.extending import overload
 
-from .jit import COMPILE_OPTIONS, inline_kernel
+from .jit import INLINE_OPTIONS, inline_kernel
 from .random_move import random_dead
 from .state import State
 
@@ -69,7 +69,7 @@ def state_of(sim):
     raise NotImplementedError("kernel code only")
 
 
-@overload(state_of, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(state_of, jit_options=INLINE_OPTIONS)
 def _state_of(sim):
     if getattr(sim, "instance_class", None) is State:
         return lambda sim: sim

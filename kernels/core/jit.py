@@ -6,7 +6,17 @@
   never allocate; without this, numba increfs and decrefs every array of
   every tuple argument on every call (numba issue #2350: refcounts split
   across branches are not pruned), which made a game 20x slower;
-- ``error_model="numpy"``: no zero-division checks on ``%`` and ``//``.
+- ``error_model="numpy"``: no zero-division checks on ``%`` and ``//``;
+- ``forceinline=False``: a kernel is a function of its own in the machine code.
+``inline_kernel`` is the same with ``forceinline=True``, for the small functions
+of the hot path: numba types and compiles each once per argument types and marks
+it alwaysinline, so LLVM inlines it into every caller. Nothing is inlined at
+numba's IR level (``inline="always"``), which typed a function again at every
+call site and the whole turn again for every player set. The overloads of the
+stubs a kernel calls (``kernels.core.decide``, ``kernels.values.leaves``) take
+``INLINE_OPTIONS`` and are inlined by LLVM the same way. ``twin`` makes a second
+dispatcher of a function that a player's rollouts call while it is compiling
+(``kernels.core.turn.rollout_turn``).
 Functions that allocate (``new_state``, the batch driver) use plain njit.
 
 Numba keys a cached function on its own source file only, so a change to a
@@ -18,6 +28,7 @@ recompiles.
 
 import hashlib
 import pickle
+import types
 from functools import partial
 from pathlib import Path
 
@@ -135,47 +146,35 @@ def _load_numba_without_blas_probe() -> None:
 _load_numba_without_blas_probe()
 
 
-def _translate_inlined_once() -> None:
-    """Translate each ``inline="always"`` function to numba IR once per process, not once per call site.
-
-    numba's InlineInlinables pass runs the callee's untyped pipeline (bytecode to IR, and the callee's
-    own inlining, recursively) at every call site, then copies the result before splicing it in. The
-    result depends on the function alone, so it is kept and copied instead: the same IR is spliced,
-    only its variables' names differ. Cold compile of a random run 48 -> 32 s (numba's pass events,
-    docs/research.md, 2026-12-06). tests/test_compile.py fails if numba moves the method.
-    """
-    from numba.core.inline_closurecall import InlineWorker
-
-    translate = InlineWorker.run_untyped_passes
-    if getattr(translate, "_simkit_once", False):
-        return
-    translated: dict = {}
-
-    def run_untyped_passes(self, func, enable_ssa=False):
-        # Kept: the IR that InlineWorker.inline_function splices, which inline_ir copies before it
-        # mutates anything. Not kept: the SSA form an inlined overload's typing mutates in place, and
-        # IR shaped by typed locals.
-        if enable_ssa or self.locals:
-            return translate(self, func, enable_ssa)
-        if func not in translated:
-            translated[func] = translate(self, func, enable_ssa)
-        self.flags.enable_ssa = enable_ssa  # as the translation does to the caller's flags
-        return translated[func]
-
-    run_untyped_passes._simkit_once = True
-    InlineWorker.run_untyped_passes = run_untyped_passes
-
-
-_translate_inlined_once()
-
 # How every kernel function is compiled (see the module docstring); overloads
 # (kernels.players.dispatch and the values' leaf overloads) take these too, and are cached with their callers.
 COMPILE_OPTIONS = {"_nrt": False, "error_model": "numpy"}
 KERNEL_OPTIONS = {"cache": True, **COMPILE_OPTIONS}
-kernel = partial(njit, **KERNEL_OPTIONS)
-# For small functions on the hot path: inlined into the caller at numba IR
-# level, whatever LLVM's inliner later decides about large callees.
-inline_kernel = partial(njit, **KERNEL_OPTIONS, inline="always")
+# forceinline is said everywhere: numba lets a function compiled without it inherit its caller's.
+kernel = partial(njit, **KERNEL_OPTIONS, forceinline=False)
+# For small functions on the hot path: typed and compiled once per argument types, marked alwaysinline
+# for LLVM, which inlines them into every caller.
+inline_kernel = partial(njit, **KERNEL_OPTIONS, forceinline=True)
+# The jit_options of an overload that is a hot-path helper (inlined by LLVM as inline_kernel is).
+INLINE_OPTIONS = {**COMPILE_OPTIONS, "forceinline": True}
+
+
+def twin(dispatcher, name: str):
+    """A copy of `dispatcher`'s Python function named `name`, for a second dispatcher of the same code.
+
+    numba takes a call to a dispatcher that is still compiling for other argument types for recursion
+    (numba.core.typeinfer: ``is_compiling`` -> ``types.RecursiveCall``) and calls it through a symbol
+    that is never defined: "unresolved symbol" on a cold cache, a segfault when loaded from it (numba
+    issue #6061). A function that calls itself through another player set (the players' rollouts play
+    the turn that is asking them to decide) calls its twin instead: the same code, another dispatcher,
+    cached under its own name: ``rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))``.
+    """
+    f = dispatcher.py_func
+    g = types.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
+    g.__qualname__ = name
+    g.__doc__ = f.__doc__
+    g.__kwdefaults__ = f.__kwdefaults__
+    return g
 
 
 def is_cached(dispatcher, *args) -> bool:

@@ -1,7 +1,9 @@
 """One turn of Sequence (RULES.md, "A turn"): the only place its steps are written.
 
 The game loop (``kernels.engine``), the lookahead's rollouts and the value
-fit (``fitting/fit_value.py``) all play their turns through ``play_turn``.
+fit (``fitting/fit_value.py``) all play their turns through ``play_turn``
+(the rollouts and tree searches through ``rollout_turn``, its twin: the same
+code in a dispatcher of its own).
 It returns what the turn came to; the details (cards swapped, played and
 drawn, sequences completed, reshuffles) are left in ``st.turn`` for callers
 that keep statistics or a log, at the cost of a few stores for those that
@@ -9,7 +11,7 @@ do not.
 """
 
 from .decide import choose_action, choose_dead, counts_lines
-from .jit import inline_kernel
+from .jit import inline_kernel, twin
 from .moves import draw, play_card, swap_dead
 from .state import (
     CFG_LATE,
@@ -98,6 +100,12 @@ def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
     t[T_RESHUFFLES] += reshuffled
     late_card(cfg, st, seat)
     return PLAYED
+
+
+# play_turn for the players that play ahead (their rollouts and searches): the same code in a dispatcher of
+# its own. The game's play_turn is still compiling when its player's rollouts are (they are compiled inside
+# its choose_action); were they to call play_turn, numba would take the call for recursion (jit.twin).
+rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))
 
 
 @inline_kernel

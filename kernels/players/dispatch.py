@@ -23,7 +23,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..core.decide import PlayerSet, choose_action, counts_lines
-from ..core.jit import COMPILE_OPTIONS, kernel
+from ..core.jit import INLINE_OPTIONS, kernel
 from ..core.state import new_state
 from .greedy import GREEDY
 from .player import Player
@@ -100,9 +100,9 @@ def workspace(policies, ids, params):
 @functools.cache
 def chain_of(marks: tuple[type, ...]):
     """The flat chain of a set holding the players of `marks`: ``if policy == id: return action(...)``
-    per player, in id order, then random's move. Written out as source, as one function: numba inlines
-    it once into the turn (an overload calling itself once per player nests its inlined blocks, whose
-    labels then grow past what LLVM accepts)."""
+    per player, in id order, then random's move. Written out as source, as one function: compiled once
+    per set and inlined by LLVM into the turn (an overload calling itself once per player would nest as
+    many functions)."""
     players = [BY_MARK[mark] for mark in marks]
     scope = {f"play_{p.id}": p.action for p in players} | {"play_random": FALLBACK.action}
     lines = ["def chain(policies, policy, params, tb, cfg, st, sim, seat, team):"]
@@ -118,20 +118,20 @@ def chain_of(marks: tuple[type, ...]):
     return scope["chain"]
 
 
-@overload(choose_action, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(choose_action, jit_options=INLINE_OPTIONS)
 def _choose_action(policies, policy, params, tb, cfg, st, sim, seat, team):
     """Typing of choose_action: the branches of the players the set `policies` holds, no others."""
     held = policies.types[policies.fields.index("held")]  # the type of the set's `held`: a tuple of marks
     return chain_of(tuple(mark.instance_class for mark in held))
 
 
-@overload(counts_lines, jit_options=COMPILE_OPTIONS)
+@overload(counts_lines, jit_options=INLINE_OPTIONS)
 def _counts_lines(policies):
     """A constant of the compiled code: False for a set of random alone, True for the others.
 
     Not inline="always": inlined at numba's IR level, numba 0.68 silently dropped the
-    placement's effects under random play (no chip reached the board); as a call, LLVM still
-    folds the constant and prunes the branch not taken.
+    placement's effects under random play (no chip reached the board); inlined by LLVM,
+    the constant is folded and the branch not taken pruned.
     """
     counted = len(policies.types[policies.fields.index("held")]) > 0  # the type of the set's `held`
 

@@ -63,7 +63,7 @@ P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
 import numpy as np
 from numba.extending import overload
 
-from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
+from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import add_to_hand
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
 from ..core.state import (
@@ -80,7 +80,7 @@ from ..core.state import (
     lowest_bit,
 )
 from ..core.tables import N_CODES, ONE_EYED
-from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
 from ..values.evaluation import N_VALUE_WEIGHTS
 from ..values.leaves import leaf_chance, value_size
 from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
@@ -100,7 +100,7 @@ def gap_at(leaf):
     return P_VALUE + value_size(leaf) + 2 * N_GREEDY_PARAMS
 
 
-@overload(gap_at, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(gap_at, jit_options=INLINE_OPTIONS)
 def _gap_at(leaf):
     at = gap_at(leaf.instance_class())
     return lambda leaf: at
@@ -182,7 +182,7 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
     passes = 0
     for _ in range(plies):
         weights = gparams if seat_team == team else oparams
-        result = play_turn(UP_TO_GREEDY, policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = rollout_turn(UP_TO_GREEDY, policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
         if result == WON:
             return 1.0 if seat_team == team else 0.0
         if result == PASSED:
@@ -354,7 +354,7 @@ def wins_at_once(tb, cfg, st, sim, seat, team, action, gparams, base):
     """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
     seed_stream(sim.rng, base, np.int64(0))  # int64 arguments: the types of the other calls (one compile)
     determinise(st, sim, seat, np.int64(1))
-    return play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
+    return rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
 
 
 @kernel
@@ -366,7 +366,7 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
     viewer = seat if params[gap_at(leaf) + 2] > 0.0 else -1  # swift's `view`
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
-    if play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
+    if rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
         return 1.0
     return rollout(
         leaf,

@@ -69,7 +69,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..core.decide import choose_dead
-from ..core.jit import COMPILE_OPTIONS, inline_kernel, kernel
+from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import swap_dead
 from ..core.rng import next_u64, seed_stream, shuffle_front
 from ..core.state import (
@@ -89,7 +89,7 @@ from ..core.state import (
     new_state,
 )
 from ..core.tables import N_CODES
-from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
 from ..values.evaluation import N_VALUE_WEIGHTS, features, team_score
 from ..values.leaves import FittedLeaf, RichLeaf, leaf_chance, value_size
 from ..values.weights import RICH_WEIGHTS, VALUE_WEIGHTS, rich_weights, value_weights
@@ -114,7 +114,7 @@ def greedy_at(leaf):
     return P_VALUE + value_size(leaf)
 
 
-@overload(greedy_at, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(greedy_at, jit_options=INLINE_OPTIONS)
 def _greedy_at(leaf):
     at = greedy_at(leaf.instance_class())
     return lambda leaf: at
@@ -234,7 +234,7 @@ def leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
     raise NotImplementedError("kernel code only")
 
 
-@overload(leaf_values, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(leaf_values, jit_options=INLINE_OPTIONS)
 def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
     if leaf.instance_class is FittedLeaf:
 
@@ -277,7 +277,7 @@ def playout(leaf, tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights,
             score_result(cfg, value, -1)
             return
         weights = gparams if seat_team == team else oparams
-        result = play_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = rollout_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
         if result == WON:
             score_result(cfg, value, seat_team)
             return
@@ -405,7 +405,7 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
             child = add_child(work, node, move, t)
         else:
             move = nodes[child, N_MOVE]
-        result = play_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, s, t, move)
+        result = rollout_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, s, t, move)
         if child != NO_NODE:
             depth += 1
             path[depth] = child
@@ -438,7 +438,7 @@ def wins_now(tb, cfg, st, work, seat, team, move, gparams):
     """Whether `move` wins the game at once (a win depends on the board alone)."""
     sim = work.sim
     determinise(st, sim, seat, np.int64(1))
-    return play_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
+    return rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
 
 
 @kernel

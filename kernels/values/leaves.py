@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from numba.extending import overload
 
-from ..core.jit import COMPILE_OPTIONS
+from ..core.jit import INLINE_OPTIONS
 from ..core.state import CFG_PLAYERS, CFG_TEAMS
 from ..core.tables import N_CODES
 from .evaluation import N_VALUE_WEIGHTS, win_chance
@@ -34,7 +34,7 @@ def value_size(leaf):
     return N_VALUE_WEIGHTS
 
 
-@overload(value_size, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(value_size, jit_options=INLINE_OPTIONS)
 def _value_size(leaf):
     size = value_size(leaf.instance_class())
     return lambda leaf: size
@@ -46,7 +46,7 @@ def leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
     raise NotImplementedError("kernel code only")
 
 
-@overload(leaf_chance, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(leaf_chance, jit_options=INLINE_OPTIONS)
 def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
     if leaf.instance_class is FittedLeaf:
 
@@ -74,7 +74,7 @@ def seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
     raise NotImplementedError("kernel code only")
 
 
-@overload(seen_chance, inline="always", jit_options=COMPILE_OPTIONS)
+@overload(seen_chance, jit_options=INLINE_OPTIONS)
 def _seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
     if leaf.instance_class is FittedLeaf:
 
