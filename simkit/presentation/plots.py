@@ -148,9 +148,12 @@ def first_player(summary: pd.DataFrame) -> Figure:
 
 
 def hand_size(summary: pd.DataFrame) -> Figure:
-    """Team 0's advantage (decided games) and the mean game length against the common hand size."""
+    """Team 0's advantage (decided games) and the mean game length against the common hand size; at several
+    tables, a panel of each for every table (hand_size_tables)."""
     sweep = summary[summary["study_group"] == "sweep"].copy()
     sweep["size"] = sweep["hand_size"].astype(int)
+    if len({(int(p), int(t)) for p, t in zip(sweep["players"], sweep["teams"])}) > 1:
+        return hand_size_tables(sweep)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     groups = list(sweep.groupby("policies", sort=False))
     for j, (lineup, rows) in enumerate(groups):
@@ -189,6 +192,62 @@ def hand_size(summary: pd.DataFrame) -> Figure:
     return _finish(fig, (left, right))
 
 
+def hand_size_tables(sweep: pd.DataFrame) -> Figure:
+    """The sweep at several tables: for each table, team 0's advantage (top block of panels) and the mean game
+    length (bottom block) against the common hand size, one series per line-up with its 95% interval."""
+    tables = sorted({(int(p), int(t)) for p, t in zip(sweep["players"], sweep["teams"])})
+    lineups = list(dict.fromkeys(sweep["policies"]))
+    ncols = min(5, len(tables))
+    block = -(-len(tables) // ncols)
+    fig, axes = plt.subplots(2 * block, ncols, figsize=(3.3 * ncols, 2.7 * 2 * block + 1.2), squeeze=False)
+    for i, (players, teams_) in enumerate(tables):
+        top, bottom = axes[i // ncols, i % ncols], axes[block + i // ncols, i % ncols]
+        at = sweep[(sweep["players"] == players) & (sweep["teams"] == teams_)]
+        for j, lineup in enumerate(lineups):
+            rows = at[at["policies"] == lineup].sort_values("size")
+            if not len(rows):
+                continue
+            x = rows["size"] + (j - (len(lineups) - 1) / 2) * 0.1
+            marker = MARKERS[j % len(MARKERS)]
+            _series(
+                top,
+                x,
+                rows["advantage"],
+                rows["advantage_low"],
+                rows["advantage_high"],
+                100,
+                marker,
+                f"{lineup} (95% CI)",
+                line=True,
+            )
+            bottom.errorbar(
+                x,
+                rows["duration"],
+                yerr=_errors(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
+                fmt=f"-{marker}",
+                capsize=2,
+                markersize=4,
+                color=f"C{j}",
+                label=f"{lineup} (95% CI)",
+            )
+        top.axhline(0, **FAIR, label="fair share (no advantage)")
+        top.set_title(f"{players}p/{teams_}t: team 0's advantage", fontsize=9)
+        top.set_ylabel("advantage (pp)", fontsize=8)
+        bottom.set_title(f"{players}p/{teams_}t: game length", fontsize=9)
+        bottom.set_ylabel("mean turns", fontsize=8)
+        for ax in (top, bottom):
+            ax.set_xlabel("cards in every hand", fontsize=8)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.tick_params(labelsize=8)
+    used = [axes[b * block + i // ncols, i % ncols] for b in (0, 1) for i in range(len(tables))]
+    for ax in axes.flat:
+        if not any(ax is u for u in used):
+            ax.set_visible(False)
+    names = ", ".join(f"{p}p/{t}t" for p, t in tables)
+    fig.suptitle(f"Hand size at {len(tables)} tables, {names}: the same cards in every hand", fontsize=10)
+    return _finish(fig, used, "both", legend_below=True)
+
+
 def shifts(frame: pd.DataFrame, table: str) -> Figure:
     """Penalty and compensation: the shift of team 0's advantage (decided games) from the even game, with the
     interval its table uses (paired or unpaired, simkit.analysis.stats.shift), and for each line-up the shift that would
@@ -219,6 +278,67 @@ def shifts(frame: pd.DataFrame, table: str) -> Figure:
     ax.set_xlabel("change in team 0's advantage, decided games (percentage points)")
     ax.set_title(f"Cards short and cards more at {table}: the shift from the even game")
     return _finish(fig, (ax,), "x", legend_below=True)
+
+
+def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, unit: str = "pp") -> Figure:
+    """Every table at once: one panel per change (column `change`), the tables along x, each line-up's shift
+    (`shift`, `low`, `high`) with its 95% interval, casual play's line-ups beside strong play's at each table;
+    a point is filled where its shift survives the study's Holm correction (`p_holm` below 0.05), hollow where
+    it does not. `frame` has players, teams, policies, strength, change, shift, low, high, p_holm (and, where
+    panels differ, `what`: each change's y axis); `what` the y axis, `title` the figure's question (its tables are named
+    after it)."""
+    tables = sorted({(int(p), int(t)) for p, t in zip(frame["players"], frame["teams"])})
+    changes = list(dict.fromkeys(frame["change"]))
+    lineups = list(dict.fromkeys(frame["policies"]))
+    ncols = min(3, len(changes))
+    nrows = -(-len(changes) // ncols)
+    wide = max(4.2, 0.55 * len(tables) + 1.2)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(wide * ncols, 2.9 * nrows + 1.2), squeeze=False)
+    width = 0.7 / max(len(lineups), 1)
+    for ax, change in zip(axes.flat, changes):
+        part = frame[frame["change"] == change]
+        for j, lineup in enumerate(lineups):
+            rows = part[part["policies"] == lineup]
+            if not len(rows):
+                continue
+            x = np.array([tables.index((int(p), int(t))) for p, t in zip(rows["players"], rows["teams"])], float)
+            x += (j - (len(lineups) - 1) / 2) * width
+            shown = (rows["p_holm"] < 0.05).to_numpy()
+            kind = rows["strength"].iloc[0]
+            for mask, face, note in ((shown, f"C{j}", ""), (~shown, "white", " not surviving Holm")):
+                if not mask.any():
+                    continue
+                ax.errorbar(
+                    x[mask],
+                    scale * rows["shift"].to_numpy()[mask],
+                    yerr=_errors(rows["shift"], rows["low"], rows["high"], scale)[:, mask],
+                    fmt=MARKERS[j % len(MARKERS)],
+                    markerfacecolor=face,
+                    markersize=5,
+                    capsize=2,
+                    color=f"C{j}",
+                    label=f"{lineup} ({kind} play, 95% CI){note}",
+                )
+        ax.axhline(0, **FAIR, label="no shift")
+        ax.set_title(str(change), fontsize=9)
+        ax.set_xticks(range(len(tables)), [f"{p}p/{t}t" for p, t in tables], fontsize=7, rotation=45)
+        ax.set_xlim(-0.6, len(tables) - 0.4)
+        label = str(part["what"].iloc[0]) if "what" in part else (f"{what} ({unit})" if unit else what)
+        ax.set_ylabel(label, fontsize=8)
+        ax.tick_params(axis="y", labelsize=8)
+    for ax in list(axes.flat)[len(changes) :]:
+        ax.set_visible(False)
+    named = (
+        tables_text(frame)
+        if len(tables) <= 3
+        else f"{len(tables)} tables, {', '.join(f'{p}p/{t}t' for p, t in tables)}"
+    )
+    plays = "; ".join(
+        f"{kind} play: {', '.join(dict.fromkeys(rows['policies']))}"
+        for kind, rows in frame.groupby("strength", sort=False)
+    )
+    fig.suptitle(f"{title} at {named}\n({plays}; hollow: not surviving the study's Holm correction)", fontsize=10)
+    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
 
 
 def confirmation(verdicts: pd.DataFrame) -> Figure:
@@ -305,7 +425,7 @@ def variants(frame: pd.DataFrame) -> Figure:
     of the mean game length and of the stalemate rate, per table and line-up."""
     names = list(dict.fromkeys(frame["variant"]))
     groups = list(dict.fromkeys(zip(frame["players"], frame["teams"], frame["policies"])))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 0.5 * len(names) * 1.3 + 2.4), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 0.5 * len(names) * max(1.3, 0.2 * len(groups)) + 2.4), sharey=True)
     height = 0.8 / max(len(groups), 1)
     panels = (
         ("advantage_shift", 100, "shift of team 0's advantage, decided games (pp)"),

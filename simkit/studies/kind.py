@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simkit.analysis import stats
 from simkit.analysis.aggregate import Aggregate, Pairs, paired, runs_of
 from simkit.game import defaults
 from simkit.game.options import OPTIONS
@@ -42,6 +43,40 @@ def round_games(n: int) -> int:
     """n rounded up to two significant figures (960,365 -> 970,000; 9,604 -> 9,700)."""
     scale = 10 ** max(0, int(math.log10(max(n, 1))) - 1)
     return int(math.ceil(n / scale) * scale)
+
+
+SHIFT_HALF_WIDTH = 0.01
+"""The shift studies (hand-size, teams, variants): every shift they report has a 95% interval within about
+±1 pp. A shift is a difference of two independent shares near 1/2 (pairing on the same deals only narrows
+it), so it needs 2 x z^2 x 0.25 / 0.01^2 = 19,208 decided games per configuration (shift_decided_games)."""
+
+
+def shift_decided_games(half_width: float = SHIFT_HALF_WIDTH, share: float = 0.5) -> int:
+    """Decided games per configuration for a 95% half-width of `half_width` on the difference of two independent
+    shares near `share` (2 z^2 share (1 - share) / half_width^2: 19,208 at ±1 pp and 1/2; 17,074 at 1/3)."""
+    return math.ceil(2 * stats.Z**2 * share * (1 - share) / half_width**2)
+
+
+SHIFT_GAMES = round_games(shift_decided_games())
+"""Games per configuration of a slow line-up (swift) in a shift study: 20,000, the 19,208 decided games of
+±1 pp rounded up (at three teams, share 1/3, 17,074 decided games suffice: up to 14% of stalemates)."""
+
+
+def shift_games(lineup: Lineup) -> int:
+    """Games a configuration of a shift study plays when --games is not given: its players' declared study games
+    (1,000,000 for random and greedy, ±0.1 pp), and at least SHIFT_GAMES (a slow line-up: swift, 20,000, each
+    shift within about ±1 pp)."""
+    return max(lineup.study_games, SHIFT_GAMES)
+
+
+def strength(lineup: Lineup) -> str:
+    """'casual' for a line-up of light players (random, greedy: thousands of games/s), 'strong' for one with a
+    slow player (swift and beyond)."""
+    return "strong" if lineup.slow else "casual"
+
+
+SHIFT_POLICIES = ("random", "greedy", "swift")
+"""The shift studies' default line-ups: casual play (random, greedy) and strong play (swift)."""
 
 
 def default_games(lineup: Lineup) -> int:
@@ -175,6 +210,7 @@ class Tables:
     terminal_more: dict[str, pd.DataFrame] = field(default_factory=dict)  # more tables for the terminal, by title
     sections: list[str] = field(default_factory=list)  # further markdown, after the key table
     notes: list[str] = field(default_factory=list)  # bullet points at the end of summary.md
+    headline: str = ""  # markdown at the top of summary.md, under its title: what changes and where
 
 
 @dataclass(frozen=True)
@@ -252,6 +288,17 @@ def one_table_text() -> str:
         f"one table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
         f"({table_list(LEGAL_TABLES)})"
     )
+
+
+def tables_of(study: Study) -> list[tuple[int, int]]:
+    """The legal tables a study of every table plays: all of them (LEGAL_TABLES), or those of the --players (and
+    --teams) given; StudyError, saying why, for a table that is not legal."""
+    base = study.base
+    chosen = [(p, t) for p, t in LEGAL_TABLES if base.get("players", p) == p and base.get("teams", t) == t]
+    if not chosen:
+        Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})  # says why the table is not legal
+        raise StudyError(f"no legal table has {base}")
+    return chosen
 
 
 def lineups_for(study: Study, rules: Rules, swap: bool = False) -> list[tuple[Lineup, int]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -75,6 +76,111 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+HEADLINE_LEVEL = 0.05
+"""A shift is named in a summary's "What changes and where" when its Holm-adjusted p-value is below this."""
+
+
+def _where(r) -> str:
+    return f"{int(r.players)}p/{int(r.teams)}t, {r.policies}"
+
+
+def _estimate(r, unit: str, scale: float) -> str:
+    """'-6.25 pp [-6.40, -6.10] (2p/2t, greedy)' of a row (a frame's tuple or Series)."""
+    if isinstance(r, pd.Series):  # (a Series' .shift is its method)
+        r = SimpleNamespace(**r.to_dict())
+    v, lo, hi, u = scale * r.shift, scale * r.low, scale * r.high, f" {unit}" if unit else ""
+    return f"{v:+.2f}{u} [{lo:+.2f}, {hi:+.2f}] ({_where(r)})"
+
+
+def what_changes(
+    frame: pd.DataFrame,
+    what: str,
+    unit: str = "pp",
+    scale: float = 100,
+    family: int | None = None,
+    heading: bool = True,
+) -> str:
+    """summary.md's "What changes and where": for each change (column `change`), where its shift survives the
+    study's Holm correction (`p_holm` below HEADLINE_LEVEL), its smallest and largest surviving estimates with
+    their 95% intervals (`shift`, `low`, `high`), and the tables where casual and strong play (`strength`)
+    disagree: one shows a shift and the other does not, or they show shifts of opposite signs. `frame` has a
+    row per shift: players, teams, policies, strength, games, change, shift, low, high, p_holm. The first
+    paragraph gives each line-up's games and its widest shift interval (the study's resolution). family: the
+    shifts Holm's correction was over (default: the frame's); heading: begin with the section's title."""
+    if not len(frame):
+        return ""
+    resolution = []
+    for spec, rows in frame.groupby("policies", sort=False):
+        widest = scale * float(((rows["high"] - rows["low"]) / 2).max())
+        resolution.append(
+            f"{spec} ({rows['strength'].iloc[0]} play), {int(rows['games'].max()):,} games per configuration: "
+            f"every shift within ±{widest:.2f}{' ' + unit if unit else ''}"
+        )
+    lines = [
+        *(["## What changes and where\n"] if heading else []),
+        f"Each figure is an estimate, with its 95% interval, of the shift of {what}. A change is named at a table "
+        "and line-up only where its shift survives Holm's correction over the study's "
+        f"{family or len(frame)} shifts (adjusted p below {HEADLINE_LEVEL:g}). Resolution: "
+        + "; ".join(resolution)
+        + ".\n",
+    ]
+    for change, rows in frame.groupby("change", sort=False):
+        shown = rows[rows["p_holm"] < HEADLINE_LEVEL].sort_values("shift")
+        if not len(shown):
+            lo, hi = rows.loc[rows["shift"].idxmin()], rows.loc[rows["shift"].idxmax()]
+            lines.append(
+                f"- **{change}**: no shift survives Holm in its {len(rows)} rows (a table and a line-up each); the "
+                f"estimates run from {_estimate(lo, unit, scale)} to {_estimate(hi, unit, scale)}."
+            )
+            continue
+        counts = ", ".join(
+            f"{(shown['strength'] == k).sum()} of {(rows['strength'] == k).sum()} {k}"
+            for k in ("casual", "strong")
+            if (rows["strength"] == k).any()
+        )
+        first, last = shown.iloc[0], shown.iloc[-1]
+        span = (
+            f"{_estimate(first, unit, scale)}"
+            if len(shown) == 1
+            else f"from {_estimate(first, unit, scale)} to {_estimate(last, unit, scale)}"
+        )
+        text = (
+            f"- **{change}**: a shift survives Holm in {len(shown)} of its {len(rows)} rows (a table and a line-up "
+            f"each; {counts}): "
+            f"{span}."
+        )
+        split = _disagreements(rows, unit, scale)
+        if split:
+            text += " Casual and strong play disagree at " + "; ".join(split) + "."
+        lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
+def _disagreements(rows: pd.DataFrame, unit: str, scale: float) -> list[str]:
+    """The tables of one change where casual and strong play disagree, each with both sides' estimates."""
+    out = []
+    for (players, teams), at in rows.groupby(["players", "teams"], sort=False):
+        casual, strong = at[at["strength"] == "casual"], at[at["strength"] == "strong"]
+        if not len(casual) or not len(strong):
+            continue
+        signs = {
+            k: {int(v) for v in (part["shift"][part["p_holm"] < HEADLINE_LEVEL] > 0)}
+            for k, part in (("casual", casual), ("strong", strong))
+        }
+        if signs["casual"] == signs["strong"] or len(signs["casual"]) > 1 or len(signs["strong"]) > 1:
+            continue  # (random and greedy shifting opposite ways is casual play disagreeing with itself)
+
+        def said(part):
+            return ", ".join(
+                _estimate(r, unit, scale)
+                + (" survives Holm" if r.p_holm < HEADLINE_LEVEL else " does not survive Holm")
+                for r in part.itertuples()
+            )
+
+        out.append(f"{int(players)}p/{int(teams)}t: {said(casual)}; {said(strong)}")
+    return out
+
+
 def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
     """summary.csv's rows: one per configuration, with Holm's adjustment over the study's advantage tests."""
     rows = [summary_row(c, results.complete(c)) for c in configs]
@@ -128,6 +234,8 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
         f"{lineups}):\n\n{regenerate}\n\nEvery configuration's dataset is in its own folder here (not committed: "
         "the same commands re-create it exactly); `simkit report` reads any of them.\n",
     ]
+    if tables.headline:
+        parts.insert(1, tables.headline)
     if tables.key is not None:
         parts.append(markdown_table(list(tables.key.columns), tables.key.astype(str).itertuples(index=False)))
     parts += tables.sections
