@@ -624,7 +624,7 @@ def study(
 
     Writes DIR/summary.csv, summary.md, PNG plots and study.json, and one dataset per
     configuration below DIR (default: runs/NAME, plus the options that differ from
-    their default: runs/hand-size-p4; runs/ is the workspace, ignored by git, and the
+    their default: runs/hand-size-late2; runs/ is the workspace, ignored by git, and the
     published results/ is written only when --out names it). Re-running plays only
     what is missing; more --games extends every configuration; another --policy joins
     the study.

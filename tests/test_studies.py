@@ -400,7 +400,7 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
 def test_non_default_options_name_the_default_folder():
     """Without --out a study with non-default options writes to a folder named after them."""
     assert default_folder(make_study("hand-size")) == "hand-size"
-    assert default_folder(make_study("hand-size", rules={"players": 4})) == "hand-size-p4"
+    assert default_folder(make_study("hand-size", rules={"players": 4})) == "hand-size"  # a table of it
     assert default_folder(make_study("skill", seed=7)) == "skill-s7"
     assert default_folder(make_study("first-player", rules={"players": 4})) == "first-player"  # a table of it
     assert default_folder(make_study("first-player", rules={"late_card": 2})) == "first-player-late2"
@@ -541,8 +541,152 @@ def test_teams_study_lists_each_configuration_once():
         "12 players in 3 teams",
     ]
     assert "2 players, 3 sequences to win" in labels and "6 players, 1 sequence to win" in labels
-    assert "6 players, 2 sequences to win" not in labels
-    assert len({c.folder(1) for c in configs}) == len(configs) == 9
+    assert "6 players, 2 sequences to win" not in labels and "12 players, 2 sequences to win" not in labels
+    # every two-team table needs 1, 2 or 3 sequences: 4 split configurations, 6 x 3 - 2 sequences ones
+    assert "10 players, 3 sequences to win" in labels and "8 players, 2 sequences to win" in labels
+    assert len({c.folder(1) for c in configs}) == len(configs) == 20
+
+
+def test_shift_studies_play_every_legal_table_casual_and_strong_by_default():
+    """hand-size and variants play the 10 legal tables, teams 6 and 12 players in two or three teams and every
+    two-team table's sequences; random, greedy and swift, swift at SHIFT_GAMES (each shift within ±1 pp)."""
+    from simkit.studies.kind import SHIFT_GAMES, shift_decided_games
+
+    assert shift_decided_games() == math.ceil(2 * stats.Z**2 * 0.25 / 0.01**2) == 19_208
+    assert SHIFT_GAMES == 20_000 >= shift_decided_games()
+    # at three teams (share 1/3) SHIFT_GAMES leave room for 14% of stalemates
+    assert SHIFT_GAMES * (1 - 0.14) >= shift_decided_games(share=1 / 3)
+    two_team = [(p, t) for p, t in LEGAL_TABLES if t == 2]
+    expected = {"hand-size": set(LEGAL_TABLES), "variants": set(LEGAL_TABLES), "teams": {(6, 3), (12, 3), *two_team}}
+    for name, tables in expected.items():
+        study = make_study(name)
+        assert study.lineups == {"random": 1_000_000, "greedy": 1_000_000, "swift": SHIFT_GAMES}
+        configs = KINDS[name].plan(study, Results(Path("."), 1))
+        assert {(c.rules.players, c.rules.teams) for c in configs} == tables, name
+        assert {c.lineup.spec for c in configs} == {"random", "greedy", "swift"}
+    teams = KINDS["teams"].plan(make_study("teams"), Results(Path("."), 1))
+    for p, t in two_team:
+        assert {c.rules.sequences_to_win for c in teams if (c.rules.players, c.rules.teams) == (p, t)} == {1, 2, 3}
+    # --players and --teams narrow a study to the tables asked for
+    for name in expected:
+        six = KINDS[name].plan(make_study(name, ["random"], 10, rules={"players": 6}), Results(Path("."), 1))
+        assert {(c.rules.players, c.rules.teams) for c in six} == {(6, 2), (6, 3)}, name
+        one = make_study(name, ["random"], 10, rules={"players": 6, "teams": 3})
+        assert {(c.rules.players, c.rules.teams) for c in KINDS[name].plan(one, Results(Path("."), 1))} == {(6, 3)}
+
+
+def test_hand_size_default_sweep_is_what_the_deck_can_deal_at_each_table():
+    """Without --sizes each table sweeps the sizes of 3..9 the deck deals (12 players: 3..8); a size given that
+    a table cannot be dealt is refused."""
+    from simkit.studies import hand_size
+
+    study = make_study("hand-size", ["random"], 10)
+    for players, teams in [(2, 2), (9, 3), (12, 2), (12, 3)]:
+        _, rows = hand_size.variants(study, (players, teams))
+        swept = sorted(sizes[0] for group, _, sizes in rows if group == "sweep")
+        assert swept == [h for h in range(3, 10) if h * players <= 104], (players, teams)
+    with pytest.raises(StudyError, match="hand size 9 cannot be dealt to 12 players"):
+        KINDS["hand-size"].plan(make_study("hand-size", ["random"], 10, sizes=[9]), Results(Path("."), 1))
+
+
+def test_hand_size_at_two_tables_measures_each_change_at_its_own_table(tmp_path):
+    """At 6 players in two and three teams every shift is against the even game of its own table and line-up,
+    the figure of every table is drawn, and summary.md opens with what changes and where."""
+    study = make_study("hand-size", ["random"], 300, 5, {"players": 6}, sizes=[4], parts=["penalties"])
+    outcome = run_study(study, tmp_path)
+    assert outcome.tables is not None
+    s, summary = outcome.tables.extra["shifts"], outcome.tables.summary
+    assert set(zip(s["players"], s["teams"])) == {(6, 2), (6, 3)}
+    advantage = {(r.players, r.teams, r.hand_size): r.advantage for r in summary.itertuples()}
+    for r in s.itertuples():
+        assert r.shift == pytest.approx(
+            advantage[r.players, r.teams, r.hand_size] - advantage[r.players, r.teams, r.reference_hand_size], abs=1e-12
+        )
+    assert (s[s["teams"] == 3]["label"] == "team 2 one card short (every seat)").sum() == 1
+    assert (tmp_path / "hand_size_tables.png").exists() and not (tmp_path / "hand_size_shifts.png").exists()
+    text = (tmp_path / "summary.md").read_text()
+    assert text.index("## What changes and where") < text.index("Regenerate with")
+    assert "6p/3t: team 2 one card short" in text
+
+
+def test_teams_study_shifts_sequences_and_team_counts_at_their_tables(tmp_path):
+    """Each number of sequences against the rules' 2 at its table (paired), three teams against two at the
+    same players (relative advantage, independent games), one Holm family; a figure of every table."""
+    study = make_study("teams", ["random"], 300, 5, {"players": 6})
+    outcome = run_study(study, tmp_path)
+    assert outcome.tables is not None
+    s = outcome.tables.extra["shifts"].set_index("change")
+    summary = outcome.tables.summary.set_index("label")
+    one = s.loc["1 sequence to win, not 2"]
+    assert one["shift"] == pytest.approx(
+        summary.loc["6 players, 1 sequence to win", "advantage"] - summary.loc["6 players in 2 teams", "advantage"],
+        abs=1e-12,
+    )
+    three = s.loc["3 teams, not 2"]
+    assert three["shift"] == pytest.approx(
+        summary.loc["6 players in 3 teams", "relative_advantage"]
+        - summary.loc["6 players in 2 teams", "relative_advantage"],
+        abs=1e-9,
+    )
+    assert three["shift_low"] < three["shift"] < three["shift_high"] and not three["paired"]
+    assert list(s["p_holm"]) == pytest.approx(list(stats.holm(s["p_value"])))
+    assert (tmp_path / "teams_tables.png").exists()
+    assert (tmp_path / "summary.md").read_text().count("## What changes and where") == 1
+
+
+def test_what_changes_names_only_shifts_that_survive_holm_and_where_casual_and_strong_disagree():
+    from simkit.studies.summary import what_changes
+
+    def row(players, teams, policies, strength, change, shift, half, p_holm):
+        return dict(
+            players=players, teams=teams, policies=policies, strength=strength, games=20_000, change=change,
+            shift=shift, low=shift - half, high=shift + half, p_holm=p_holm,
+        )  # fmt: skip
+
+    frame = pd.DataFrame(
+        [
+            row(2, 2, "greedy", "casual", "seat 0 short", -0.0625, 0.0015, 1e-9),
+            row(2, 2, "swift", "strong", "seat 0 short", -0.004, 0.01, 0.6),
+            row(4, 2, "greedy", "casual", "seat 0 short", -0.05, 0.0015, 1e-9),
+            row(4, 2, "swift", "strong", "seat 0 short", -0.05, 0.01, 1e-5),
+            row(2, 2, "greedy", "casual", "no reshuffle", 0.001, 0.0015, 0.9),
+            row(2, 2, "swift", "strong", "no reshuffle", -0.002, 0.01, 0.9),
+        ]
+    )
+    text = what_changes(frame, "team 0's advantage")
+    assert text.startswith("## What changes and where")
+    assert "±1.00 pp" in text and "20,000 games per configuration" in text
+    seat = next(line for line in text.splitlines() if line.startswith("- **seat 0 short**"))
+    assert "3 of its 4 rows" in seat and "2 of 2 casual, 1 of 2 strong" in seat
+    assert "-6.25 pp [-6.40, -6.10] (2p/2t, greedy)" in seat
+    # at 2p/2t greedy shows the shift and swift does not: said, with both intervals; 4p/2t agrees
+    assert "disagree at 2p/2t" in seat and "-0.40 pp [-1.40, +0.60] (2p/2t, swift) does not survive Holm" in seat
+    assert "4p/2t:" not in seat
+    assert "- **no reshuffle**: no shift survives Holm" in text
+    for word in ("fair", "no effect"):
+        assert word not in text
+
+
+def test_shift_grid_draws_every_table_casual_beside_strong():
+    from simkit.presentation import plots
+
+    frame = pd.DataFrame(
+        [
+            dict(
+                players=p, teams=t, policies=spec, strength=kind, change=change,
+                shift=0.01, low=0.0, high=0.02, p_holm=0.01 if spec == "greedy" else 0.5,
+            )
+            for p, t in LEGAL_TABLES
+            for spec, kind in (("greedy", "casual"), ("swift", "strong"))
+            for change in ("a", "b", "c", "d")
+        ]
+    )  # fmt: skip
+    figure = plots.shift_grid(frame, "shift", "Changes")
+    title = figure.get_suptitle()
+    assert all(f"{p}p/{t}t" in title for p, t in LEGAL_TABLES) and "strong play: swift" in title
+    visible = [ax for ax in figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == ["a", "b", "c", "d"]
+    assert [t.get_text() for t in visible[0].get_xticklabels()] == [f"{p}p/{t}t" for p, t in LEGAL_TABLES]
 
 
 def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same_deals(tmp_path):
@@ -569,7 +713,10 @@ def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same
         )
     # no reshuffle changes nothing until the pile runs out: its pairs are the most alike
     assert s.set_index("variant").loc["no reshuffle", "turns_shift_correlation"] > 0.5
-    assert (tmp_path / "variants.png").exists()
+    assert (tmp_path / "variants.png").exists() and (tmp_path / "variants_tables.png").exists()
+    assert set(s["strength"]) == {"casual"}
+    head = "# variants study: What do the rule variants change, against the standard game?\n\n"
+    assert (tmp_path / "summary.md").read_text().startswith(head + "## What changes and where")
 
 
 # --- the compensation search -------------------------------------------------------
@@ -1106,7 +1253,7 @@ def test_the_docs_metric_table_is_the_registry():
         (["study", "teams", "--sizes", "3..5"], "--sizes applies to the hand-size study, not to teams"),
         (["study", "hand-size", "--with", "seats"], "--with 'seats' must be penalties or compensation"),
         (["study", "teams", "--with", "penalties"], "--with applies to the hand-size study, not to teams"),
-        (["study", "teams", "--players", "6"], "the teams study sets --players itself"),
+        (["study", "teams", "--sequences-to-win", "3"], "the teams study sets --sequences-to-win itself"),
         (["study", "skill", "--policy", "greedy"], "a skill study needs at least two --policy line-ups"),
         (["study", "skill", "--policy", "greedy", "--policy", "greedy"], "a line-up is given twice"),
         (["study", "first-player", "--policy", "clever"], "unknown player 'clever'"),

@@ -202,7 +202,7 @@ def describe_identity(identity: dict) -> str:
 
 def default_folder(study: Study) -> str:
     """The study's folder in the workspace (runs/) without --out: its kind, then the options not at their default
-    ('hand-size-p4', 'first-player-noreshuffle', 'compensation-greedy-s7')."""
+    ('hand-size-late2', 'first-player-noreshuffle', 'compensation-greedy-s7')."""
     parts = [study.kind.name]
     rules = {k: v for k, v in study.base.items() if k not in study.kind.choosing}
     if rules:

@@ -1,6 +1,7 @@
 """hand-size: what does a card more or less in hand change? A sweep, the table penalty, a compensation.
 
-The sweep plays the common hand sizes asked for (--sizes, default 3..9) and the table's own hand, the
+At every legal table (or those of --players and --teams), the sweep plays the common hand sizes asked for
+(--sizes; default 3..9, those the deck can deal at the table) and the table's own hand, the
 reference of every shift. The penalties (one seat, or a whole team, one card short) and the compensation
 (every later team one card more) are played without --sizes, or when --with asks for them. Every change
 is a shift of team 0's advantage from an even game, paired on the same deals: each swept size against the
@@ -17,13 +18,26 @@ from simkit.game.rules import HAND_SIZE, MAX_HAND_SIZE, Rules
 from simkit.kernels.core.state import DECK_SIZE
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
-from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, lineups_for, one_table_text
+from simkit.studies.kind import (
+    LEGAL_TABLES,
+    SHIFT_POLICIES,
+    Config,
+    Results,
+    Study,
+    StudyKind,
+    Tables,
+    lineups_for,
+    shift_games,
+    strength,
+    table_list,
+    tables_of,
+)
 from simkit.studies.options import (
     DEFAULT_SIZES,  # its own option, --sizes (simkit.studies.options), sweeps them
     HAND_SIZE_PARTS,  # its own option, --with, plays them besides the sweep
     StudyError,
 )
-from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame, what_changes
 
 
 def parts_of(study: Study) -> tuple[str, ...]:
@@ -35,14 +49,21 @@ def parts_of(study: Study) -> tuple[str, ...]:
     return HAND_SIZE_PARTS if study.options.get("sizes") is None else ()
 
 
-def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:
-    """(the table's rules, [(group, label, hand size per seat)]): the sweep (with the table's own hand), then
-    the penalties and the compensation that parts_of(study) plays."""
-    base = Rules.make(**study.base)
+def variants(
+    study: Study, table: tuple[int, int] | None = None
+) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]]]:
+    """(the table's rules, [(group, label, hand size per seat)]) at `table` (players, teams; default the one of
+    the study's rules): the sweep (with the table's own hand), then the penalties and the compensation that
+    parts_of(study) plays. Without --sizes the sweep is DEFAULT_SIZES the deck can deal at the table; a size
+    given that it cannot deal is refused."""
+    rest = {k: v for k, v in study.base.items() if table is None or k not in ("players", "teams")}
+    base = Rules.make(**rest) if table is None else Rules.make(*table, **rest)
     players, teams = base.players, base.teams
     parts = parts_of(study)
     given = study.options.get("sizes")
     sizes = sorted(set(DEFAULT_SIZES if given is None else given))
+    if given is None:  # the default sweep: the sizes the deck can deal at this table
+        sizes = [h for h in sizes if h <= MAX_HAND_SIZE and h * players <= DECK_SIZE]
     if not sizes:
         raise StudyError("the hand-size sweep is empty; give sizes such as 3..9")
     for h in sizes:
@@ -85,12 +106,14 @@ def variants(study: Study) -> tuple[Rules, list[tuple[str, str, tuple[int, ...]]
 
 
 def plan(study: Study, results: Results) -> list[Config]:
-    base, rows = variants(study)
+    """Every row of variants() at every table the study plays (tables_of), for every line-up."""
     configs = []
-    for group, label, sizes in rows:
-        rules = base.replace(hand_size=sizes)
-        for lineup, games in lineups_for(study, rules):
-            configs.append(Config(rules, lineup, games, group, label))
+    for table in tables_of(study):
+        base, rows = variants(study, table)
+        for group, label, sizes in rows:
+            rules = base.replace(hand_size=sizes)
+            for lineup, games in lineups_for(study, rules):
+                configs.append(Config(rules, lineup, games, group, label))
     return configs
 
 
@@ -109,27 +132,32 @@ def comparisons(configs: list[Config]) -> list[tuple[Config, Config, str, bool]]
     size against the table's own hand (same line-up), then each one-card step of the sweep not already
     among them (h cards each against h + 1), then each penalty and the compensation against the table's
     own hand."""
-    sweep = {(c.lineup.spec, _common(c)): c for c in configs if c.group == "sweep"}
-    usual = {spec: c for (spec, h), c in sweep.items() if h == HAND_SIZE[c.rules.players]}
+    sweep = {(*_at(c), _common(c)): c for c in configs if c.group == "sweep"}
+    usual = {key[:3]: c for key, c in sweep.items() if key[3] == HAND_SIZE[c.rules.players]}
     out = []
     for c in configs:
-        if c.group != "sweep" or c.lineup.spec not in usual:
+        if c.group != "sweep" or _at(c) not in usual:
             continue
         h, normal = _common(c), HAND_SIZE[c.rules.players]
         if h != normal:
             side = "fewer" if h < normal else "more"
-            out.append((c, usual[c.lineup.spec], f"everyone {_cards(abs(h - normal))} {side} than usual", False))
+            out.append((c, usual[_at(c)], f"everyone {_cards(abs(h - normal))} {side} than usual", False))
     for c in configs:
         if c.group != "sweep":
             continue
         h = _common(c)
-        above = sweep.get((c.lineup.spec, h + 1))
+        above = sweep.get((*_at(c), h + 1))
         if above is not None and h + 1 != HAND_SIZE[c.rules.players]:
             out.append((c, above, f"everyone one card fewer, {h + 1} to {h}", True))
     for c in configs:
-        if c.group in ("penalty", "compensation") and c.lineup.spec in usual:
-            out.append((c, usual[c.lineup.spec], c.label, False))
+        if c.group in ("penalty", "compensation") and _at(c) in usual:
+            out.append((c, usual[_at(c)], c.label, False))
     return out
+
+
+def _at(c: Config) -> tuple[int, int, str]:
+    """A configuration's table and line-up: its changes are measured against the even game of the same."""
+    return c.rules.players, c.rules.teams, c.lineup.spec
 
 
 def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
@@ -145,7 +173,10 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
             {
                 "study_group": c.group,
                 "label": label,
+                "players": c.rules.players,
+                "teams": c.rules.teams,
                 "policies": c.lineup.spec,
+                "strength": strength(c.lineup),
                 "hand_size": c.rules.hand_size_text,
                 "reference_hand_size": e.rules.hand_size_text,
                 "step": step,
@@ -261,7 +292,7 @@ def shifts_section(s: pd.DataFrame) -> str:
         ],
         [
             (
-                r.label,
+                _change(r, s),
                 r.hand_size,
                 r.policies,
                 pp(r.advantage, digits=2),
@@ -291,7 +322,7 @@ def shifts_terminal_table(s: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
-                "change": r.label,
+                "change": _change(r, s),
                 "cards": str(r.hand_size),
                 "vs": str(r.reference_hand_size),
                 "line-up": r.policies,
@@ -301,6 +332,24 @@ def shifts_terminal_table(s: pd.DataFrame) -> pd.DataFrame:
             for r in s.itertuples()
         ]
     )
+
+
+def _change(r, s: pd.DataFrame) -> str:
+    """A shift's change in words, its table first when the study has several ('4p/2t: seat 0 ...')."""
+    several = s[["players", "teams"]].drop_duplicates().shape[0] > 1
+    return f"{r.players}p/{r.teams}t: {r.label}" if several else r.label
+
+
+def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
+    """The shifts from the table's own hand (not the one-card steps of the sweep) as summary.what_changes and
+    plots.shift_grid read them; a swept size's change names the size ('3 cards each, not the usual')."""
+    usual = s[~s["step"].astype(bool)]
+    change = [
+        f"{r.hand_size} cards each, not the usual" if r.study_group == "sweep" else r.label for r in usual.itertuples()
+    ]
+    size = [int(r.hand_size) if r.study_group == "sweep" else 100 for r in usual.itertuples()]  # the sweep first
+    frame = usual.assign(change=change, order=size).sort_values("order", kind="stable")
+    return frame.drop(columns="order").rename(columns={"shift_low": "low", "shift_high": "high"})
 
 
 def parts_note(study: Study, configs: list[Config]) -> list[str]:
@@ -341,6 +390,14 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         ),
         terminal_more={"shifts from the even game": shifts_terminal_table(s)} if len(s) else {},
         sections=[shifts_section(s)],
+        headline=what_changes(
+            headline_frame(s),
+            "team 0's advantage (its share of the decided games minus 1/teams) from the table's own hand, paired on "
+            "the same deals where that narrows it",
+            family=len(s),
+        )
+        if len(s)
+        else "",
         notes=[
             "`advantage` is team 0's share of the decided games minus its fair share 1/teams; the p-values of the "
             f"{len(summary)} configurations' advantages are adjusted together by Holm's method, and so are those of "
@@ -355,8 +412,18 @@ def figures(t: Tables) -> dict:
     s = t.extra.get("shifts", pd.DataFrame())
     if len(s):  # the changes from the table's own hand (the one-card steps of the sweep are in the tables)
         usual = s[~s["step"].astype(bool)]
-        out["hand_size_shifts.png"] = plots.shifts(usual, plots.tables_text(t.summary))
+        if usual[["players", "teams"]].drop_duplicates().shape[0] == 1:
+            out["hand_size_shifts.png"] = plots.shifts(usual, plots.tables_text(t.summary))
+        out["hand_size_tables.png"] = plots.shift_grid(
+            headline_frame(s),
+            "shift of team 0's advantage, decided games",
+            "A card more or less in hand: the shift from the table's own hand",
+        )
     return out
+
+
+def tables_text() -> str:
+    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
 
 
 KIND = StudyKind(
@@ -366,6 +433,9 @@ KIND = StudyKind(
     plan,
     tables,
     figures,
-    varies=("hand_size",),
-    tables_text=one_table_text,
+    default_policies=SHIFT_POLICIES,
+    varies=("hand_size", "players", "teams"),
+    restricts=("players", "teams"),
+    games=shift_games,
+    tables_text=tables_text,
 )

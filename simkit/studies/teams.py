@@ -1,56 +1,229 @@
-"""teams: are three teams fairer than two? How many sequences to win?"""
+"""teams: are three teams fairer than two? How many sequences to win?
+
+The split: 6 and 12 players in two or three teams. The sequences: every two-team table needing 1, 2 (the
+rules' number) or 3 sequences to win. Each change is a shift: the table in three teams against two (team 0's
+relative advantage, independent games) and each number of sequences against the rules' 2 (team 0's
+advantage, paired on the same deals); the study's shifts are one Holm family.
+"""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
+from simkit.analysis import stats
 from simkit.game.rules import Rules
 from simkit.presentation import plots
-from simkit.presentation.render import count, format_p_value, pct, pp, relative
-from simkit.studies.kind import Config, Results, Study, StudyKind, Tables, lineups_for, table_list
-from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
+from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp, relative
+from simkit.studies.kind import (
+    LEGAL_TABLES,
+    SHIFT_POLICIES,
+    Config,
+    Results,
+    Study,
+    StudyKind,
+    Tables,
+    lineups_for,
+    shift_games,
+    strength,
+    table_list,
+    tables_of,
+)
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame, what_changes
 
 SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
-SEQUENCE_PLAYERS, SEQUENCES = (2, 6), (1, 2, 3)  # two teams of these players needing these sequences to win
+SEQUENCE_PLAYERS = tuple(p for p, t in LEGAL_TABLES if t == 2)  # two-team tables: the sequences to win vary
+SEQUENCES, STANDARD_SEQUENCES = (1, 2, 3), 2  # the sequences to win they need; the rules' number (RULES.md)
 
 
 def tables_text() -> str:
     split = table_list([(p, t) for p in SPLIT_PLAYERS for t in SPLIT_TEAMS])
     return (
-        f"its own, fixed: {split}; {table_list([(p, 2) for p in SEQUENCE_PLAYERS])} needing "
-        f"{', '.join(map(str, SEQUENCES[:-1]))} or {SEQUENCES[-1]} sequences to win"
+        f"its own: {split}; every two-team table ({table_list([(p, 2) for p in SEQUENCE_PLAYERS])}) needing "
+        f"{', '.join(map(str, SEQUENCES[:-1]))} or {SEQUENCES[-1]} sequences to win; --players and --teams "
+        "choose some"
     )
 
 
-def plan(study: Study, results: Results) -> list[Config]:
-    """6 and 12 players in two or three teams; two teams needing 1, 2 or 3 sequences (2 and 6 players).
+def _sequences_label(players: int, q: int) -> str:
+    return f"{players} players, {q} sequence{'s' if q > 1 else ''} to win"
 
-    6 players in 2 teams needing 2 sequences is one configuration of both
-    parts: it is listed once, in the split.
+
+def plan(study: Study, results: Results) -> list[Config]:
+    """6 and 12 players in two or three teams; every two-team table needing 1, 2 or 3 sequences; only the
+    tables of --players (and --teams) when given.
+
+    6 and 12 players in 2 teams needing 2 sequences are configurations of both
+    parts: each is listed once, in the split.
     """
-    base = study.base
+    base = {k: v for k, v in study.base.items() if k not in ("players", "teams")}
+    chosen = set(tables_of(study))
     configs = []
     for players in SPLIT_PLAYERS:
         for teams in SPLIT_TEAMS:
+            if (players, teams) not in chosen:
+                continue
             rules = Rules.make(players, teams, **base)
             for lineup, games in lineups_for(study, rules):
                 configs.append(Config(rules, lineup, games, "split", f"{players} players in {teams} teams"))
     for players in SEQUENCE_PLAYERS:
+        if (players, 2) not in chosen:
+            continue
         for q in SEQUENCES:
-            if players == 6 and q == 2:
-                continue  # = 6 players in 2 teams, above
+            if players in SPLIT_PLAYERS and q == STANDARD_SEQUENCES:
+                continue  # = players in 2 teams, above
             rules = Rules.make(players, 2, sequences_to_win=q, **base)
             for lineup, games in lineups_for(study, rules):
-                configs.append(
-                    Config(
-                        rules,
-                        lineup,
-                        games,
-                        "sequences",
-                        f"{players} players, {q} sequence{'s' if q > 1 else ''} to win",
-                    )
-                )
+                configs.append(Config(rules, lineup, games, "sequences", _sequences_label(players, q)))
     return configs
+
+
+def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
+    """Each change against its reference, same line-up: each number of sequences to win against the rules' 2
+    at its table (team 0's advantage, paired on the same deals where the pairs are correlated,
+    simkit.analysis.stats.shift), and three teams against two at 6 and 12 players (team 0's relative
+    advantage, its share of the decided games over 1/teams minus 1; independent games: a normal interval on
+    the difference); Holm's adjustment over all of them."""
+    standard = {
+        (c.rules.players, c.lineup.spec): c
+        for c in configs
+        if c.rules.teams == 2 and c.rules.sequences_to_win == STANDARD_SEQUENCES
+    }
+    rows = []
+    for c in configs:
+        ref = standard.get((c.rules.players, c.lineup.spec))
+        if ref is None or ref == c:
+            continue
+        a, b = results.complete(c), results.complete(ref)
+        row = {
+            "players": c.rules.players,
+            "teams": c.rules.teams,
+            "policies": c.lineup.spec,
+            "strength": strength(c.lineup),
+            "games": a.games,
+            "reference_games": b.games,
+        }
+        if c.rules.teams == 2:  # another number of sequences to win
+            q = c.rules.sequences_to_win
+            paired = c.games == ref.games
+            s = stats.shift(a.wins(), a.games, b.wins(), b.games, joint=results.joint(c, ref) if paired else None)
+            row.update(
+                {
+                    "change": f"{q} sequence{'s' if q > 1 else ''} to win, not {STANDARD_SEQUENCES}",
+                    "measure": "advantage",
+                    "value": stats.advantage(a.wins()).value,
+                    "reference": stats.advantage(b.wins()).value,
+                    "shift": s.estimate.value,
+                    "shift_low": s.estimate.low,
+                    "shift_high": s.estimate.high,
+                    "paired": s.paired,
+                    "p_value": s.p_value,
+                }
+            )
+        else:  # three teams, not two: relative advantages of independent games
+            ra, rb = stats.relative_advantage(a.wins()), stats.relative_advantage(b.wins())
+            se = math.hypot(_relative_se(a.wins(), c.rules.teams), _relative_se(b.wins(), 2))
+            d = ra.value - rb.value
+            row.update(
+                {
+                    "change": "3 teams, not 2",
+                    "measure": "relative_advantage",
+                    "value": ra.value,
+                    "reference": rb.value,
+                    "shift": d,
+                    "shift_low": d - stats.Z * se,
+                    "shift_high": d + stats.Z * se,
+                    "paired": False,
+                    "p_value": math.erfc(abs(d) / se / math.sqrt(2)) if se > 0 else 1.0,
+                }
+            )
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    if len(frame):
+        frame["p_holm"] = stats.holm(frame["p_value"])
+    return frame
+
+
+def _relative_se(wins, teams: int) -> float:
+    """The standard error of team 0's relative advantage: teams x its share's (binomial, decided games)."""
+    decided = int(sum(wins))
+    share = wins[0] / decided if decided else 0.0
+    return teams * math.sqrt(share * (1 - share) / decided) if decided else math.inf
+
+
+def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
+    """The shifts as summary.what_changes and plots.shift_grid read them."""
+    if not len(s):
+        return s
+    frame = s.rename(columns={"shift_low": "low", "shift_high": "high"}).copy()
+    frame["what"] = [
+        "shift of team 0's advantage (pp)" if m == "advantage" else "shift of its relative advantage (% points)"
+        for m in frame["measure"]
+    ]
+    return frame
+
+
+def headline(s: pd.DataFrame) -> str:
+    """What changes and where: the sequences' shifts of the advantage (pp), then the split's of the relative
+    advantage (points of %), one Holm family."""
+    if not len(s):
+        return ""
+    frame = headline_frame(s)
+    seq, split = frame[frame["measure"] == "advantage"], frame[frame["measure"] != "advantage"]
+    parts = []
+    if len(seq):
+        parts.append(
+            what_changes(
+                seq,
+                "team 0's advantage (its share of the decided games minus 1/2) from 2 sequences to win, on the "
+                "same deals",
+                family=len(s),
+            )
+        )
+    if len(split):
+        parts.append(
+            what_changes(
+                split,
+                "team 0's relative advantage (its share of the decided games over 1/teams, minus 1) from two "
+                "teams to three, independent games",
+                unit="% points",
+                family=len(s),
+                heading=not parts,
+            )
+        )
+    return "\n".join(parts)
+
+
+def shifts_section(s: pd.DataFrame) -> str:
+    """summary.md's shifts: each change against its reference, with its interval and Holm's p."""
+    if not len(s):
+        return ""
+    rows = []
+    for r in s.itertuples():
+        scale = 100
+        unit = "pp" if r.measure == "advantage" else "% points"
+        rows.append(
+            (
+                f"{r.players}p/{r.teams}t",
+                r.change,
+                r.policies,
+                f"{scale * r.value:+.2f} (was {scale * r.reference:+.2f})",
+                f"{scale * r.shift:+.2f} {unit} [{scale * r.shift_low:+.2f}, {scale * r.shift_high:+.2f}]"
+                + ("" if r.paired else " (unpaired)"),
+                format_p_value(r.p_holm),
+                f"{r.games:,} vs {r.reference_games:,}",
+            )
+        )
+    table = markdown_table(
+        ["table", "change", "line-up", "value (reference)", "shift [95% CI]", "p (Holm)", "games"], rows
+    )
+    return (
+        "## Shifts\n\nEach number of sequences to win against the rules' 2 at its table: the shift of team 0's "
+        "advantage in pp, paired on the same deals where the pairs are correlated; three teams against two at 6 "
+        "and 12 players: the shift of team 0's relative advantage in points of %, from independent games (a "
+        f"normal interval on the difference). The {len(s)} shifts are tested together (Holm).\n\n" + table
+    )
 
 
 def key_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -98,8 +271,12 @@ def terminal_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
+    s = shifts(configs, results)
     return Tables(
         summary,
+        {"shifts": s} if len(s) else {},
+        headline=headline(s),
+        sections=[shifts_section(s)] if len(s) else [],
         key=key_table(summary),
         terminal=terminal_table(summary),
         terminal_note=(
@@ -113,14 +290,20 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
             "(team 0's share of the decided games over its fair share, minus 1) and by the balance of the decided "
             "games; the balance of all games also counts stalemates, which shrink the gaps by themselves.",
             f"The p-values of the {len(summary)} distinct configurations' advantages are adjusted together by Holm's "
-            "method (6 players in 2 teams needing 2 sequences is listed once).",
+            "method (6 and 12 players in 2 teams needing 2 sequences are listed once, in the split); so are the "
+            "p-values of the shifts.",
         ],
     )
 
 
 def figures(t: Tables) -> dict:
-
-    return {"teams.png": plots.teams(t.summary)}
+    out = {"teams.png": plots.teams(t.summary)}
+    s = t.extra.get("shifts", pd.DataFrame())
+    if len(s):
+        out["teams_tables.png"] = plots.shift_grid(
+            headline_frame(s), "shift", "Teams and sequences to win: each change's shift"
+        )
+    return out
 
 
 KIND = StudyKind(
@@ -130,6 +313,9 @@ KIND = StudyKind(
     plan,
     tables,
     figures,
+    default_policies=SHIFT_POLICIES,
     varies=("players", "teams", "sequences_to_win"),
+    restricts=("players", "teams"),
+    games=shift_games,
     tables_text=tables_text,
 )

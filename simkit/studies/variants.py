@@ -10,10 +10,22 @@ from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
 from simkit.studies.hand_size import pairing_sentence
-from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, table_list
-from simkit.studies.summary import summary_frame
+from simkit.studies.kind import (
+    LEGAL_TABLES,
+    SHIFT_POLICIES,
+    Config,
+    Results,
+    Study,
+    StudyKind,
+    Tables,
+    lineups_for,
+    shift_games,
+    strength,
+    table_list,
+    tables_of,
+)
+from simkit.studies.summary import summary_frame, what_changes
 
-TABLES = ((2, 2), (3, 3), (4, 2))
 VARIANTS: tuple[tuple[str, dict], ...] = (
     ("standard", {}),
     ("no reshuffle", {"reshuffle": False}),
@@ -24,15 +36,6 @@ VARIANTS: tuple[tuple[str, dict], ...] = (
     ("late card, K = 10", {"late_card": 10}),
 )
 """Each variant's name and its rule options (RULES.md, "Rule variants"); the first is the reference."""
-
-
-def tables_of(study: Study) -> list[tuple[int, int]]:
-    base = study.base
-    chosen = [(p, t) for p, t in TABLES if base.get("players", p) == p and base.get("teams", t) == t]
-    if not chosen:
-        rules = Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})
-        chosen = [(rules.players, rules.teams)]
-    return chosen
 
 
 def plan(study: Study, results: Results) -> list[Config]:
@@ -69,6 +72,7 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
             "players": c.rules.players,
             "teams": c.rules.teams,
             "policies": c.lineup.spec,
+            "strength": strength(c.lineup),
             "variant": c.label,
             "games": pairs.n,
             "advantage": stats.advantage(a.wins()).value,
@@ -138,6 +142,24 @@ def terminal_table(s: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
+    """The shifts of team 0's advantage as summary.what_changes and plots.shift_grid read them."""
+    return pd.DataFrame(
+        {
+            "players": s["players"],
+            "teams": s["teams"],
+            "policies": s["policies"],
+            "strength": s["strength"],
+            "games": s["games"],
+            "change": s["variant"],
+            "shift": s["advantage_shift"],
+            "low": s["advantage_shift_low"],
+            "high": s["advantage_shift_high"],
+            "p_holm": s["advantage_shift_p_holm"],
+        }
+    )
+
+
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     s = shifts(configs, results)
@@ -178,6 +200,11 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
             "the study; the games, the advantages and the shifts of the length and the stalemates are in summary.md"
         ),
         sections=[section],
+        headline=what_changes(
+            headline_frame(s),
+            "team 0's advantage (its share of the decided games minus 1/teams) from the standard game, on the "
+            "same deals",
+        ),
         notes=[
             "Shifts: the variant's value minus the standard game's, on the same deals (paired; delta method for the "
             f"advantage). The {len(s)} shifts of the advantage are tested together (Holm), as are those of the length "
@@ -189,11 +216,19 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 
 def figures(t: Tables) -> dict:
 
-    return {"variants.png": plots.variants(t.extra["shifts"])}
+    s = t.extra["shifts"]
+    return {
+        "variants.png": plots.variants(s),
+        "variants_tables.png": plots.shift_grid(
+            headline_frame(s),
+            "shift of team 0's advantage, decided games",
+            "Rule variants against the standard game, on the same deals",
+        ),
+    }
 
 
 def tables_text() -> str:
-    return f"{table_list(TABLES)} by default, or any other legal table ({table_list(LEGAL_TABLES)})"
+    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
 
 
 KIND = StudyKind(
@@ -204,7 +239,9 @@ KIND = StudyKind(
     plan,
     tables,
     figures,
+    default_policies=SHIFT_POLICIES,
     varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
     restricts=("players", "teams"),
+    games=shift_games,
     tables_text=tables_text,
 )
