@@ -72,7 +72,7 @@ def test_no_command_without_out_changes_the_published_results(tmp_path, monkeypa
     workspace = tmp_path / defaults.WORKSPACE
     assert {
         "first-player",
-        "hand-size-p3-sizes-5,6",
+        "hand-size-sizes-5,6",  # a table narrowed with --players joins the all-tables study's folder
         "teams",
         "teams-noreshuffle",
         "skill-p4",
