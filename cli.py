@@ -964,17 +964,18 @@ def confirm(
     by a power calculation, one look, family-wise error 5% (simkit.studies.confirmation)."""
     from simkit.game.play import set_threads
     from simkit.studies import confirmation as cf
+    from simkit.studies import confirmation_protocol as cp
     from simkit.studies.loop import run_study
 
-    path = folder / cf.PROTOCOL_FILE
+    path = folder / cp.PROTOCOL_FILE
     with user_errors():
         if plan:
             from simkit.studies.rules_card import LINEUPS, make_card
 
-            if LINEUPS != cf.LINEUP:
-                raise cf.ProtocolError(f"the card's line-ups {LINEUPS} are not the protocol's {cf.LINEUP}")
-            protocol = cf.plan(make_card(results), results, seed, prior)
-            cf.write_protocol(path, protocol)
+            if LINEUPS != cp.LINEUP:
+                raise cp.ProtocolError(f"the card's line-ups {LINEUPS} are not the protocol's {cp.LINEUP}")
+            protocol = cp.plan(make_card(results), results, seed, prior)
+            cp.write_protocol(path, protocol)
             if not quiet:
                 out_console.print(
                     f"wrote {path}: {len(protocol['verdict'])} verdicts (all pass with a chance of "
@@ -983,9 +984,9 @@ def confirm(
                     highlight=False,
                 )
             return
-        protocol = cf.read_protocol(path)
-        cf.check_committed(path)
-        cf.check_seeds(protocol, results, folder)
+        protocol = cp.read_protocol(path)
+        cp.check_committed(path)
+        cp.check_seeds(protocol, results, folder)
         set_threads(threads)
         the_study = cf.study_of(protocol)
         with _stop_signals() as heard:

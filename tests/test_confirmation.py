@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,10 +12,11 @@ import tomli_w
 from simkit.analysis import stats
 from simkit.game.rules import Rules
 from simkit.studies import confirmation as cf
+from simkit.studies import confirmation_protocol as cp
 from simkit.studies.loop import run_study
 
-PUBLISHED = cf.read_protocol(cf.Path("results/confirmation") / cf.PROTOCOL_FILE)  # format 1
-SECOND = cf.read_protocol(cf.Path("results/confirmation-2") / cf.PROTOCOL_FILE)  # format 2: Holm over the rules
+PUBLISHED = cp.read_protocol(Path("results/confirmation") / cp.PROTOCOL_FILE)  # format 1
+SECOND = cp.read_protocol(Path("results/confirmation-2") / cp.PROTOCOL_FILE)  # format 2: Holm over the rules
 
 
 def _at(v: dict, shares) -> np.ndarray:
@@ -35,13 +37,13 @@ def _draw(rng, v: dict, shares, families: int) -> np.ndarray:
 
 
 def test_the_second_protocol_s_family_wise_error_is_at_most_five_percent() -> None:
-    """The verdicts' own code (cf.decide, which verdict_rows writes) on every rule of the second protocol
+    """The verdicts' own code (cp.decide, which verdict_rows writes) on every rule of the second protocol
     drawn at its margin: some rule is called fair in at most 5% of the families (plus three Monte Carlo
     standard errors)."""
     rng = np.random.default_rng(1)
     families = 4_000
     wins = [_draw(rng, v, _at_margin(v), families) for v in SECOND["verdict"]]
-    fair = np.stack([d["fair"] for d in cf.decide(wins, SECOND)], axis=-1)
+    fair = np.stack([d["fair"] for d in cp.decide(wins, SECOND)], axis=-1)
     rate = fair.any(axis=-1).mean()
     assert rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / families), rate
 
@@ -60,7 +62,7 @@ def test_holm_holds_the_error_when_every_other_rule_is_fair(null: int) -> None:
             g = v.get("gap_margin")
             shares = _at(v, (1 / 3 + g / 2, 1 / 3 - g / 2, 1 / 3)) if g and null == 19 else _at_margin(v)
         wins.append(_draw(rng, v, shares, families))
-    decisions = cf.decide(wins, SECOND)
+    decisions = cp.decide(wins, SECOND)
     others = np.stack([d["fair"] for i, d in enumerate(decisions) if i != null], axis=-1)
     assert others.all(axis=-1).mean() > 0.8  # the others pass: Holm steps down to the full level
     rate = decisions[null]["fair"].mean()
@@ -73,9 +75,9 @@ def test_the_second_protocol_s_chance_that_all_pass_holds_under_its_estimates() 
     rng = np.random.default_rng(5)
     families = 2_000
     wins = [_draw(rng, v, v["planned_at"]["shares"], families) for v in SECOND["verdict"]]
-    fair = np.stack([d["fair"] for d in cf.decide(wins, SECOND)], axis=-1)
+    fair = np.stack([d["fair"] for d in cp.decide(wins, SECOND)], axis=-1)
     rate = fair.all(axis=-1).mean()
-    assert SECOND["all_pass"] >= cf.ALL_PASS
+    assert SECOND["all_pass"] >= cp.ALL_PASS
     assert rate >= SECOND["all_pass"] - 3 * np.sqrt(0.1 * 0.9 / families), rate
 
 
@@ -83,14 +85,14 @@ def test_the_power_calculation_counts_only_the_decided_games() -> None:
     """Fewer decided games, less power: a three-team rule with 80% of its games decided needs 1/0.8 times
     the games of one with all decided, and the plan sizes it so."""
     shares, level = (0.3345, 0.3330, 0.3325), 0.0025
-    all_decided = cf.power_rule(shares, 0.005, 0.01, level, 800_000, seed=1)
-    four_fifths = cf.power_rule(shares, 0.005, 0.01, level, int(800_000 * 0.8), seed=1)
+    all_decided = cp.power_rule(shares, 0.005, 0.01, level, 800_000, seed=1)
+    four_fifths = cp.power_rule(shares, 0.005, 0.01, level, int(800_000 * 0.8), seed=1)
     assert four_fifths < all_decided
-    games, power = cf.games_for_power(
-        lambda n: cf.power_rule(shares, 0.005, 0.01, level, int(n * 0.8), seed=1), 0.99, 4_000_000
+    games, power = cp.games_for_power(
+        lambda n: cp.power_rule(shares, 0.005, 0.01, level, int(n * 0.8), seed=1), 0.99, 4_000_000
     )
-    decided_games, _ = cf.games_for_power(
-        lambda n: cf.power_rule(shares, 0.005, 0.01, level, n, seed=1), 0.99, 4_000_000
+    decided_games, _ = cp.games_for_power(
+        lambda n: cp.power_rule(shares, 0.005, 0.01, level, n, seed=1), 0.99, 4_000_000
     )
     assert power >= 0.99
     assert 1.15 < games / decided_games < 1.35
@@ -101,9 +103,9 @@ def test_the_power_calculation_counts_only_the_decided_games() -> None:
 def test_the_largest_gap_s_interval_has_a_real_lower_bound() -> None:
     """One pair's interval clear of zero bounds the largest gap below by its distance from zero."""
     wins = np.array([340_000, 330_000, 330_000])
-    gap, _, floor, reach = cf.test_gaps(wins, 0.01, 0.0025)
+    gap, _, floor, reach = cp.test_gaps(wins, 0.01, 0.0025)
     assert floor > 0.005 and floor < gap < reach
-    assert cf.test_gaps(np.array([1000, 1000, 1000]), 0.01, 0.0025)[2] == 0.0
+    assert cp.test_gaps(np.array([1000, 1000, 1000]), 0.01, 0.0025)[2] == 0.0
 
 
 def test_a_plan_refuses_a_seed_used_anywhere_in_results(tmp_path) -> None:
@@ -111,29 +113,29 @@ def test_a_plan_refuses_a_seed_used_anywhere_in_results(tmp_path) -> None:
     (tmp_path / "archive" / "old").mkdir(parents=True)
     (tmp_path / "archive" / "old" / "verdicts.csv").write_text("players,seed\n2,777\n")
     (tmp_path / "run.md").write_text("## players=2, teams=2, policies=random,random, seed=888 (n=1,000)\n")
-    assert {777, 888} <= cf.used_seeds(tmp_path)
+    assert {777, 888} <= cp.used_seeds(tmp_path)
     for seed in (777, 887):
-        with pytest.raises(cf.ProtocolError, match=f"seed {seed if seed == 777 else 888} was played"):
-            cf.plan(None, tmp_path, seed)
+        with pytest.raises(cp.ProtocolError, match=f"seed {seed if seed == 777 else 888} was played"):
+            cp.plan(None, tmp_path, seed)
 
 
 def test_the_published_seeds_include_the_archive_and_the_run_reports() -> None:
-    used = cf.used_seeds(cf.Path("results"), besides=cf.Path("results/confirmation-2"))
+    used = cp.used_seeds(Path("results"), besides=Path("results/confirmation-2"))
     assert {2026, 20261206, 20261207} <= used
     assert not {20261208, 20261209} & used
 
 
 def test_a_protocol_outside_a_git_repository_is_refused(tmp_path) -> None:
-    path = tmp_path / cf.PROTOCOL_FILE
+    path = tmp_path / cp.PROTOCOL_FILE
     path.write_text("format = 'x'\n")
-    with pytest.raises(cf.ProtocolError, match="outside a git repository"):
-        cf.check_committed(path)
+    with pytest.raises(cp.ProtocolError, match="outside a git repository"):
+        cp.check_committed(path)
 
 
 def test_one_rule_has_one_name() -> None:
     """10p/2t: the handicap of 10 turns deals exactly as the late card after 2 turns, and is named so."""
-    assert cf.one_name(Rules.make(10, 2, handicap=10)) == {"late_card": 2}
-    assert cf.one_name(Rules.make(12, 2, handicap=9)) == {"handicap": 9}
+    assert cp.one_name(Rules.make(10, 2, handicap=10)) == {"late_card": 2}
+    assert cp.one_name(Rules.make(12, 2, handicap=9)) == {"handicap": 9}
     assert {v["rule"] for v in SECOND["verdict"] if v["players"] == 10} == {"--late-card 2"}
 
 
@@ -148,13 +150,13 @@ def test_the_first_protocol_s_family_wise_error_at_the_margins_is_at_most_five_p
     for v in PUBLISHED["verdict"]:
         decided, m = int(v["games"] * PUBLISHED["decided_share"]), v["margin"]
         at_margin = (0.5 + m, 0.5 - m) if v["teams"] == 2 else (1 / 3 + m, 1 / 3 - m / 2, 1 / 3 - m / 2)
-        _, _, low, high = cf.test_advantage(rng.multinomial(decided, at_margin, size=families), m, level)
+        _, _, low, high = cp.test_advantage(rng.multinomial(decided, at_margin, size=families), m, level)
         passed |= (-m < low) & (high < m)
         tested += 1
         if v["teams"] == 3:
             g = v["gap_margin"]
             at_gap = (1 / 3 + g / 2, 1 / 3 - g / 2, 1 / 3)
-            passed |= cf.test_gaps(rng.multinomial(decided, at_gap, size=families), g, level)[3] < g
+            passed |= cp.test_gaps(rng.multinomial(decided, at_gap, size=families), g, level)[3] < g
             tested += 1
     assert tested == PUBLISHED["hypotheses"]
     rate = passed.mean()
@@ -193,39 +195,39 @@ def test_the_published_protocols_plan_each_verdict_for_its_power() -> None:
     chance that all pass the product of the rules'."""
     for v in PUBLISHED["verdict"]:
         for power in v["power"].values():
-            assert power >= cf.POWER_1 or v["games"] == cf.MAX_GAMES[v["strength"]], v
+            assert power >= cp.POWER_1 or v["games"] == cp.MAX_GAMES[v["strength"]], v
     for v in SECOND["verdict"]:
         assert v["power"] >= SECOND["power_each"] - 0.002, v
     assert SECOND["all_pass"] == round(float(np.prod([v["power"] for v in SECOND["verdict"]])), 4)
-    assert SECOND["all_pass"] >= cf.ALL_PASS
+    assert SECOND["all_pass"] >= cp.ALL_PASS
 
 
 def test_a_plan_refuses_a_seed_a_published_study_played(tmp_path) -> None:
-    with pytest.raises(cf.ProtocolError, match="seed 2027 was played"):
-        cf.plan(None, cf.Path("results"), 2027)
+    with pytest.raises(cp.ProtocolError, match="seed 2027 was played"):
+        cp.plan(None, Path("results"), 2027)
 
 
 def test_a_protocol_is_never_rewritten(tmp_path) -> None:
-    path = tmp_path / cf.PROTOCOL_FILE
-    cf.write_protocol(path, {"format": cf.FORMAT})
-    with pytest.raises(cf.ProtocolError, match="never rewritten"):
-        cf.write_protocol(path, {"format": cf.FORMAT})
+    path = tmp_path / cp.PROTOCOL_FILE
+    cp.write_protocol(path, {"format": cp.FORMAT})
+    with pytest.raises(cp.ProtocolError, match="never rewritten"):
+        cp.write_protocol(path, {"format": cp.FORMAT})
 
 
 def test_an_uncommitted_protocol_is_refused_in_a_git_tree(tmp_path) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    path = tmp_path / cf.PROTOCOL_FILE
+    path = tmp_path / cp.PROTOCOL_FILE
     path.write_text("format = 'x'\n")
-    with pytest.raises(cf.ProtocolError, match="commit"):
-        cf.check_committed(path)
+    with pytest.raises(cp.ProtocolError, match="commit"):
+        cp.check_committed(path)
     subprocess.run(["git", "-C", str(tmp_path), "add", "."], check=True)
     subprocess.run(
         ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "p"], check=True
     )
-    cf.check_committed(path)
+    cp.check_committed(path)
     path.write_text("format = 'y'\n")
-    with pytest.raises(cf.ProtocolError, match="commit"):
-        cf.check_committed(path)
+    with pytest.raises(cp.ProtocolError, match="commit"):
+        cp.check_committed(path)
 
 
 def test_the_late_card_arrives_after_the_seat_s_own_turn_unless_the_game_ends_there() -> None:
@@ -239,8 +241,8 @@ def test_the_late_card_arrives_after_the_seat_s_own_turn_unless_the_game_ends_th
 
 
 def test_short_all_game_deals_the_late_seats_one_card_fewer() -> None:
-    assert cf.short_all_game(Rules.make(2, 2, late_card=28)) == (6, 7)
-    assert cf.short_all_game(Rules.make(6, 3, handicap=(13, 8))) == (4, 4, 5)
+    assert cp.short_all_game(Rules.make(2, 2, late_card=28)) == (6, 7)
+    assert cp.short_all_game(Rules.make(6, 3, handicap=(13, 8))) == (4, 4, 5)
 
 
 @pytest.mark.parametrize("published", [PUBLISHED, SECOND], ids=["first", "second"])
@@ -258,8 +260,8 @@ def test_a_small_protocol_plays_and_decides(tmp_path, published) -> None:
         protocol["hypotheses"], protocol["level"] = 3, 0.05 / 3
     else:
         protocol["rules"], protocol["level"] = 2, 0.05 / 2
-    (tmp_path / cf.PROTOCOL_FILE).write_text(tomli_w.dumps(protocol))
-    outcome = run_study(cf.study_of(cf.read_protocol(tmp_path / cf.PROTOCOL_FILE)), tmp_path)
+    (tmp_path / cp.PROTOCOL_FILE).write_text(tomli_w.dumps(protocol))
+    outcome = run_study(cf.study_of(cp.read_protocol(tmp_path / cp.PROTOCOL_FILE)), tmp_path)
     assert outcome.tables is not None
     verdicts = outcome.tables.extra["verdicts"]
     assert list(verdicts.rule) == ["--late-card 28", "--handicap 23,17"]
@@ -273,5 +275,5 @@ def test_a_small_protocol_plays_and_decides(tmp_path, published) -> None:
     assert len(outcome.tables.extra["estimates"]) == 4 and len(outcome.tables.extra["bite"]) == 4
     assert run_study(cf.study_of(protocol), tmp_path).games_played == 0
     edited = dict(protocol, family_error=0.1)
-    with pytest.raises(cf.StudyError, match="another study"):
+    with pytest.raises(cp.StudyError, match="another study"):
         run_study(cf.study_of(edited), tmp_path)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from simkit.game.options import flags_text, from_flags
 from simkit.game.rules import Rules
 from simkit.presentation.render import pp
-from simkit.studies.confirmation import one_name
+from simkit.studies.confirmation_protocol import one_name
 from simkit.studies.rule_words import rule_words
 from simkit.studies.rules_card import CARD, cells, figure, make_card, markdown
 

@@ -35,7 +35,7 @@ from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.presentation.page import A4, Page
 from simkit.presentation.render import pp
 from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, from_fair, strength
-from simkit.studies.confirmation import NO_RULE, hypotheses_of, joint_coverage, one_name, test_gaps
+from simkit.studies.confirmation_protocol import NO_RULE, hypotheses_of, joint_coverage, one_name, test_gaps
 from simkit.studies.rule_words import rule_words, seats_dealt
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
@@ -86,7 +86,7 @@ class Rule:
 
     @property
     def code(self) -> str:
-        """The rule as simkit's options say it, one name for one rule (confirmation.one_name):
+        """The rule as simkit's options say it, one name for one rule (confirmation_protocol.one_name):
         '--hand-size 6,7,7 --handicap 0,18'."""
         return " ".join(
             f"{OPTIONS[name].flag} {OPTIONS[name].column_value(value)}" for name, value in one_name(self.rules).items()
@@ -287,7 +287,7 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
 
 def _gap_low(folder: Path, verdict) -> float:
     """The lower bound of a three-team verdict's largest gap: its verdicts.csv's gap_low, or for a
-    confirmation that wrote none, the same bound (confirmation.test_gaps) from its summary's shares."""
+    confirmation that wrote none, the same bound (confirmation_protocol.test_gaps) from its summary's shares."""
     if hasattr(verdict, "gap_low"):
         return float(verdict.gap_low)
     summary = pd.read_csv(folder / "summary.csv")
