@@ -147,6 +147,25 @@ def first_player(summary: pd.DataFrame) -> Figure:
     return _finish(fig, (left, right), "y", legend_below=True)
 
 
+def _sweep_series(advantage, length, rows: pd.DataFrame, lineup: str, j: int, n: int, step: float, **bars) -> None:
+    """One line-up's sweep (rows by hand size): team 0's advantage on the axes `advantage`, the mean game length
+    on `length`, each with its 95% interval; the j-th of n line-ups shifted by `step` cards beside the others,
+    so the error bars do not hide one another. bars: matplotlib's errorbar options for the length."""
+    x = rows["size"] + (j - (n - 1) / 2) * step
+    marker = MARKERS[j % len(MARKERS)]
+    label = f"{lineup} (95% CI)"
+    low, high = rows["advantage_low"], rows["advantage_high"]
+    _series(advantage, x, rows["advantage"], low, high, 100, marker, label, line=True)
+    length.errorbar(
+        x,
+        rows["duration"],
+        yerr=_errors(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
+        fmt=f"-{marker}",
+        label=label,
+        **bars,
+    )
+
+
 def hand_size(summary: pd.DataFrame) -> Figure:
     """Team 0's advantage (decided games) and the mean game length against the common hand size; at several
     tables, a panel of each for every table (hand_size_tables)."""
@@ -157,28 +176,7 @@ def hand_size(summary: pd.DataFrame) -> Figure:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     groups = list(sweep.groupby("policies", sort=False))
     for j, (lineup, rows) in enumerate(groups):
-        rows = rows.sort_values("size")
-        x = rows["size"] + (j - (len(groups) - 1) / 2) * 0.08  # side by side, so the error bars do not hide
-        marker = MARKERS[j % len(MARKERS)]
-        _series(
-            left,
-            x,
-            rows["advantage"],
-            rows["advantage_low"],
-            rows["advantage_high"],
-            100,
-            marker,
-            f"{lineup} (95% CI)",
-            line=True,
-        )
-        right.errorbar(
-            x,
-            rows["duration"],
-            yerr=_errors(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
-            fmt=f"-{marker}",
-            capsize=3,
-            label=f"{lineup} (95% CI)",
-        )
+        _sweep_series(left, right, rows.sort_values("size"), lineup, j, len(groups), 0.08, capsize=3)
     left.axhline(0, **FAIR, label="fair share (no advantage)")
     left.set_title("First player's team: its advantage")
     left.set_xlabel("cards in every hand")
@@ -205,31 +203,8 @@ def hand_size_tables(sweep: pd.DataFrame) -> Figure:
         at = sweep[(sweep["players"] == players) & (sweep["teams"] == teams_)]
         for j, lineup in enumerate(lineups):
             rows = at[at["policies"] == lineup].sort_values("size")
-            if not len(rows):
-                continue
-            x = rows["size"] + (j - (len(lineups) - 1) / 2) * 0.1
-            marker = MARKERS[j % len(MARKERS)]
-            _series(
-                top,
-                x,
-                rows["advantage"],
-                rows["advantage_low"],
-                rows["advantage_high"],
-                100,
-                marker,
-                f"{lineup} (95% CI)",
-                line=True,
-            )
-            bottom.errorbar(
-                x,
-                rows["duration"],
-                yerr=_errors(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
-                fmt=f"-{marker}",
-                capsize=2,
-                markersize=4,
-                color=f"C{j}",
-                label=f"{lineup} (95% CI)",
-            )
+            if len(rows):
+                _sweep_series(top, bottom, rows, lineup, j, len(lineups), 0.1, capsize=2, markersize=4, color=f"C{j}")
         top.axhline(0, **FAIR, label="fair share (no advantage)")
         top.set_title(f"{players}p/{teams_}t: team 0's advantage", fontsize=9)
         top.set_ylabel("advantage (pp)", fontsize=8)
