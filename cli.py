@@ -1069,13 +1069,12 @@ def fair(
         fr.claim(folder, the_plan)
         talk = not quiet and output_format == "text"
         m = 100 * the_plan.design.margin
-        command = " ".join(
-            ["simkit fair", f"--players {rules.players} --teams {rules.teams}", flags_text(rules.changed())]
-            + [f"--policy {policy}", f"--margin {m:g}"]
-            + ([f"--seed {seed}"] if seed != defaults.SEED else [])
-            + ([f"--max-games {max_games}"] if max_games is not None else [])
-            + ([f"--out {out}"] if out is not None else [])
-        ).replace("  ", " ")
+        words = ["simkit fair", f"--players {rules.players} --teams {rules.teams}", flags_text(rules.changed())]
+        words += [f"--policy {policy}", f"--margin {m:g}"]
+        words += [f"--seed {seed}"] if seed != defaults.SEED else []
+        words += [f"--max-games {max_games}"] if max_games is not None else []
+        words += [f"--out {out}"] if out is not None else []
+        command = " ".join(w for w in words if w)
 
         def said(k) -> None:
             if not talk:

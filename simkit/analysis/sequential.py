@@ -29,9 +29,10 @@ run stops at, each one-sided test has spent at most ALPHA:
 - otherwise the next look; after the last, or at the caller's cap, "undecided".
 
 The design counts decided games; the runs play whole games, so a look plays
-n_k / decided share games (``Design.games``), and the test reads the decided
-games among them: the information fractions then hold up to the decided
-share's noise, a fraction of a percent at these sizes.
+games (``simkit.studies.fair.Plan.looks``: the first look's decided games
+rounded up to whole thousands, doubling) and the test reads the decided
+games among them: the information fractions hold up to the noise of the
+decided share, a fraction of a percent at these sizes.
 """
 
 from __future__ import annotations
@@ -126,10 +127,6 @@ class Design:
     @functools.cached_property
     def boundaries(self) -> tuple[float, ...]:
         return boundaries(self.fractions)
-
-    def games(self, decided_share: float, chunk: int) -> tuple[int, ...]:
-        """The games each look plays: its decided games over `decided_share`, rounded up to whole chunks."""
-        return tuple(chunk * math.ceil(n / decided_share / chunk) for n in self.decided)
 
 
 @dataclass(frozen=True)

@@ -72,11 +72,6 @@ def hypotheses_of(teams: int) -> tuple[str, ...]:
     return ("advantage", "gap") if teams == 3 else ("advantage",)
 
 
-def alpha(hypotheses: int, family_error: float = FAMILY_ERROR) -> float:
-    """Each one-sided test's level: Bonferroni over the family."""
-    return family_error / hypotheses
-
-
 def test_advantage(wins, margin: float, level: float):
     """(advantage, p, low, high): team 0's share of the decided games minus 1/teams, tested within ±margin
     at `level`. wins: (teams,) games won, or (..., teams) for many sets of games at once."""
@@ -142,12 +137,6 @@ def games_for_power(power_at, target: float, most: int) -> tuple[int, float]:
         low, high = (mid, high) if power_at(mid) < target else (low, mid)
     n = min(round_games(high), most)
     return n, power_at(n)
-
-
-def holm_passes(p_values, family_error: float = FAMILY_ERROR) -> np.ndarray:
-    """Holm's step-down over a family of p-values: which hypotheses it rejects (here: which rules pass)."""
-    p = np.asarray(p_values, np.float64)
-    return stats.holm(p) <= family_error
 
 
 def decide(wins: list, protocol: dict) -> list[dict]:

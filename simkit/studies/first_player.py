@@ -7,19 +7,18 @@ import pandas as pd
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, pct, pp, relative
-from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind, Tables, lineups_for, table_list
-from simkit.studies.options import StudyError
+from simkit.studies.kind import (
+    LEGAL_TABLES,
+    Config,
+    Results,
+    Study,
+    StudyKind,
+    Tables,
+    lineups_for,
+    table_list,
+    tables_of,
+)
 from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
-
-
-def tables_of(study: Study) -> list[tuple[int, int]]:
-    """The legal tables the study plays: all of them, or those of the --players (and --teams) given."""
-    base = study.base
-    chosen = [(p, t) for p, t in LEGAL_TABLES if base.get("players", p) == p and base.get("teams", t) == t]
-    if not chosen:
-        Rules.make(**{k: base[k] for k in ("players", "teams") if k in base})  # says why the table is not legal
-        raise StudyError(f"no legal table has {base}")
-    return chosen
 
 
 def plan(study: Study, results: Results) -> list[Config]:

@@ -330,8 +330,8 @@ def make_card(results: Path) -> Card:
     if confirmed is not None:
         sources.append(f"{confirmed[1].folder}/verdicts.csv")
     baseline = strong_baseline(results)
-    if baseline:
-        sources.append(f"{confirmed[1].folder}/estimates.csv" if confirmed else "")
+    if baseline and confirmed is not None:
+        sources.append(f"{confirmed[1].folder}/estimates.csv")
     rows = []
     for players, teams in TABLES:
         chosen = {
