@@ -52,16 +52,16 @@ def play(players: int, teams: int, policy: str, games: int, seed: int, first: in
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.kernels.batch import play_block
-    from simkit.kernels.core.state import N_STATS, new_state
+    from simkit.kernels.core.state import N_STATS, new_log, new_state
 
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(policy, rules)
     args = (lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params())
-    st, sim = new_state(0), new_state(0)
+    st, sim, log = new_state(), new_state(), new_log(0)
 
     def block(first_game: int, n: int) -> np.ndarray:
         out = np.empty((N_STATS, n), np.int64)
-        play_block(*args, st, sim, seed, first_game, out, 0, n, np.zeros(1, np.int64), np.zeros(1, np.int64), 0)
+        play_block(*args, st, sim, log, seed, first_game, out, 0, n, np.zeros(1, np.int64), np.zeros(1, np.int64), 0)
         return out.T
 
     block(first + games, 2)  # load or compile; touch everything once

@@ -118,7 +118,7 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
     ids = np.full(rules.players, GREEDY, np.int64)
 
     def player():
-        st = new_state(0)  # greedy plays nothing ahead: its own state is its spare
+        st = new_state()  # greedy plays nothing ahead: its own state is its spare
 
         def play(g, feats, mover):
             params = np.array([own if seat % teams == g % teams else default for seat in range(rules.players)])
@@ -161,7 +161,7 @@ def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int, 
     policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
 
     def player():
-        st, sim = new_state(0), workspace(policies, ids, params)
+        st, sim = new_state(), workspace(policies, ids, params)
         if fair:
             copies = np.zeros(N_CODES)
             return lambda g, feats, mover: fair_self_play(

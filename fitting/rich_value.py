@@ -99,7 +99,7 @@ def collect(rules: Rules, spec: str, seed: int, games: int, threads: int) -> lis
     out: list = [None] * games
 
     def block(b: int) -> None:
-        st, sim = new_state(0), workspace(policies, ids, params)
+        st, sim = new_state(), workspace(policies, ids, params)
         feats = np.zeros((MAX_POSITIONS, N_RICH))
         seats = np.zeros(MAX_POSITIONS, np.int64)
         for g in range(b, games, threads):
@@ -174,7 +174,7 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     mine = np.arange(games) % 2
 
     def block(b: int) -> None:
-        st, sim, view = new_state(0), workspace(policies, ids, params), new_state(0)
+        st, sim, view = new_state(), workspace(policies, ids, params), new_state()
         for g in range(b, games, threads):
             winners[g] = match_game(policies, tb, cfg, ids, params, st, sim, view, seed, g, mine[g], row)
 
@@ -205,7 +205,7 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
     policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
-    st, sim = new_state(0), workspace(policies, ids, params)
+    st, sim = new_state(), workspace(policies, ids, params)
     out = np.zeros(max(N_RICH, 3 * N_BASE))
     cost = {True: [], False: []}
     reset(cfg, st, seed, 0)

@@ -6,9 +6,9 @@ any thread count, and any split of the games into chunks.
 The games are split into contiguous blocks. Each of ``threads`` workers
 takes the next block not yet taken until none is left (dynamic scheduling:
 a thread slowed by other work does not hold up the others). Each block is
-one call of ``play_block``, a kernel that releases the GIL, on state arrays
+one call of ``play_block``, a kernel that releases the GIL, on the States
 its thread keeps. The workers are the threads of one pool per thread count,
-kept for the life of the process, and each keeps its State arrays from
+kept for the life of the process, and each keeps its States from
 batch to batch (``play_to_end`` resets what a game reads), so a batch of
 100,000 games starts no thread and allocates only its output; the calling
 thread wakes once, when every worker is done. (Python threads rather than
@@ -20,7 +20,7 @@ counts the games finished in each block, its sum the batch's, and setting
 ``stop[0]`` to 1 makes every block return after the game it is playing.
 Block b counts in ``done[b * DONE_STRIDE]``, so two threads never write
 one cache line (docs/research.md), and each
-thread's State is one buffer of its own (``kernels.core.state.cache_lines_apart``).
+thread's State is a record in a buffer of its own (``kernels.core.record.new_record``).
 """
 
 import itertools
@@ -32,7 +32,8 @@ import numpy as np
 from numba import njit
 
 from .core.jit import COMPILE_OPTIONS
-from .core.state import APART, N_STATS, new_state
+from .core.record import APART
+from .core.state import N_STATS, new_log, new_state
 from .engine import play_to_end
 from .players.dispatch import workspace, workspace_nodes
 
@@ -41,14 +42,16 @@ DONE_STRIDE = APART // 8  # int64 counters of two blocks lie APART bytes apart
 
 
 @njit(cache=True, nogil=True, **COMPILE_OPTIONS)
-def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_game, out, lo, hi, stop, done, counter):
+def play_block(
+    policies, tb, cfg, seat_policies, params, st, sim, log, seed, first_game, out, lo, hi, stop, done, counter
+):
     """Play games first_game + lo .. first_game + hi - 1 into columns lo .. hi - 1 of `out` (N_STATS, n) int64.
 
     `out` is the whole batch's C-contiguous array (one array type for every block: one compile per
     player set). seat_policies: (R, players) int64 and params: (R, players, P) float64,
     R line-ups used in turn: game g plays line-up g % R (R = 1, or the
     number of teams when seats are swapped). st and sim: this thread's
-    State arrays. Counts finished games in done[counter]; returns early,
+    States; log: an empty move log (0, LOG_WIDTH). Counts finished games in done[counter]; returns early,
     leaving later columns undefined, once stop[0] is set.
     """
     rotations = seat_policies.shape[0]
@@ -57,7 +60,7 @@ def play_block(policies, tb, cfg, seat_policies, params, st, sim, seed, first_ga
             return
         game = first_game + i
         r = game % rotations
-        play_to_end(policies, tb, cfg, seat_policies[r], params[r], st, sim, seed, game)
+        play_to_end(policies, tb, cfg, seat_policies[r], params[r], st, sim, log, seed, game)
         for k in range(N_STATS):
             out[k, i] = st.stats[k]
         done[counter] += 1
@@ -95,7 +98,7 @@ def run_batch(
         )
 
     def worker() -> None:
-        st, sim = thread_states(policies, seat_policies, params)
+        st, sim, log = thread_states(policies, seat_policies, params)
         while (b := next(taken)) < blocks:
             lo, hi = n_games * b // blocks, n_games * (b + 1) // blocks
             play_block(
@@ -106,6 +109,7 @@ def run_batch(
                 params,
                 st,
                 sim,
+                log,
                 seed,
                 first_game,
                 out,
@@ -135,7 +139,7 @@ def run_batch(
 
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
-_own = threading.local()  # each thread's (workspace nodes, State, workspace), kept from batch to batch
+_own = threading.local()  # each thread's (workspace nodes, State, workspace, log), kept from batch to batch
 
 
 def kernel_pool(threads: int) -> ThreadPoolExecutor:
@@ -157,10 +161,10 @@ os.register_at_fork(after_in_child=_forget_pools)
 
 
 def thread_states(policies, seat_policies, params):
-    """This thread's (State, workspace) for a batch of the line-up: made on the thread's first batch
-    with a workspace of this size, then reused (each game starts from ``play_to_end``'s reset)."""
+    """This thread's (State, workspace, empty move log) for a batch of the line-up: made on the thread's
+    first batch with a workspace of this size, then reused (each game starts from ``play_to_end``'s reset)."""
     nodes = workspace_nodes(policies, seat_policies, params)
     kept = getattr(_own, "states", None)
     if kept is None or kept[0] != nodes:
-        kept = _own.states = (nodes, new_state(0), workspace(policies, seat_policies, params))  # sim: to play ahead on
-    return kept[1], kept[2]
+        kept = _own.states = (nodes, new_state(), workspace(policies, seat_policies, params), new_log(0))
+    return kept[1:]

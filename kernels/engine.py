@@ -1,10 +1,10 @@
 """One game of Sequence, turn by turn, as RULES.md and docs/ENGINE.md say.
 
-``play_game`` fills ``st.stats`` (and ``st.log`` when it has rows) for game
-``game`` of master seed ``seed``. Its inputs are arrays only: the tables
-(``kernels.core.tables.Tables``), the configuration (``cfg``, see
+``play_game`` fills ``st.stats`` (and the move log ``log`` when it has rows) for
+game ``game`` of master seed ``seed``. Its inputs are records and arrays: the
+tables (``kernels.core.tables.Tables``), the configuration (``cfg``, see
 ``kernels.core.state``), the player set (``kernels.core.decide``), the player id of
-each seat and their parameters, and a second State ``sim`` that policies
+each seat and their parameters, the State, and a second State ``sim`` that policies
 which look ahead play on. The steps of a turn are ``kernels.core.turn``'s; this
 loop adds the game's beginning and end, its statistics and its log.
 """
@@ -123,27 +123,28 @@ def dealt_size(cfg, seat):
 
 
 @kernel
-def play_game(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
+def play_game(policies, tb, cfg, seat_policies, params, st, sim, log, seed, game):
     """Play game `game` of master seed `seed` to its end; fill st.stats.
 
     policies: the player set; seat_policies: (players,) int64 player id per
-    seat; params: (players, P) float64 policy parameters per seat. With
-    st.log of T rows, the first min(turns, T) turns are logged (T >= cfg
-    max_turns logs the whole game). Leaves st whole, its line counts
-    (st.in_line) included, for callers that look at the final position.
+    seat; params: (players, P) float64 policy parameters per seat. log: (T,
+    LOG_WIDTH) int64, the move log (``kernels.core.state.new_log``): the first
+    min(turns, T) turns are logged (T >= cfg max_turns logs the whole game, T = 0 none).
+    Leaves st whole, its line counts (st.in_line) included, for callers that look at the
+    final position.
     """
-    play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game)
+    play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, game)
     if not counts_lines(policies):
         count_lines(tb, st)
 
 
 @kernel
-def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
+def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, game):
     """play_game, for the batch driver, which reads only st.stats: under random play the line
     counts st.in_line are not kept during the game (``kernels.core.decide.counts_lines``) and
     are left uncounted at its end."""
     reset(cfg, st, seed, game)
-    logging = st.log.shape[0] > 0
+    logging = log.shape[0] > 0
     if logging:
         for seat in range(cfg[CFG_PLAYERS]):
             i = 0
@@ -184,8 +185,8 @@ def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, seed, game):
                     s[S_FIRST_SEQ_TURN] = turn
                     s[S_FIRST_SEQ_TEAM] = team
         if logging:
-            if turn <= st.log.shape[0]:
-                log_turn(tb, st, st.log[turn - 1], seat, team, result)
+            if turn <= log.shape[0]:
+                log_turn(tb, st, log[turn - 1], seat, team, result)
 
         # The end of the game, or the next seat.
         if result == WON:

@@ -30,7 +30,7 @@ from simkit.kernels.core.decide import choose_dead  # noqa: F401  (re-exported: 
 from simkit.kernels.core.moves import declare_sequences, place_chip, remove_chip  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.random_move import dead_codes, playable_codes, random_action, random_dead  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.rng import seed_stream
-from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_state
+from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_log, new_state
 from simkit.kernels.engine import reset  # noqa: F401  (re-exported: tests build positions with it)
 from tests.referee import OFFICIAL_BOARD
 
@@ -140,13 +140,13 @@ def codes_of(codes) -> list[int]:
     return [k for k in range(52) if (int(codes) >> k) & 1]
 
 
-def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), hands=None, log_rows: int = 0):
+def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), hands=None):
     """A kernel State with the given chips (placed with ``place_chip``), locked cells and hands.
 
     `hands` maps seat -> list of card names. Locked cells are written straight
     into ``st.locked`` (no sequence is recorded in ``st.seqs``).
     """
-    st = new_state(log_rows)
+    st = new_state()
     all_chips: dict[int, list[int]] = {}
     all_locked = list(locked)
     if picture is not None:
@@ -174,9 +174,11 @@ def random_midgame(rules: Rules, seed: int, turns: int):
     from simkit.kernels.engine import play_game
 
     capped = Rules.make(rules.players, rules.teams, max_turns=turns)
-    st, sim = new_state(0), new_state(0)
+    st, sim = new_state(), new_state()
     random = Lineup.parse("random", capped)
-    play_game(random.player_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, seed, 0)
+    play_game(
+        random.player_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, new_log(0), seed, 0
+    )
     return st, sim
 
 

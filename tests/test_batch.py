@@ -13,7 +13,8 @@ from simkit.game.cards import tables
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
-from simkit.kernels.core.state import APART, CACHE_LINE, STAT_NAMES, cache_lines_apart, new_state
+from simkit.kernels.core.record import APART, CACHE_LINE, cache_lines_apart
+from simkit.kernels.core.state import STAT_NAMES, STATE_FIELDS, new_state
 from simkit.kernels.players.search import new_work
 
 
@@ -32,17 +33,31 @@ def _buffer(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _fields(record) -> list[np.ndarray]:
+    return [record[name] for name in record.dtype.names]
+
+
 @pytest.mark.parametrize(
-    "make",
-    [lambda: new_state(0), lambda: new_state(30), lambda: new_work(20)[1:]],
-    ids=["state", "logged state", "search work"],
+    "make", [new_state, lambda: tables(), lambda: new_work(20)[0]], ids=["state", "tables", "search's state"]
 )
-def test_a_states_arrays_are_one_buffer_padded_at_both_ends(make) -> None:
-    """Every array of a State (or of a search's work) is a view of one buffer of its own, which holds
-    APART bytes before the first array and after the last: no other allocation within a cache-line pair."""
-    arrays = list(make())
-    buffers = {id(_buffer(a)) for a in arrays}
-    assert len(buffers) == 1
+def test_a_record_is_one_buffer_padded_at_both_ends_its_fields_on_cache_lines(make) -> None:
+    """A record's fields are views of one buffer of its own, which holds APART bytes before the record
+    and after it; each field starts a cache line, and the record starts an APART boundary."""
+    record = make()
+    fields = _fields(record)
+    assert len({id(_buffer(a)) for a in fields}) == 1
+    whole = _buffer(fields[0])
+    lo, hi = whole.ctypes.data, whole.ctypes.data + whole.nbytes
+    start = fields[0].ctypes.data
+    assert start % APART == 0 and start - lo >= APART and hi - (start + record.dtype.itemsize) >= APART
+    assert all(a.ctypes.data % CACHE_LINE == 0 for a in fields)
+
+
+def test_search_work_arrays_are_one_buffer_padded_at_both_ends() -> None:
+    """A search's work arrays besides its State are views of one buffer of its own, with APART bytes
+    before the first array and after the last: no other allocation within a cache-line pair."""
+    arrays = list(new_work(20)[1:])
+    assert len({id(_buffer(a)) for a in arrays}) == 1
     whole = _buffer(arrays[0])
     lo, hi = whole.ctypes.data, whole.ctypes.data + whole.nbytes
     spans = _spans(arrays)
@@ -52,11 +67,22 @@ def test_a_states_arrays_are_one_buffer_padded_at_both_ends(make) -> None:
 def test_two_states_lie_apart_from_each_other_and_from_other_arrays() -> None:
     """Two States (and a search's work arrays) are at least APART bytes from each other and from arrays made
     between them, so two threads never share a cache line or the line fetched with it."""
-    first, between, second = new_state(0), [np.zeros(n) for n in (1, 3, 7)], new_state(0)
+    first, between, second = new_state(), [np.zeros(n) for n in (1, 3, 7)], new_state()
     work = new_work(50)
-    assert _gap(first, second) >= APART
-    assert _gap(first, between) >= APART and _gap(second, between) >= APART
-    assert _gap([*work[1:]], first) >= APART and _gap([*work[1:]], [*work[0]]) >= APART
+    assert _gap(_fields(first), _fields(second)) >= APART
+    assert _gap(_fields(first), between) >= APART and _gap(_fields(second), between) >= APART
+    assert _gap([*work[1:]], _fields(first)) >= APART and _gap([*work[1:]], _fields(work[0])) >= APART
+
+
+def test_a_record_holds_its_fields_shapes_types_and_zeros() -> None:
+    """A State's fields have the declared shapes and types, zeroed, writable, each a view of the record:
+    a write through one field is seen by the record and by no other field."""
+    st = new_state()
+    for name, scalar, shape in STATE_FIELDS:
+        a = st[name]
+        assert (a.shape, a.dtype) == (shape, np.dtype(scalar)) and a.flags.writeable and not a.any()
+    st.chips[2, 1] = 7
+    assert st["chips"][2, 1] == 7 and all(not st[n].any() for n, *_ in STATE_FIELDS if n != "chips")
 
 
 def test_cache_lines_apart_keeps_shapes_types_and_zeros() -> None:
@@ -130,7 +156,7 @@ def _random_batch(first: int, n: int, threads: int) -> np.ndarray:
 
 
 def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
-    """A second batch on 2 threads starts no thread, and a thread's State arrays are made once per workspace
+    """A second batch on 2 threads starts no thread, and a thread's States are made once per workspace
     size: a batch allocates only its output."""
     _random_batch(0, 100, 2)
     threads = {t.ident for t in threading.enumerate()}

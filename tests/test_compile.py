@@ -48,7 +48,7 @@ FRESH_PROCESS = textwrap.dedent("""
         rules = Rules.make(2)
         lineup = Lineup.parse("greedy", rules)
         ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.player_set()
-        st = new_state(0)
+        st = new_state()
         reset(rules.cfg(), st, 1, 0)
         decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
         compiled("greedy decision")

@@ -208,7 +208,7 @@ def _position(team0_cells, team1_cells, hand):
     from simkit.kernels.core.moves import place_chip
     from simkit.kernels.core.rng import seed_stream
 
-    st, sim = new_state(0), new_state(0)
+    st, sim = new_state(), new_state()
     seed_stream(st.rng, 1, 0)
     for team, cells in ((0, team0_cells), (1, team1_cells)):
         for c in cells:

@@ -143,7 +143,7 @@ def test_board_four_corners(tb):
 def test_deck_is_104_cards_two_of_each_with_8_jacks(players, teams, seed, game):
     """RULES.md, Equipment: two 52-card decks, 104 cards, every card twice, 8 Jacks (checked on a deal)."""
     cfg = cfg_for(players, teams)
-    st = new_state(0)
+    st = new_state()
     reset(cfg, st, seed, game)
     cards = []
     for s in range(players):
@@ -235,7 +235,7 @@ def test_hand_size_table():
         for t in ts:
             rules = Rules.make(p, t)
             assert rules.hand_size == HAND[p]
-            st = new_state(0)
+            st = new_state()
             reset(rules.cfg(), st, 1, 0)
             assert [int(x) for x in st.hand_n[:p]] == [HAND[p]] * p
             assert int(st.ctr[ks.PILE_N] - st.ctr[ks.PILE_POS]) == 104 - p * HAND[p]

@@ -66,7 +66,7 @@ def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
 
 def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
     """A line-up's own player set (not the tests' one strong set) decides whether it needs an arena."""
-    from simkit.kernels.core.state import State
+    from simkit.kernels.core.state import STATE
     from simkit.kernels.players.search import SearchWork
 
     monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
@@ -75,7 +75,7 @@ def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
     work = workspace(lineup.player_set(), lineup.ids(), lineup.params())
     assert isinstance(work, SearchWork) and work.nodes.shape[0] == 300 + 2 + 16
     plain = Lineup.parse("fast,lookahead", TWO)
-    assert isinstance(workspace(plain.player_set(), plain.ids(), plain.params()), State)
+    assert workspace(plain.player_set(), plain.ids(), plain.params()).dtype == STATE
     both = Lineup.parse("ismcts:iterations=300,ismcts-rich:iterations=500", TWO, swap_seats=True)
     assert workspace(both.player_set(), both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
 

@@ -65,7 +65,7 @@ def compile_set(name: str) -> None:
     simulate(rules, lineup, 1, 0, 2)
     game_record(rules, lineup, 1, 0)
     ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.player_set()
-    st = new_state(0)
+    st = new_state()
     reset(rules.cfg(), st, 1, 0)
     decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
 

@@ -30,11 +30,11 @@ tree's arena (``state_of`` finds the State in either).
 
 from typing import NamedTuple
 
+from numba import types
 from numba.extending import overload
 
 from .jit import INLINE_OPTIONS, inline_kernel
 from .random_move import random_dead
-from .state import State
 
 
 class PlayerSet(NamedTuple):
@@ -71,6 +71,6 @@ def state_of(sim):
 
 @overload(state_of, jit_options=INLINE_OPTIONS)
 def _state_of(sim):
-    if getattr(sim, "instance_class", None) is State:
+    if isinstance(sim, types.Record):
         return lambda sim: sim
     return lambda sim: sim.sim

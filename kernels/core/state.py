@@ -1,14 +1,12 @@
-"""The state of one game as arrays, and the rule queries on it.
+"""The state of one game as one record of arrays (``STATE_FIELDS``), and the rule queries on it.
 
-Everything here is pure: functions read and write only the arrays they are
-given. (Kernel code avoids ``a and b`` / ``a or b`` on array reads: numba
+Everything here is pure: functions read and write only the State and arrays
+they are given. (Kernel code avoids ``a and b`` / ``a or b`` on array reads: numba
 compiles those short-circuits into slow code, ~100 ns each; use ``if``.) The
 game configuration is a (N_CFG,) int64 array indexed by the ``CFG_*``
 constants; per-game statistics are a (N_STATS,) int64 row indexed by the
 ``S_*`` constants, named in ``STAT_NAMES``.
 """
-
-from typing import NamedTuple
 
 import llvmlite.binding as ll
 import numpy as np
@@ -18,6 +16,7 @@ from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from .jit import inline_kernel
+from .record import new_record, record_dtype
 from .tables import N_CODES, N_LINES, ONE_EYED
 
 MAX_PLAYERS = 12
@@ -102,7 +101,7 @@ N_STATS = len(STAT_NAMES)
 END_WIN, END_STALEMATE, END_TURN_CAP = 0, 1, 2
 END_NAMES = ("win", "stalemate", "turn_cap")
 
-# One row of the move log per turn (only filled when State.log has rows).
+# One row of the move log per turn (kernels.engine.play_game, when given a log with rows).
 (L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1, L_DRAWN2, L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(
     12
 )
@@ -111,115 +110,44 @@ ACT_PLACE, ACT_REMOVE, ACT_PASS = 0, 1, 2
 ACTION_NAMES = ("place", "remove", "pass")
 
 
-class State(NamedTuple):
-    """One game's mutable arrays; see docs/ENGINE.md for their meaning.
-
-    rng:      (1,) uint64, the game's splitmix64 state.
-    pile:     (104,) int64, the draw pile: cards pile[ctr[PILE_POS]:ctr[PILE_N]].
-    discard:  (104,) int64, discards in the order discarded: discard[:ctr[DISCARD_N]].
-    held:     (12,) uint64, the set of card codes in each seat's hand (bit = code).
-    count:    (12, 52) int64, copies of each code in each hand (0, 1 or 2).
-    hand_n:   (12,) int64, cards in each hand.
-    dead:     (1,) uint64, the set of dead card codes: both cells hold chips.
-    dealt:    (12, 16) int64, the hands right after the deal (filled when logging).
-    chips:    (3, 2) uint64, each team's chips as a bitboard.
-    occupied: (2,) uint64, all chips.
-    locked:   (2,) uint64, chips of completed sequences.
-    in_line:  (3, 192) int16, chips of each team on each line (greedy's counts; under random
-              play the batch driver does not keep them: kernels.engine.play_to_end).
-    seqs:     (3, 16) int64, each team's sequences as line numbers: seqs[t, :nseq[t]].
-    nseq:     (3,) int64.
-    on_board: (3,) int64, chips per team on the board.
-    ctr:      (N_CTR,) int64, pile and discard counters, turns played, passes in a row.
-    stats:    (N_STATS,) int64, this game's statistics.
-    turn:     (N_TURN,) int64, what the last turn did (T_* indices).
-    log:      (T, LOG_WIDTH) int64, one row per turn; T = 0 turns logging off.
-    scratch:  (512,) int64, work space for policies.
-    fscratch: (64,) float64, work space for policies (greedy: [0, 8); lookahead: [8, 40);
-              evaluation: [40, 51)).
-    fscores:  (512,) float64, scores of the actions listed in scratch.
-    """
-
-    rng: np.ndarray
-    pile: np.ndarray
-    discard: np.ndarray
-    held: np.ndarray
-    count: np.ndarray
-    hand_n: np.ndarray
-    dead: np.ndarray
-    dealt: np.ndarray
-    chips: np.ndarray
-    occupied: np.ndarray
-    locked: np.ndarray
-    in_line: np.ndarray
-    seqs: np.ndarray
-    nseq: np.ndarray
-    on_board: np.ndarray
-    ctr: np.ndarray
-    stats: np.ndarray
-    turn: np.ndarray
-    log: np.ndarray
-    scratch: np.ndarray
-    fscratch: np.ndarray
-    fscores: np.ndarray
+# The State: one game's mutable data, one record (kernels.core.record); see docs/ENGINE.md.
+STATE_FIELDS = (
+    ("rng", np.uint64, (1,)),  # the game's splitmix64 state
+    ("pile", np.int64, (DECK_SIZE,)),  # the draw pile: cards pile[ctr[PILE_POS]:ctr[PILE_N]]
+    ("discard", np.int64, (DECK_SIZE,)),  # discards in the order discarded: discard[:ctr[DISCARD_N]]
+    ("held", np.uint64, (MAX_PLAYERS,)),  # the set of card codes in each seat's hand (bit = code)
+    ("count", np.int64, (MAX_PLAYERS, N_CODES)),  # copies of each code in each hand (0, 1 or 2)
+    ("hand_n", np.int64, (MAX_PLAYERS,)),  # cards in each hand
+    ("dead", np.uint64, (1,)),  # the set of dead card codes: both cells hold chips
+    ("dealt", np.int64, (MAX_PLAYERS, MAX_HAND)),  # the hands right after the deal (filled when logging)
+    ("chips", np.uint64, (MAX_TEAMS, 2)),  # each team's chips as a bitboard
+    ("occupied", np.uint64, (2,)),  # all chips
+    ("locked", np.uint64, (2,)),  # chips of completed sequences
+    # chips of each team on each line (greedy's counts; under random play the batch driver does not
+    # keep them: kernels.engine.play_to_end)
+    ("in_line", np.int16, (MAX_TEAMS, N_LINES)),
+    ("seqs", np.int64, (MAX_TEAMS, MAX_SEQUENCES)),  # each team's sequences as line numbers: seqs[t, :nseq[t]]
+    ("nseq", np.int64, (MAX_TEAMS,)),
+    ("on_board", np.int64, (MAX_TEAMS,)),  # chips per team on the board
+    ("ctr", np.int64, (N_CTR,)),  # pile and discard counters, turns played, passes in a row
+    ("stats", np.int64, (N_STATS,)),  # this game's statistics
+    ("turn", np.int64, (N_TURN,)),  # what the last turn did (T_* indices)
+    ("scratch", np.int64, (512,)),  # work space for policies
+    # work space for policies (greedy: [0, 8); lookahead: [8, 40); evaluation: [40, 51))
+    ("fscratch", np.float64, (64,)),
+    ("fscores", np.float64, (512,)),  # scores of the actions listed in scratch
+)
+STATE = record_dtype(STATE_FIELDS)
 
 
-CACHE_LINE = 64  # bytes (x86-64, ARMv8)
-APART = 2 * CACHE_LINE  # bytes between two threads' arrays (CPUs fetch lines in pairs)
+def new_state() -> np.record:
+    """A fresh State: zeroed, in a buffer of its own (``kernels.core.record.new_record``)."""
+    return new_record(STATE)
 
 
-def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
-    """Zeroed arrays of the shapes and types of `arrays`, in one buffer of their own: each starts a
-    cache line, with APART bytes of padding before the first and after the last, so no cache line
-    of them (nor the line fetched with it) holds another thread's data.
-
-    Two threads whose States were scatters of small allocations (one np.zeros per field) played
-    well below two processes; in one padded buffer each, as fast (docs/research.md,
-    2026-12-01).
-    """
-    offsets, end = [], APART
-    for a in arrays:
-        offsets.append(end)
-        end += -(-a.nbytes // CACHE_LINE) * CACHE_LINE
-    buffer = np.zeros(end + 2 * APART, np.uint8)
-    start = -buffer.ctypes.data % APART
-    return [buffer[start + o : start + o + a.nbytes].view(a.dtype).reshape(a.shape) for a, o in zip(arrays, offsets)]
-
-
-def new_state(log_rows: int = 0) -> State:
-    """Fresh arrays for one game, cache lines apart from any other State's (``cache_lines_apart``);
-    `log_rows` turns of move log (0: no log).
-
-    Plain Python: kernels never allocate (``kernels.core.jit``), their callers do.
-    """
-    return State(
-        *cache_lines_apart(
-            [
-                np.zeros(1, np.uint64),
-                np.zeros(DECK_SIZE, np.int64),
-                np.zeros(DECK_SIZE, np.int64),
-                np.zeros(MAX_PLAYERS, np.uint64),
-                np.zeros((MAX_PLAYERS, N_CODES), np.int64),
-                np.zeros(MAX_PLAYERS, np.int64),
-                np.zeros(1, np.uint64),
-                np.zeros((MAX_PLAYERS, MAX_HAND), np.int64),
-                np.zeros((MAX_TEAMS, 2), np.uint64),
-                np.zeros(2, np.uint64),
-                np.zeros(2, np.uint64),
-                np.zeros((MAX_TEAMS, N_LINES), np.int16),
-                np.zeros((MAX_TEAMS, MAX_SEQUENCES), np.int64),
-                np.zeros(MAX_TEAMS, np.int64),
-                np.zeros(MAX_TEAMS, np.int64),
-                np.zeros(N_CTR, np.int64),
-                np.zeros(N_STATS, np.int64),
-                np.zeros(N_TURN, np.int64),
-                np.zeros((log_rows, LOG_WIDTH), np.int64),
-                np.zeros(512, np.int64),
-                np.zeros(64, np.float64),
-                np.zeros(512, np.float64),
-            ]
-        )
-    )
+def new_log(turns: int) -> np.ndarray:
+    """A move log of `turns` rows: (turns, LOG_WIDTH) int64 (``kernels.engine.play_game``)."""
+    return np.zeros((turns, LOG_WIDTH), np.int64)
 
 
 # --- indices -----------------------------------------------------------------

@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .record import record_of
+
 N_CELLS = 100
 SIDE = 10
 STEPS = (1, 10, 11, 9)
@@ -32,7 +34,7 @@ ORDINARY, TWO_EYED, ONE_EYED = 0, 1, 2
 
 
 class Tables(NamedTuple):
-    """Read-only tables the kernel is given (never global state).
+    """Read-only tables the kernel is given (never global state), as one record (``build_tables``).
 
     line_lo, line_hi: (192,) uint64, the words of each line's bitboard.
     line_cells:       (192, 5) int64, each line's cells, ascending.
@@ -105,8 +107,9 @@ def _lines() -> list[tuple[int, int, int, list[int]]]:
     return lines
 
 
-def build_tables(board_codes: np.ndarray) -> Tables:
-    """Tables for a board given as (100,) card codes, -1 for the corners."""
+def build_tables(board_codes: np.ndarray) -> np.record:
+    """The Tables for a board given as (100,) card codes, -1 for the corners: one record
+    (``kernels.core.record``) with a field per field of ``Tables``."""
     board_codes = np.asarray(board_codes, dtype=np.int64)
     if board_codes.shape != (N_CELLS,):
         raise ValueError(f"board must have {N_CELLS} cells, got shape {board_codes.shape}")
@@ -158,7 +161,7 @@ def build_tables(board_codes: np.ndarray) -> Tables:
     playable_cells = bitboard(c for c in range(N_CELLS) if c not in corner_cells)
     for code in TWO_EYED_JACKS:
         card_lo[code], card_hi[code] = playable_cells
-    return Tables(
+    tables = Tables(
         line_lo,
         line_hi,
         line_cells,
@@ -180,3 +183,4 @@ def build_tables(board_codes: np.ndarray) -> Tables:
         reach_lo,
         reach_hi,
     )
+    return record_of(tables._asdict())

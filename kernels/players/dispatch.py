@@ -93,7 +93,7 @@ def workspace(policies, ids, params):
     ``kernels.players.search.SearchWork`` whose arena holds the largest search of the line-up."""
     nodes = workspace_nodes(policies, ids, params)
     if nodes == 0:
-        return new_state(0)
+        return new_state()
     return new_work(nodes)
 
 

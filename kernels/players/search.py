@@ -71,6 +71,7 @@ from numba.extending import overload
 from ..core.decide import choose_dead
 from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import swap_dead
+from ..core.record import cache_lines_apart
 from ..core.rng import next_u64, seed_stream, shuffle_front
 from ..core.state import (
     CFG_MAX_TURNS,
@@ -82,8 +83,6 @@ from ..core.state import (
     PILE_N,
     PILE_POS,
     TURNS,
-    State,
-    cache_lines_apart,
     copy_board,
     may_swap_dead,
     new_state,
@@ -145,7 +144,7 @@ class SearchWork(NamedTuple):
     size:   (1,) int64, nodes in use.
     """
 
-    sim: State
+    sim: np.record
     nodes: np.ndarray
     reward: np.ndarray
     path: np.ndarray
@@ -157,7 +156,7 @@ def new_work(nodes: int) -> SearchWork:
     """Fresh arrays for a search of up to nodes - 1 iterations (plain Python: kernels never allocate)."""
     nodes = max(int(nodes), 2)
     return SearchWork(
-        new_state(0),
+        new_state(),
         *cache_lines_apart(
             [
                 np.zeros((nodes, N_NODE_FIELDS), np.int64),

@@ -16,7 +16,7 @@ from importlib.resources import files
 
 import numpy as np
 
-from simkit.kernels.core.tables import Tables, build_tables
+from simkit.kernels.core.tables import build_tables
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -73,6 +73,6 @@ def board_codes() -> np.ndarray:
 
 
 @cache
-def tables() -> Tables:
+def tables() -> np.record:
     """The kernel's tables for the official board, built once."""
     return build_tables(board_codes())

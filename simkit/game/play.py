@@ -11,7 +11,7 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import run_batch
 from simkit.kernels.core.jit import is_cached
-from simkit.kernels.core.state import new_state
+from simkit.kernels.core.state import new_log, new_state
 from simkit.kernels.engine import play_game, play_to_end
 from simkit.kernels.players.dispatch import workspace
 
@@ -87,14 +87,15 @@ def simulate(
     )
 
 
-def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int):
-    """Play one game with its move log; returns the kernel's State arrays."""
+def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int) -> tuple[np.record, np.ndarray]:
+    """Play one game with its move log; returns the kernel's State at the end and the log,
+    (max_turns, LOG_WIDTH) int64 (``simkit.kernels.core.state``)."""
     check_games(seed, game, 1)
-    st = new_state(rules.max_turns)
+    st, log = new_state(), new_log(rules.max_turns)
     r = game % lineup.rotations
     policies, ids, params = lineup.player_set(), lineup.ids()[r], lineup.params()[r]
-    play_game(policies, tables(), rules.cfg(), ids, params, st, workspace(policies, ids, params), seed, game)
-    return st
+    play_game(policies, tables(), rules.cfg(), ids, params, st, workspace(policies, ids, params), log, seed, game)
+    return st, log
 
 
 def game_loop_compiled(lineup: Lineup, rules: Rules) -> bool:
@@ -108,8 +109,9 @@ def game_loop_compiled(lineup: Lineup, rules: Rules) -> bool:
         rules.cfg(),
         ids,
         params,
-        new_state(0),
+        new_state(),
         workspace(policies, lineup.ids(), lineup.params()),
+        new_log(0),
         np.int64(0),
         np.int64(0),
     )

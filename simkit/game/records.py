@@ -24,11 +24,11 @@ def _card(code: int) -> str | None:
 
 def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
     """Play game `game` of seed `seed` and return its record as a dict."""
-    st = play_logged(rules, lineup, seed, game)
+    st, log = play_logged(rules, lineup, seed, game)
     tb = tables()
     stats = st.stats
     turns = []
-    for row in st.log[: stats[ks.S_TURNS]]:
+    for row in log[: stats[ks.S_TURNS]]:
         action = int(row[ks.L_ACTION])
         turns.append(
             {
