@@ -9,8 +9,8 @@ INSTALLED := $(VENV)/.installed
 # cached apart (NUMBA_CACHE_DIR) so checked and fast machine code never mix.
 BOUNDSCHECKED := tests/test_boundscheck.py tests/test_kernel_vs_naive.py tests/test_golden.py tests/test_variants.py
 BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
-# The tests run on every core (pytest-xdist); tests/warm.py first compiles each player set they
-# play once, the sets spread over the cores, so that no two workers compile the same set.
+# The tests run on every core (pytest-xdist); tests/warm.py first compiles the kernels of each player they
+# play once, spread over the cores, so that no two workers compile the same kernel.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 

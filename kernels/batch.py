@@ -139,7 +139,7 @@ def run_batch(
 
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
-_own = threading.local()  # each thread's (workspace nodes, State, workspace, log), kept from batch to batch
+_own = threading.local()  # each thread's (key, State, workspace, log), kept from batch to batch
 
 
 def kernel_pool(threads: int) -> ThreadPoolExecutor:
@@ -162,9 +162,10 @@ os.register_at_fork(after_in_child=_forget_pools)
 
 def thread_states(policies, seat_policies, params):
     """This thread's (State, workspace, empty move log) for a batch of the line-up: made on the thread's
-    first batch with a workspace of this size, then reused (each game starts from ``play_to_end``'s reset)."""
-    nodes = workspace_nodes(policies, seat_policies, params)
+    first batch of this kind of player set with a workspace of this size, then reused (each game starts
+    from ``play_to_end``'s reset)."""
+    key = (type(policies), workspace_nodes(seat_policies, params))
     kept = getattr(_own, "states", None)
-    if kept is None or kept[0] != nodes:
-        kept = _own.states = (nodes, new_state(), workspace(policies, seat_policies, params), new_log(0))
+    if kept is None or kept[0] != key:
+        kept = _own.states = (key, new_state(), workspace(policies, seat_policies, params), new_log(0))
     return kept[1:]

@@ -2,7 +2,7 @@
 
 ``play_game`` fills ``st.stats`` (and the move log ``log`` when it has rows) for
 game ``game`` of master seed ``seed``. Its inputs are records and arrays: the
-tables (``kernels.core.tables.Tables``), the configuration (``cfg``, see
+tables (``kernels.core.tables.TABLES_FIELDS``), the configuration (``cfg``, see
 ``kernels.core.state``), the player set (``kernels.core.decide``), the player id of
 each seat and their parameters, the State, and a second State ``sim`` that policies
 which look ahead play on. The steps of a turn are ``kernels.core.turn``'s; this

@@ -1,15 +1,4 @@
-"""Settings for the whole test suite.
-
-Every line-up with a player beyond the lookahead plays the one player set that holds them all
-(``SIMKIT_ONE_STRONG_SET``): the suite then compiles that set once instead of one set per
-combination of players. A game does not depend on the set it was compiled in
-(tests/test_player_sets.py). Set here, before any test runs, so that the pytest-xdist workers,
-the Dask workers and the subprocesses the tests start inherit it.
-"""
-
-import os
-
-os.environ.setdefault("SIMKIT_ONE_STRONG_SET", "1")
+"""Settings for the whole test suite: the day-to-day tier's files."""
 
 import pytest
 

@@ -168,6 +168,16 @@ def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
     assert first[0] is again[0] and first[1] is again[1]
 
 
+def test_a_thread_makes_the_spare_arrays_of_each_kind_of_player_set_it_plays() -> None:
+    """Random alone plays ahead on nothing (a State); a line-up beyond it on a search's work arrays: a thread
+    that played one makes the other's when it plays it, whatever their arena's size."""
+    two = Rules.make(2, 2)
+    for spec in ("random", "greedy", "random", "lookahead"):
+        lineup = Lineup.parse(spec, two)
+        _, sim, _ = thread_states(lineup.player_set(), lineup.ids(), lineup.params())
+        assert isinstance(sim, np.record) == (spec == "random")
+
+
 def _in_child(first: int, n: int) -> np.ndarray:
     return np.ascontiguousarray(_random_batch(first, n, 2))
 

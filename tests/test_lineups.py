@@ -17,7 +17,7 @@ from simkit.game.players import Lineup, LineupError
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import new_state
-from simkit.kernels.players.dispatch import decide
+from simkit.kernels.players.dispatch import decide, workspace
 from tests import referee
 from tests.positions import random_midgame, scramble_hidden, set_hand
 
@@ -87,11 +87,12 @@ def test_decision_ignores_hidden_cards(spec, seed):
     """Swap the other hands' cards with the draw pile's and reorder the pile:
     what the seat sees is unchanged, and so is its decision."""
     rules = Rules.make(4)
-    st, sim = random_midgame(rules, seed, 21)
+    st, _ = random_midgame(rules, seed, 21)
     seat = 21 % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
     ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.player_set()
+    sim = workspace(pset, ids, params)
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
 
@@ -208,47 +209,55 @@ def _position(team0_cells, team1_cells, hand):
     from simkit.kernels.core.moves import place_chip
     from simkit.kernels.core.rng import seed_stream
 
-    st, sim = new_state(), new_state()
+    st = new_state()
     seed_stream(st.rng, 1, 0)
     for team, cells in ((0, team0_cells), (1, team1_cells)):
         for c in cells:
             place_chip(tables(), st, team, c)
     set_hand(st, 0, hand)
-    return st, sim
+    return st
 
 
-def _greedy_move(st, sim):
+def _greedy_move(st):
     from simkit.game.cards import card_name
 
     lineup = Lineup.parse("greedy", TWO)
     code, cell = decide(
-        lineup.player_set(), lineup.ids()[0, 0], lineup.params()[0, 0], tables(), TWO.cfg(), st, sim, 0, 0
+        lineup.player_set(),
+        lineup.ids()[0, 0],
+        lineup.params()[0, 0],
+        tables(),
+        TWO.cfg(),
+        st,
+        workspace(lineup.player_set(), lineup.ids(), lineup.params()),
+        0,
+        0,
     )
     return card_name(code), int(cell)
 
 
 def test_greedy_keeps_a_two_eyed_jack_for_later():
     """On an open board a two-eyed Jack is not spent: the ordinary card is played."""
-    st, sim = _position([], [], ["JD", "2S"])
-    assert _greedy_move(st, sim)[0] == "2S"
+    st = _position([], [], ["JD", "2S"])
+    assert _greedy_move(st)[0] == "2S"
 
 
 def test_greedy_spends_a_two_eyed_jack_to_complete_a_sequence():
     """Blue holds 11-14 (row 1); the Jack completes a sequence on 10 or 15."""
-    st, sim = _position([11, 12, 13, 14], [], ["JD", "2S"])
-    assert _greedy_move(st, sim) in {("JD", 10), ("JD", 15)}
+    st = _position([11, 12, 13, 14], [], ["JD", "2S"])
+    assert _greedy_move(st) in {("JD", 10), ("JD", 15)}
 
 
 def test_greedy_breaks_an_open_four_with_a_one_eyed_jack():
     """Green holds 11-14 with both ends open: blue's one-eyed Jack removes one."""
-    st, sim = _position([], [11, 12, 13, 14], ["JS", "2S"])
-    card, cell = _greedy_move(st, sim)
+    st = _position([], [11, 12, 13, 14], ["JS", "2S"])
+    card, cell = _greedy_move(st)
     assert card == "JS" and cell in {11, 12, 13, 14}
 
 
 def test_greedy_keeps_a_one_eyed_jack_without_a_four_to_break():
-    st, sim = _position([], [11, 12], ["JS", "2S"])
-    assert _greedy_move(st, sim)[0] == "2S"
+    st = _position([], [11, 12], ["JS", "2S"])
+    assert _greedy_move(st)[0] == "2S"
 
 
 @pytest.mark.parametrize("players, teams", [(4, 2), (6, 3), (9, 3)])

@@ -1,49 +1,52 @@
-"""A game does not depend on the player set it was compiled in.
+"""Player sets: every line-up beyond random alone plays the one set ``Decisions``, whose game loop is
+compiled once and whose players' decisions are called through pointers.
 
-Users get the smallest player set holding their line-up; the test suite plays every line-up beyond
-the reference players in the one set holding every player (``SIMKIT_ONE_STRONG_SET``,
-tests/conftest.py), so that it compiles one set instead of one per combination. These tests show
-that both play the same games: the same statistics rows and the same records, move by move.
+A new line-up of players already compiled compiles nothing, and a game played through a pointer is
+the game played by the inlined chain of a ``PlayerSet`` (the one the rollouts play greedy in).
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
+from numba.core import event
 
+from simkit.game.cards import tables
 from simkit.game.play import simulate
 from simkit.game.players import Lineup
-from simkit.game.records import game_record
 from simkit.game.rules import Rules
-from simkit.kernels.players.dispatch import ONE_STRONG_SET, PLAYERS
+from simkit.kernels.batch import run_batch
+from simkit.kernels.players.greedy import UP_TO_GREEDY
 
-# Two line-ups whose own sets hold, between them, every player beyond the reference players
-# (tests/warm.py compiles both sets).
-OWN_SETS = [
-    "swift,ismcts-rich:iterations=16:width=3:reply=2:horizon=1",
-    "ismcts:iterations=16:width=3:reply=2:horizon=1,fast",
-]
+TWO = Rules.make(2)
 
 
-def held(lineup: Lineup) -> list[str]:
-    return [type(mark).__name__ for mark in lineup.player_set().held]
+class Compiles(event.Listener):
+    """The names of the functions numba compiles (not those it loads from its cache) while listening."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def on_start(self, ev) -> None:
+        self.names.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev) -> None:
+        pass
 
 
-def test_the_own_sets_cover_every_player_beyond_the_reference_players():
-    covered = {part.split(":")[0] for spec in OWN_SETS for part in spec.split(",")}
-    assert covered == {p.name for p in PLAYERS if p.name not in ("random", "greedy", "lookahead")}
+def test_a_new_lineup_of_players_already_compiled_compiles_nothing() -> None:
+    simulate(TWO, Lineup.parse("greedy", TWO), 5, 0, 4)  # the game loop, greedy's and random's decisions
+    simulate(TWO, Lineup.parse("lookahead", TWO), 5, 0, 4)  # the lookahead's decision
+    compiles = Compiles()
+    with event.install_listener("numba:compile", compiles):
+        simulate(TWO, Lineup.parse("lookahead,greedy", TWO, swap_seats=True), 5, 0, 4)
+        simulate(TWO, Lineup.parse("greedy,random", TWO), 5, 0, 4)
+    assert compiles.names == []
 
 
-@pytest.mark.parametrize("spec", OWN_SETS)
-def test_a_game_does_not_depend_on_the_policy_set_it_was_compiled_in(spec, monkeypatch):
-    rules = Rules.make(2)
-    lineup = Lineup.parse(spec, rules, swap_seats=True)
-    monkeypatch.setenv(ONE_STRONG_SET, "1")
-    joint_set = held(lineup)
-    joint = simulate(rules, lineup, 5, 0, 6), [game_record(rules, lineup, 5, g) for g in (0, 1)]
-    monkeypatch.delenv(ONE_STRONG_SET)
-    own_set = held(lineup)
-    own = simulate(rules, lineup, 5, 0, 6), [game_record(rules, lineup, 5, g) for g in (0, 1)]
-    assert len(own_set) < len(joint_set)
-    assert np.array_equal(own[0], joint[0])
-    assert own[1] == joint[1]
+def test_a_game_through_a_pointer_is_the_game_of_the_inlined_chain() -> None:
+    """Greedy's games in Decisions (its decision called through a pointer) and in UP_TO_GREEDY (the chain
+    inlined into the turn): the same statistics, game by game."""
+    lineup = Lineup.parse("greedy,random", TWO, swap_seats=True)
+    through_pointer = simulate(TWO, lineup, 11, 0, 200)
+    inlined = run_batch(UP_TO_GREEDY, tables(), TWO.cfg(), lineup.ids(), lineup.params(), 11, 0, 200, 1)
+    assert np.array_equal(through_pointer, inlined)

@@ -7,9 +7,11 @@ from pathlib import Path
 
 from simkit.analysis import stats
 from simkit.game import players
+from simkit.game.play import GAME_LOOP
 from simkit.game.players import Lineup, markdown_table
 from simkit.game.rules import Rules
-from simkit.kernels.players.dispatch import PLAYERS, player_set
+from simkit.kernels.core.decide import PlayerSet
+from simkit.kernels.players.dispatch import DECISIONS_LOOP_SECONDS, PLAYERS, decision, player_set
 from simkit.kernels.players.player import HEAVY, LIGHT
 from simkit.running.runner import compile_estimate, default_chunk_size
 from simkit.studies.kind import PRECISE_HALF_WIDTH, STRONG_HALF_WIDTH, default_games, round_games
@@ -54,8 +56,8 @@ def test_one_entry_per_name_and_one_kernel_per_id():
 def test_the_skill_ladder_and_the_policy_sets_read_the_entries():
     assert SKILL_POLICIES == tuple(p.name for p in sorted(PLAYERS, key=lambda p: p.ladder))
     for p in PLAYERS:
-        held = [type(m) for m in player_set([p.id]).held]
-        assert (p.mark in held) == (p.mark is not None)
+        made = player_set([p.id])
+        assert made == PlayerSet(()) if p.mark is None else made.by_id[p.id] is decision(p.id)
 
 
 def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(monkeypatch):
@@ -63,7 +65,9 @@ def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(mon
     players' declared seconds where the game loop is not compiled yet, an entry point's where it is."""
     from simkit.running import runner
 
-    monkeypatch.setattr(runner, "game_loop_compiled", lambda lineup, rules: False)
+    monkeypatch.setattr(
+        runner, "left_to_compile", lambda lineup, rules: [GAME_LOOP, *(p.kind.name for p in lineup.per_team)]
+    )
     assert LIGHT.study_games >= round_games(stats.games_for_half_width(PRECISE_HALF_WIDTH))
     assert HEAVY.study_games >= round_games(stats.games_for_half_width(STRONG_HALF_WIDTH))
     two = Rules.make(2)
@@ -71,10 +75,16 @@ def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(mon
         lineup = Lineup.parse(f"{p.name},random", two)
         assert default_chunk_size(lineup) == min(p.cost.chunk_size, LIGHT.chunk_size)
         assert default_games(lineup) == min(p.cost.study_games, LIGHT.study_games)
-        assert compile_estimate(f"{p.name},random") == max(p.compile_seconds, players.PLAYERS["random"].compile_seconds)
-    monkeypatch.setattr(runner, "game_loop_compiled", lambda lineup, rules: True)
+        if p.name != "random":  # the game loop of every line-up beyond random, and the player's decision
+            assert compile_estimate(f"{p.name},random") == DECISIONS_LOOP_SECONDS + p.compile_seconds
+    assert compile_estimate("random") == players.PLAYERS["random"].compile_seconds  # its own game loop
+    lookahead, swift = players.PLAYERS["lookahead"].compile_seconds, players.PLAYERS["swift"].compile_seconds
+    assert compile_estimate("lookahead and swift,lookahead") == DECISIONS_LOOP_SECONDS + lookahead + swift  # each once
+    monkeypatch.setattr(runner, "left_to_compile", lambda lineup, rules: [])
     assert compile_estimate("lookahead,random") == runner.ENTRY_SECONDS
-    assert compile_estimate("greedy and lookahead") == 2 * runner.ENTRY_SECONDS  # two player sets
+    assert compile_estimate("greedy and lookahead") == 2 * runner.ENTRY_SECONDS  # an entry point each
+    monkeypatch.setattr(runner, "left_to_compile", lambda lineup, rules: ["swift"])  # the loop and lookahead cached
+    assert compile_estimate("swift,lookahead") == swift
 
 
 def test_no_code_reads_strength_from_the_order_of_ids():

@@ -37,47 +37,39 @@ SWIFT_TABLES = [(2, 2), (4, 2), (3, 3), (6, 3)]  # swift plays every table: one 
 CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
-def test_policy_sets_hold_what_the_lineup_plays_and_no_more(monkeypatch):
-    """A line-up of random, greedy or lookahead keeps the player set it had (the same compiled
-    kernels); the later players join a set only when played, each with greedy (the rollouts' player),
-    outside the tests' one strong set."""
-    monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
+def test_random_alone_plays_its_own_set_and_every_other_lineup_the_decisions_of_its_players():
+    """Random alone keeps its inlined set; every other line-up plays Decisions, one type for all of them,
+    holding each of its players' decisions by kernel id and random's in the other slots."""
+    from numba import typeof
 
-    def pset(spec, rules=TWO):
-        """The set's marks by class name (marks are empty tuples: == alone would not tell them apart)."""
-        return [type(mark).__name__ for mark in Lineup.parse(spec, rules).player_set().held]
+    from simkit.kernels.core.decide import PlayerSet
+    from simkit.kernels.players.dispatch import BY_ID, Decisions, decision
 
-    assert pset("random") == [] and pset("greedy,random") == ["Greedy"]
-    assert pset("lookahead") == ["Greedy", "Lookahead"] and pset("lookahead,greedy") == ["Greedy", "Lookahead"]
-    assert pset("ismcts") == ["Greedy", "Ismcts"]
-    assert pset("fast,random") == ["Greedy", "Fast"]
-    assert pset("ismcts,lookahead") == ["Greedy", "Lookahead", "Ismcts"]
-    assert pset("fast,lookahead") == ["Greedy", "Lookahead", "Fast"]
-    assert pset("ismcts,fast,lookahead", Rules.make(3)) == ["Greedy", "Lookahead", "Ismcts", "Fast"]
-    assert pset("swift,lookahead") == ["Greedy", "Lookahead", "Swift"] and pset("swift") == ["Greedy", "Swift"]
-    assert pset("ismcts-rich,greedy") == ["Greedy", "IsmctsRich"]
-    assert pset("ismcts-rich,ismcts") == ["Greedy", "Ismcts", "IsmctsRich"]
-    assert [type(m) for m in player_set([0, 1]).held] == [type(m) for m in player_set([1]).held]
-    monkeypatch.setenv("SIMKIT_ONE_STRONG_SET", "1")  # the tests' one set for every player beyond the lookahead
-    every = ["Greedy", "Lookahead", "Ismcts", "Fast", "Swift", "IsmctsRich"]
-    assert pset("swift") == pset("fast,random") == pset("ismcts-rich,lookahead") == every
-    assert pset("lookahead") == ["Greedy", "Lookahead"] and pset("greedy,random") == ["Greedy"]
+    assert Lineup.parse("random", TWO).player_set() == PlayerSet(())
+    specs = ["greedy,random", "lookahead", "swift,lookahead", "ismcts-rich,ismcts", "fast,greedy"]
+    sets = [Lineup.parse(spec, TWO).player_set() for spec in specs]
+    assert all(isinstance(s, Decisions) for s in sets) and len({typeof(s) for s in sets}) == 1
+    for spec, made in zip(specs, sets):
+        ids = {PLAYERS[name.split(":")[0]].id for name in spec.split(",")}
+        assert made.by_id == tuple(decision(i if i in ids else 0) for i in range(len(BY_ID)))
+    assert player_set([0, 1]) == player_set([1])
 
 
-def test_the_search_arena_is_sized_by_the_lineup(monkeypatch):
-    """A line-up's own player set (not the tests' one strong set) decides whether it needs an arena."""
+def test_the_search_arena_is_sized_by_the_lineup():
+    """A line-up's search arena holds its largest search; one that does not search has the smallest arena,
+    and random alone a State."""
     from simkit.kernels.core.state import STATE
     from simkit.kernels.players.search import SearchWork
-
-    monkeypatch.delenv("SIMKIT_ONE_STRONG_SET")
 
     lineup = Lineup.parse("ismcts:iterations=300,lookahead", TWO, swap_seats=True)
     work = workspace(lineup.player_set(), lineup.ids(), lineup.params())
     assert isinstance(work, SearchWork) and work.nodes.shape[0] == 300 + 2 + 16
     plain = Lineup.parse("fast,lookahead", TWO)
-    assert workspace(plain.player_set(), plain.ids(), plain.params()).dtype == STATE
+    assert workspace(plain.player_set(), plain.ids(), plain.params()).nodes.shape[0] == 2
     both = Lineup.parse("ismcts:iterations=300,ismcts-rich:iterations=500", TWO, swap_seats=True)
     assert workspace(both.player_set(), both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
+    alone = Lineup.parse("random", TWO)
+    assert workspace(alone.player_set(), alone.ids(), alone.params()).dtype == STATE
 
 
 def test_parameter_rows_fit_the_kernels():

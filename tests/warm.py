@@ -1,8 +1,8 @@
-"""Compile the kernels the test suite plays, each player set once, on every core, before the tests.
+"""Compile the kernels the test suite plays, each player's decision once, on every core, before the tests.
 
-Under pytest-xdist each worker compiles a player set the first time one of its tests plays it,
-so two workers may compile the same set at once. This script compiles every set the suite
-plays exactly once (the fast build, and with ``--boundscheck-cache`` the bounds-checked build
+Under pytest-xdist each worker compiles a kernel the first time one of its tests plays it, so two
+workers may compile the same one at once. This script compiles every player's decision and the
+game loops exactly once (the fast build, and with ``--boundscheck-cache`` the bounds-checked build
 in its own numba cache), as many at a time as there are cores; the workers then load them from
 numba's cache. With a warm cache it loads them and returns in seconds.
 
@@ -10,10 +10,9 @@ numba's cache. With a warm cache it loads them and returns in seconds.
     python -m tests.warm --tier all --boundscheck-cache .numba-boundscheck   # make test
     python -m tests.warm --tier boundscheck --boundscheck-cache .numba-boundscheck   # its bounds-checked sets
 
-Every line-up beyond the lookahead shares one player set in the tests (``SIMKIT_ONE_STRONG_SET``,
-tests/conftest.py). That set calls every player's kernel, and numba caches each kernel apart:
-the two line-ups that tests/test_player_sets.py plays in their own sets compile those kernels
-first, one on each core, and the joint set then only compiles its game loop around them.
+Every line-up beyond random alone plays one game loop (``kernels.players.dispatch.Decisions``):
+greedy's line-up compiles it, with greedy's decision and the helpers the other players share, and
+each other player then compiles its own decision only.
 """
 
 from __future__ import annotations
@@ -25,31 +24,29 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_player_sets import OWN_SETS as OWN_SET_LINEUPS
-
 ROOT = Path(__file__).resolve().parents[1]
 
-ONE_STRONG_SET = "SIMKIT_ONE_STRONG_SET"
-# name -> (line-up, players, teams, in the tests' joint set): one line-up per player set the suite plays.
-# The joint line-up's table plays every strong player (swift and ismcts-rich refuse three teams).
+# name -> (line-up, players, teams): a line-up per player the suite plays (a search of few iterations).
 SETS = {
-    "joint": ("ismcts-rich:iterations=4,swift", 2, 2, True),
-    "lookahead": ("lookahead", 2, 2, False),
-    "greedy": ("greedy", 2, 2, False),
-    "random": ("random", 2, 2, False),
-    **{f"own-{i}": (spec, 2, 2, False) for i, spec in enumerate(OWN_SET_LINEUPS)},
+    "greedy": ("greedy", 2, 2),
+    "random": ("random", 2, 2),
+    "lookahead": ("lookahead", 2, 2),
+    "swift": ("swift", 2, 2),
+    "fast": ("fast", 2, 2),
+    "ismcts": ("ismcts:iterations=4", 2, 2),
+    "ismcts-rich": ("ismcts-rich:iterations=4", 2, 2),
 }
-OWN = [name for name in SETS if name.startswith("own-")]
-# The tiers' sets in the order they start, and what must be compiled before a set starts (the kernels it
-# calls: the joint set waits for the own sets and the lookahead, so that no kernel compiles twice).
-TIERS = {"quick": ["greedy", "random"], "all": [*OWN, "lookahead", "joint", "greedy", "random"], "boundscheck": []}
-AFTER = {"joint": {*OWN, "lookahead"}}
-BOUNDSCHECKED = ["lookahead", "greedy", "random"]  # the sets of the bounds-checked pass (make test-boundscheck)
+BEYOND_GREEDY = [name for name in SETS if name not in ("greedy", "random")]
+# The tiers' line-ups in the order they start, and what must be compiled before one starts (greedy's
+# line-up compiles the game loop every other line-up beyond random plays).
+TIERS = {"quick": ["greedy", "random"], "all": ["greedy", "random", *BEYOND_GREEDY], "boundscheck": []}
+AFTER = {name: {"greedy"} for name in BEYOND_GREEDY}
+BOUNDSCHECKED = ["greedy", "random", "lookahead"]  # the line-ups of the bounds-checked pass (make test-boundscheck)
 
 
 def compile_set(name: str) -> None:
-    """Compile (or load) one player set's entry points: a batch of games, a game's record, and one
-    decision on a fresh deal."""
+    """Compile (or load) one line-up's kernels and entry points: a batch of games, a game's record, and
+    one decision on a fresh deal."""
     from simkit.game.cards import tables
     from simkit.game.play import simulate
     from simkit.game.players import Lineup
@@ -59,7 +56,7 @@ def compile_set(name: str) -> None:
     from simkit.kernels.engine import reset
     from simkit.kernels.players.dispatch import decide, workspace
 
-    spec, players, teams, _ = SETS[name]
+    spec, players, teams = SETS[name]
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(spec, rules)
     simulate(rules, lineup, 1, 0, 2)
@@ -71,14 +68,19 @@ def compile_set(name: str) -> None:
 
 
 def tasks_of(tier: str, boundscheck_cache: str | None) -> list[tuple[str, str, dict]]:
-    """(label, set, environment) of every compile, in the order they may start."""
-    joint = {**os.environ, ONE_STRONG_SET: "1"}
-    own = {k: v for k, v in os.environ.items() if k != ONE_STRONG_SET}
-    tasks = [(name, name, joint if SETS[name][3] else own) for name in TIERS[tier]]
+    """(label, line-up, environment) of every compile, in the order they may start."""
+    tasks = [(name, name, dict(os.environ)) for name in TIERS[tier]]
     if boundscheck_cache:
-        checked = {**own, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(Path(boundscheck_cache).resolve())}
+        checked = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(Path(boundscheck_cache).resolve())}
         tasks += [(f"{name} (bounds-checked)", name, checked) for name in BOUNDSCHECKED]
     return tasks
+
+
+def waits_for(label: str, name: str) -> set[str]:
+    """The labels of the compiles the one labelled `label` (of line-up `name`) waits for: those of AFTER,
+    in the same build ("lookahead (bounds-checked)" waits for "greedy (bounds-checked)")."""
+    build = label[len(name) :]
+    return {after + build for after in AFTER.get(name, set())}
 
 
 def main() -> None:
@@ -100,7 +102,7 @@ def main() -> None:
     done: set[str] = set()
     start = time.perf_counter()
     while waiting or running:
-        ready = [t for t in waiting if AFTER.get(t[0], set()) <= done]
+        ready = [t for t in waiting if waits_for(t[0], t[1]) <= done]
         while ready and len(running) < args.jobs:
             label, name, env = task = ready.pop(0)
             waiting.remove(task)

@@ -183,7 +183,12 @@ def is_cached(dispatcher, *args) -> bool:
     from numba import typeof
     from numba.core.typing.typeof import Purpose
 
-    sig = tuple(typeof(a, Purpose.argument) for a in args)
+    return is_compiled(dispatcher, tuple(typeof(a, Purpose.argument) for a in args))
+
+
+def is_compiled(dispatcher, sig: tuple) -> bool:
+    """Whether `dispatcher` is compiled for the argument types `sig`, in this process or in numba's disk
+    cache under the kernel sources of today."""
     if sig in dispatcher.overloads:
         return True
     cache = getattr(dispatcher, "_cache", None)

@@ -15,7 +15,7 @@ attributes, each a view of the record's memory: ``st.chips[0, 1]``.
 Plain Python: kernels never allocate (``kernels.core.jit``), their callers do.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -46,14 +46,6 @@ def new_record(dtype: np.dtype) -> np.record:
     buffer = np.zeros(dtype.itemsize + 3 * APART, np.uint8)
     start = APART + (-buffer.ctypes.data % APART)
     return buffer[start : start + dtype.itemsize].view(dtype).view(np.recarray)[0]
-
-
-def record_of(arrays: Mapping[str, np.ndarray]) -> np.record:
-    """A record holding copies of `arrays`, a field each, of their types and shapes."""
-    record = new_record(record_dtype((name, a.dtype.type, a.shape) for name, a in arrays.items()))
-    for name, a in arrays.items():
-        record[name] = a
-    return record
 
 
 def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:

@@ -12,11 +12,9 @@ ascending start (docs/ENGINE.md, "New sequences").
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
-from .record import record_of
+from .record import new_record, record_dtype
 
 N_CELLS = 100
 SIDE = 10
@@ -33,53 +31,36 @@ TWO_EYED_JACKS = (2 * 13 + JACK_RANK, 3 * 13 + JACK_RANK)  # JD, JC
 ORDINARY, TWO_EYED, ONE_EYED = 0, 1, 2
 
 
-class Tables(NamedTuple):
-    """Read-only tables the kernel is given (never global state), as one record (``build_tables``).
-
-    line_lo, line_hi: (192,) uint64, the words of each line's bitboard.
-    line_cells:       (192, 5) int64, each line's cells, ascending.
-    line_dir:         (192,) int64, index of the line's step in STEPS.
-    line_key:         (192,) int64, which row/column/diagonal it lies on.
-    line_pos:         (192,) int64, start position along that row/diagonal.
-    line_corners:     (192,) int64, how many corner cells each line holds.
-    cell_lines:       (100, 20) int64, the lines through each cell, -1 padded.
-    cell_nlines:      (100,) int64, how many lines pass through each cell.
-    corners:          (2,) uint64, bitboard of the four corner cells.
-    playable_cells:   (2,) uint64, bitboard of the 96 non-corner cells.
-    card_cells:       (52, 2) int64, the two cells showing each card, -1 for Jacks.
-    card_kind:        (52,) int64, ORDINARY, TWO_EYED or ONE_EYED.
-    card_of_cell:     (100,) int64, the card printed on each cell, -1 for a corner.
-    kind_codes:       (3,) uint64, the set of card codes of each kind (bit = code).
-    card_lo, card_hi: (52,) uint64, the cells a card may take when empty: its two
-                      cells; every non-corner cell for a two-eyed Jack; none
-                      for a one-eyed Jack.
-    cell_dir_end:     (100, 4) int64, where each direction's lines end in the cell's
-                      row of cell_lines (they come direction by direction).
-    reach_lo, reach_hi: (100, 4) uint64, the other cells of the cell's lines in each
-                      direction: a line through the cell is covered only if four of
-                      these are.
-    """
-
-    line_lo: np.ndarray
-    line_hi: np.ndarray
-    line_cells: np.ndarray
-    line_dir: np.ndarray
-    line_key: np.ndarray
-    line_pos: np.ndarray
-    line_corners: np.ndarray
-    cell_lines: np.ndarray
-    cell_nlines: np.ndarray
-    corners: np.ndarray
-    playable_cells: np.ndarray
-    card_cells: np.ndarray
-    card_kind: np.ndarray
-    card_of_cell: np.ndarray
-    kind_codes: np.ndarray
-    card_lo: np.ndarray
-    card_hi: np.ndarray
-    cell_dir_end: np.ndarray
-    reach_lo: np.ndarray
-    reach_hi: np.ndarray
+# The Tables: read-only, built once from the board (``build_tables``), given to every kernel as one
+# record (kernels.core.record; never global state).
+TABLES_FIELDS = (
+    ("line_lo", np.uint64, (N_LINES,)),  # the words of each line's bitboard
+    ("line_hi", np.uint64, (N_LINES,)),
+    ("line_cells", np.int64, (N_LINES, 5)),  # each line's cells, ascending
+    ("line_dir", np.int64, (N_LINES,)),  # index of the line's step in STEPS
+    ("line_key", np.int64, (N_LINES,)),  # which row/column/diagonal it lies on
+    ("line_pos", np.int64, (N_LINES,)),  # start position along that row/diagonal
+    ("line_corners", np.int64, (N_LINES,)),  # how many corner cells each line holds
+    ("cell_lines", np.int64, (N_CELLS, MAX_LINES_PER_CELL)),  # the lines through each cell, -1 padded
+    ("cell_nlines", np.int64, (N_CELLS,)),  # how many lines pass through each cell
+    ("corners", np.uint64, (2,)),  # bitboard of the four corner cells
+    ("playable_cells", np.uint64, (2,)),  # bitboard of the 96 non-corner cells
+    ("card_cells", np.int64, (N_CODES, 2)),  # the two cells showing each card, -1 for Jacks
+    ("card_kind", np.int64, (N_CODES,)),  # ORDINARY, TWO_EYED or ONE_EYED
+    ("card_of_cell", np.int64, (N_CELLS,)),  # the card printed on each cell, -1 for a corner
+    ("kind_codes", np.uint64, (3,)),  # the set of card codes of each kind (bit = code)
+    # the cells a card may take when empty: its two cells; every non-corner cell for a two-eyed Jack;
+    # none for a one-eyed Jack
+    ("card_lo", np.uint64, (N_CODES,)),
+    ("card_hi", np.uint64, (N_CODES,)),
+    # where each direction's lines end in the cell's row of cell_lines (they come direction by direction)
+    ("cell_dir_end", np.int64, (N_CELLS, len(STEPS))),
+    # the other cells of the cell's lines in each direction: a line through the cell is covered only
+    # if four of these are
+    ("reach_lo", np.uint64, (N_CELLS, len(STEPS))),
+    ("reach_hi", np.uint64, (N_CELLS, len(STEPS))),
+)
+TABLES = record_dtype(TABLES_FIELDS)
 
 
 def bitboard(cells) -> np.ndarray:
@@ -108,8 +89,7 @@ def _lines() -> list[tuple[int, int, int, list[int]]]:
 
 
 def build_tables(board_codes: np.ndarray) -> np.record:
-    """The Tables for a board given as (100,) card codes, -1 for the corners: one record
-    (``kernels.core.record``) with a field per field of ``Tables``."""
+    """The Tables (``TABLES_FIELDS``) for a board given as (100,) card codes, -1 for the corners."""
     board_codes = np.asarray(board_codes, dtype=np.int64)
     if board_codes.shape != (N_CELLS,):
         raise ValueError(f"board must have {N_CELLS} cells, got shape {board_codes.shape}")
@@ -161,26 +141,31 @@ def build_tables(board_codes: np.ndarray) -> np.record:
     playable_cells = bitboard(c for c in range(N_CELLS) if c not in corner_cells)
     for code in TWO_EYED_JACKS:
         card_lo[code], card_hi[code] = playable_cells
-    tables = Tables(
-        line_lo,
-        line_hi,
-        line_cells,
-        line_dir,
-        line_key,
-        line_pos,
-        np.array([sum(1 for c in cells if c in corner_cells) for *_, cells in lines], np.int64),
-        cell_lines,
-        cell_nlines,
-        bitboard(corner_cells),
-        playable_cells,
-        card_cells,
-        card_kind,
-        board_codes.copy(),
-        np.array([sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)], np.uint64),
-        card_lo,
-        card_hi,
-        cell_dir_end,
-        reach_lo,
-        reach_hi,
-    )
-    return record_of(tables._asdict())
+    tb = new_record(TABLES)
+    for name, value in (
+        ("line_lo", line_lo),
+        ("line_hi", line_hi),
+        ("line_cells", line_cells),
+        ("line_dir", line_dir),
+        ("line_key", line_key),
+        ("line_pos", line_pos),
+        ("line_corners", [sum(1 for c in cells if c in corner_cells) for *_, cells in lines]),
+        ("cell_lines", cell_lines),
+        ("cell_nlines", cell_nlines),
+        ("corners", bitboard(corner_cells)),
+        ("playable_cells", playable_cells),
+        ("card_cells", card_cells),
+        ("card_kind", card_kind),
+        ("card_of_cell", board_codes),
+        ("kind_codes", [sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)]),
+        ("card_lo", card_lo),
+        ("card_hi", card_hi),
+        ("cell_dir_end", cell_dir_end),
+        ("reach_lo", reach_lo),
+        ("reach_hi", reach_hi),
+    ):
+        field = tb[name]
+        value = np.asarray(value, field.dtype)
+        assert value.shape == field.shape, (name, value.shape, field.shape)
+        field[...] = value
+    return tb

@@ -55,10 +55,11 @@ class Player:
     params: every parameter with its default at a two-player table, in the order the kernel reads them; limits:
     name -> (lowest, highest, whole numbers only); table_defaults: (players, teams) -> the
     defaults that differ at that table. tables: the table shapes it plays; instead: what to play
-    at the others. compile_seconds: the rough first compile of the smallest player set
-    holding it, on two cores (docs/research.md). research: the parameters that, away from
-    0, let it see cards RULES.md hides: research instruments, never fair play, 0 by default, and
-    named in a spec only in the research group (``research.NAME=VALUE``, RESEARCH below).
+    at the others. compile_seconds: the rough first compile of its decision on two cores
+    (kernels.players.dispatch.decision; random's: the game loop of random alone; docs/research.md).
+    research: the parameters that, away from 0, let it see cards RULES.md hides: research
+    instruments, never fair play, 0 by default, and named in a spec only in the research group
+    (``research.NAME=VALUE``, RESEARCH below).
     ladder: its rung on the skill ladder, weakest first (the skill study's order).
     """
 

@@ -10,10 +10,10 @@ from simkit.game.cards import tables
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import run_batch
-from simkit.kernels.core.jit import is_cached
+from simkit.kernels.core.jit import is_cached, is_compiled
 from simkit.kernels.core.state import new_log, new_state
 from simkit.kernels.engine import play_game, play_to_end
-from simkit.kernels.players.dispatch import workspace
+from simkit.kernels.players.dispatch import Decisions, decision, decision_type, workspace
 
 MAX_SEED = 2**63 - 1
 _threads: list[int | None] = [None]  # kernel threads (None: all cores); set_threads changes it
@@ -98,20 +98,20 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int) -> tuple[np.
     return st, log
 
 
-def game_loop_compiled(lineup: Lineup, rules: Rules) -> bool:
-    """Whether the game loop of the line-up's player set is compiled, in this process or in numba's disk
-    cache: then a first run compiles at most its entry point (a batch, a record), a second or two."""
-    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
-    return is_cached(
-        play_to_end,
-        policies,
-        tables(),
-        rules.cfg(),
-        ids,
-        params,
-        new_state(),
-        workspace(policies, lineup.ids(), lineup.params()),
-        new_log(0),
-        np.int64(0),
-        np.int64(0),
-    )
+GAME_LOOP = "game loop"
+
+
+def left_to_compile(lineup: Lineup, rules: Rules) -> list[str]:
+    """What a first run of the line-up compiles that numba's cache does not hold yet: GAME_LOOP for its
+    game loop, and the name of each of its players whose decision is not compiled. Empty: only an entry
+    point is left (a batch, a record), a second or two."""
+    policies, ids, params = lineup.player_set(), lineup.ids(), lineup.params()
+    left = []
+    loop_args = (tables(), rules.cfg(), ids[0], params[0], new_state(), workspace(policies, ids, params), new_log(0))
+    if not is_cached(play_to_end, policies, *loop_args, np.int64(0), np.int64(0)):
+        left.append(GAME_LOOP)
+    if isinstance(policies, Decisions):
+        signature = decision_type().signature.args
+        kinds = {p.kind.id: p.kind.name for p in lineup.per_team}
+        left += [name for i, name in kinds.items() if not is_compiled(decision(i), signature)]
+    return left

@@ -31,9 +31,10 @@ from pathlib import Path
 from simkit.files.atomic import remove_temporaries
 from simkit.files.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.game.options import OPTIONS, is_default, shown
-from simkit.game.play import check_games, game_loop_compiled
+from simkit.game.play import GAME_LOOP, check_games, left_to_compile
 from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
+from simkit.kernels.players.dispatch import DECISIONS_LOOP_SECONDS
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.distributed import DaskExecutor  # loaded only when a cluster plays
@@ -52,25 +53,33 @@ ENTRY_SECONDS = 2  # an entry point (a batch, a record) around a game loop alrea
 
 
 def compile_estimate(lineup_spec: str) -> int:
-    """Seconds the compile left for a line-up's kernels takes, roughly: its players' declared
-    compile_seconds (60 for a name not known) where its player set's game loop is not compiled yet,
-    ENTRY_SECONDS where numba's cache holds the loop and only an entry point is left; of several
-    line-ups joined by ' and ' (a study's), the sum over the player sets they need (each compiles once)."""
+    """Seconds the compile left for a line-up's kernels takes, roughly: of each kernel numba's cache does
+    not hold yet (``simkit.game.play.left_to_compile``), its declared seconds: the game loop's
+    (random's compile_seconds for random alone, ``DECISIONS_LOOP_SECONDS`` for any other line-up) and
+    each player's decision's compile_seconds (60 for a name not known); ENTRY_SECONDS where only an
+    entry point is left. Of several line-ups joined by ' and ' (a study's), each kernel counts once."""
 
     def seconds(name: str) -> int:
         return PLAYERS[name].compile_seconds if name in PLAYERS else 60
 
     left: dict[str, int] = {}
     for spec in lineup_spec.split(" and "):
-        names = [p.split(":")[0].strip() for p in spec.split(",")]
+        names = list(dict.fromkeys(p.split(":")[0].strip() for p in spec.split(",")))
+        alone = names == ["random"]
         teams = max(2, len(names))
         try:
             rules = Rules.make(teams, teams)
-            lineup = Lineup.parse(spec, rules)
-            key, cached = repr(lineup.player_set()), game_loop_compiled(lineup, rules)
-        except ValueError:  # a line-up this table does not take: the whole set, as declared
-            key, cached = max(names, key=seconds), False
-        left[key] = ENTRY_SECONDS if cached else max(seconds(n) for n in names)
+            todo = left_to_compile(Lineup.parse(spec, rules), rules)
+        except ValueError:  # a line-up this table does not take: everything, as declared
+            todo = [GAME_LOOP, *names]
+        for item in todo:
+            if item == GAME_LOOP:
+                loop = "random's game loop" if alone else "the game loop"
+                left[loop] = seconds("random") if alone else DECISIONS_LOOP_SECONDS
+            elif item != "random":
+                left[item] = seconds(item)
+        if not todo:
+            left.setdefault(f"an entry point of {spec}", ENTRY_SECONDS)
     return sum(left.values())
 
 
