@@ -117,7 +117,7 @@ def decision(kernel_id: int) -> Decision:
     as a function of its own (a twin of ``Player.action``, cached under the name decide_<player>)."""
     player = BY_ID[kernel_id]
     compiled = kernel(twin(player.action, f"decide_{player.name.replace('-', '_')}"))
-    compiled.__class__ = Decision
+    compiled.__class__ = Decision  # the dispatcher `kernel` made (its options, its cache), typed as a Decision
     return compiled
 
 

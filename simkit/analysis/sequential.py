@@ -164,14 +164,7 @@ def look(design: Design, k: int, wins, games: int) -> Look:
     outside = low > m or high < -m
     gap = gap_low = gap_high = None
     if design.teams == 3:
-        s = wins / decided
-        gap, gap_low, gap_high = 0.0, 0.0, 0.0
-        for i, j in ((0, 1), (0, 2), (1, 2)):
-            d = s[i] - s[j]
-            half = c * float(stats.gap_se(wins, i, j))
-            gap = max(gap, abs(d))
-            gap_low = max(gap_low, abs(d) - half)
-            gap_high = max(gap_high, abs(d) + half)
+        gap, gap_low, gap_high = stats.largest_gap(wins, c)
         g = design.gap_margin
         assert g is not None
         inside = inside and gap_high < g

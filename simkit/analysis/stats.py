@@ -518,6 +518,29 @@ def equivalence(value, se, margin: float, alpha: float):
     return p, low, high
 
 
+PAIRS = ((0, 1), (0, 2), (1, 2))  # the pairs of three teams
+
+
+def largest_gap(wins, z):
+    """The largest gap between two of three teams' shares of the decided games, and its interval
+    [floor, reach] from each pair's gap ± z standard errors (``gap_se``): floor is the largest
+    distance of a pair's interval from 0, reach the largest |bound| of the pairs' intervals.
+    wins: (3,) or (..., 3); z: a number, or an array of the batch's shape. Returns (largest, floor, reach)."""
+    wins = np.asarray(wins, np.float64)
+    decided = wins.sum(axis=-1)
+    s = wins / decided[..., None]
+    largest = floor = reach = np.zeros(decided.shape)
+    for i, j in PAIRS:
+        d = np.abs(s[..., i] - s[..., j])
+        half = z * gap_se(wins, i, j)
+        largest = np.maximum(largest, d)
+        floor = np.maximum(floor, d - half)
+        reach = np.maximum(reach, d + half)
+    if np.ndim(largest) == 0:
+        return float(largest), float(floor), float(reach)
+    return largest, floor, reach
+
+
 def share_se(wins, team: int = 0):
     """The standard error of a team's share of the decided games (binomial): sqrt(s (1 - s) / decided).
     wins: (teams,) games won, or (..., teams) for many sets of games at once (NaN where none is decided)."""

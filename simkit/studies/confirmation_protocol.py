@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import tomli_w
+from scipy import stats as sp
 
 from simkit.analysis import stats
 from simkit.files.atomic import replacing
@@ -91,16 +92,13 @@ def test_gaps(wins, margin: float, level: float):
     wins = np.asarray(wins, np.float64)
     decided = wins.sum(axis=-1)
     s = wins / decided[..., None]
-    worst_p = reach = floor = largest = np.zeros(decided.shape)
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        d = s[..., i] - s[..., j]
-        p, low, high = stats.equivalence(d, stats.gap_se(wins, i, j), margin, level)
+    worst_p = np.zeros(decided.shape)
+    for i, j in stats.PAIRS:
+        p, _, _ = stats.equivalence(s[..., i] - s[..., j], stats.gap_se(wins, i, j), margin, level)
         worst_p = np.maximum(worst_p, p)
-        reach = np.maximum(reach, np.maximum(np.abs(low), np.abs(high)))
-        floor = np.maximum(floor, np.maximum(np.maximum(low, -high), 0.0))
-        largest = np.maximum(largest, np.abs(d))
+    largest, floor, reach = stats.largest_gap(wins, float(sp.norm.isf(level)))
     if np.ndim(decided) == 0:
-        return float(largest), float(worst_p), float(floor), float(reach)
+        return largest, float(worst_p), floor, reach
     return largest, worst_p, floor, reach
 
 
