@@ -100,7 +100,7 @@ PLAYERS = (
         play_fast,
         "greedy's best moves, each judged by the fitted value of what the seat sees",
         HEAVY,
-        compile_seconds=60,
+        compile_seconds=12,
         ladder=2,
         params={"width": 2.0, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS},
         limits={"width": (1, 16, True)},

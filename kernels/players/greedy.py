@@ -319,7 +319,7 @@ PLAYERS = (
         play_greedy,
         "a one-ply line heuristic: build, complete, block",
         LIGHT,
-        compile_seconds=27,
+        compile_seconds=9,
         ladder=1,
         params=DEFAULTS,
     ),

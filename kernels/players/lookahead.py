@@ -69,7 +69,7 @@ PLAYERS = (
         play_lookahead,
         "greedy's best four, each judged by short games on re-dealt hidden cards",
         HEAVY,
-        compile_seconds=75,
+        compile_seconds=31,
         ladder=4,
         params=PARAMS,
         limits=RACE_LIMITS,

@@ -21,7 +21,7 @@ PLAYERS = (
         play_random,
         "uniform over the playable cards, then the cells",
         LIGHT,
-        compile_seconds=18,
+        compile_seconds=10,
         ladder=0,
     ),
 )

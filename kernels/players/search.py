@@ -574,7 +574,7 @@ PLAYERS = (
         play_ismcts,
         "information-set Monte Carlo tree search",
         SEARCHING,
-        compile_seconds=100,
+        compile_seconds=36,
         ladder=5,
         params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
         limits=SEARCH_LIMITS,
@@ -590,7 +590,7 @@ PLAYERS = (
         "the tree search with swift's value at its leaves (two teams); the highest skill rating, ismcts "
         "within its interval",
         SEARCHING,
-        compile_seconds=130,
+        compile_seconds=38,
         ladder=6,
         params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
         limits=SEARCH_LIMITS,

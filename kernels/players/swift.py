@@ -72,7 +72,7 @@ PLAYERS = (
         play_swift,
         "the fast strong player: a short race over greedy's best three, on a value of hand and board",
         HEAVY,
-        compile_seconds=75,
+        compile_seconds=29,
         ladder=3,
         params={
             "rollouts": 10.0,
