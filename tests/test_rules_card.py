@@ -14,7 +14,7 @@ from simkit.game.rules import Rules
 from simkit.presentation.render import pp
 from simkit.studies.confirmation_protocol import one_name
 from simkit.studies.rule_words import rule_words
-from simkit.studies.rules_card import CARD, cells, figure, make_card, markdown
+from simkit.studies.rules_card import CARD, CONFIRMATIONS, cells, figure, make_card, markdown
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
@@ -44,8 +44,9 @@ def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
         (12, 2),
         (12, 3),
     ]
-    verdicts = pd.read_csv(RESULTS / "confirmation" / "verdicts.csv")
     assert card.family is not None
+    assert card.family.folder == CONFIRMATIONS[-1] and card.family.earlier == CONFIRMATIONS[:-1]  # the newest decides
+    verdicts = pd.read_csv(RESULTS / card.family.folder / "verdicts.csv")
     assert card.family.hypotheses == 28 and card.family.rules == 20
     assert card.family.passed == int(verdicts.fair.sum())
     for row in card.rows:
@@ -55,7 +56,7 @@ def test_the_card_has_every_table_and_the_confirmation_s_verdicts():
             v = verdicts[
                 (verdicts.players == row.players) & (verdicts.teams == row.teams) & (verdicts.strength == column)
             ].iloc[0]
-            assert rule.lineup == lineup == v.lineup and rule.source == "confirmation"
+            assert rule.lineup == lineup == v.lineup and rule.source == card.family.folder
             named = one_name(Rules.make(row.players, row.teams, **from_flags(v.rule)))
             assert rule.code == flags_text(named) and rule.fair == bool(v.fair)  # one name for one rule
             assert rule.edge.advantage == (v.advantage, v.advantage_low, v.advantage_high)
@@ -132,6 +133,19 @@ def test_a_table_without_a_fair_rule_shows_the_closest_and_says_so(tmp_path):
     assert strong is not None and not strong.fair and code == "--handicap 13,8"
     assert words.startswith("Not shown fair; the rule tried: the first team's players are dealt 4 cards")
     assert edge.startswith(pp(verdicts[unfair].advantage.iloc[0], digits=2).split(" ")[0])
+
+
+def test_the_card_names_each_fair_rule_whose_interval_reaches_past_its_margin():
+    """The intervals are Holm's first step: a rule Holm passes at a later step may have its interval reach past
+    the margin, and the card says which, so that no row seems to contradict its verdict."""
+    verdicts = pd.read_csv(RESULTS / CONFIRMATIONS[-1] / "verdicts.csv")
+    wide = verdicts[
+        verdicts.fair & ((verdicts.advantage_low < -verdicts.margin) | (verdicts.advantage_high > verdicts.margin))
+    ]
+    text = markdown(make_card(RESULTS))
+    assert len(wide) > 0
+    for v in wide.itertuples():
+        assert f"{v.players}p/{v.teams}t {v.strength} passed with an interval reaching past its margin" in text
 
 
 def test_the_card_fits_one_a4_page():

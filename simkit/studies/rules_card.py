@@ -432,10 +432,23 @@ def intro(card: Card) -> list[str]:
             f"with at least {f.joint:.0%} chance. A rule is fair when its interval lies {fair}: {f.passed} of the "
             f"{f.rules} rules are.",
         ]
+    many = len(f.earlier) > 1
     earlier = (
-        f" The earlier confirmation{'s' if len(f.earlier) > 1 else ''} ({', '.join(f'results/{e}' for e in f.earlier)})"
-        " stay published with their verdicts."
+        f" The earlier confirmation{'s' if many else ''} ({', '.join(f'results/{e}' for e in f.earlier)})"
+        f" {'stay' if many else 'stays'} published with {'their' if many else 'its'} verdicts."
         if f.earlier
+        else ""
+    )
+    wide = [
+        f"{row.players}p/{row.teams}t {column}"
+        for row in card.rows
+        for column, rule in row.rules.items()
+        if rule is not None and rule.fair and _reaches_past_margin(rule.edge, column)
+    ]
+    later = (
+        f" Holm passes rules at later steps, with more error allowed than in these intervals (its first "
+        f"step): {', '.join(wide)} passed with an interval reaching past its margin."
+        if wide
         else ""
     )
     return [
@@ -445,9 +458,17 @@ def intro(card: Card) -> list[str]:
         f"results/{f.folder}, declared and committed before its games: the {f.rules} rules tested together, "
         f"each as a whole, at a family-wise error of {f.rules * f.level:.0%} (Holm): the chance that any rule "
         f"not fair is called fair. A rule is fair when Holm passes it, its edge {fair}: {f.passed} of the "
-        f"{f.rules} rules are. All the card's intervals of the rules hold together with at least "
+        f"{f.rules} rules are.{later} The card's intervals hold together with at least "
         f"{f.joint:.0%} chance.{earlier}",
     ]
+
+
+def _reaches_past_margin(edge: Edge, column: str) -> bool:
+    """Whether the edge's interval, or at three teams its largest gap's, reaches past the margin of `column`."""
+    _, low, high = edge.advantage
+    if low < -FAIR_BAND[column] or high > FAIR_BAND[column]:
+        return True
+    return edge.teams == 3 and edge.gap[2] > GAP_TARGET[column]
 
 
 def _count_games(edges: list[Edge]) -> str:
