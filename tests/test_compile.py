@@ -91,13 +91,15 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
 
 
 def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
-    """kernels/core/jit.py's hook applies: the cache entries carry the hash of every kernel file."""
+    """kernels/core/jit.py's hook applies: the cache entries carry the hash of every kernel file, a player's
+    decision called through its pointer (a Decision) included."""
     from simkit.kernels.core.turn import play_turn
-    from simkit.kernels.players.greedy import greedy_action
+    from simkit.kernels.players.dispatch import decision
+    from simkit.kernels.players.greedy import GREEDY, greedy_action
 
     rules = Rules.make(2)
-    simulate(rules, Lineup.parse("random", rules), 1, 0, 3)
-    for dispatcher in (play_block, play_game, play_turn, greedy_action):
+    simulate(rules, Lineup.parse("greedy,random", rules), 1, 0, 3)  # the game loop of Decisions, and greedy's decision
+    for dispatcher in (play_block, play_game, play_turn, greedy_action, decision(GREEDY)):
         assert jit.is_stamped(dispatcher), dispatcher.py_func.__name__
 
 
