@@ -91,3 +91,18 @@ def test_two_line_ups_whose_lines_coincide_stay_told_apart():
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert any(label.endswith(", swift") for label in labels) and any(label.endswith(", greedy") for label in labels)
     plots.plt.close(fig)
+
+
+def test_the_confirmation_figure_says_a_verdict_its_interval_does_not_show():
+    """A rule not fair, and a rule Holm passed at a later step while its drawn (first-step) interval reaches
+    past its margin, say so beside their name; a rule whose interval lies inside says nothing more."""
+    from types import SimpleNamespace
+
+    from simkit.presentation.plots import _verdict_note
+
+    def row(fair, low, high):
+        return SimpleNamespace(fair=fair, advantage_low=low, advantage_high=high, margin=0.01)
+
+    assert _verdict_note(row(False, -0.002, 0.012)) == " (not fair)"
+    assert _verdict_note(row(True, 0.0019, 0.0118)) == " (fair: Holm, later step)"
+    assert _verdict_note(row(True, -0.008, 0.0005)) == ""

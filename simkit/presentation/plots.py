@@ -345,18 +345,23 @@ def confirmation(verdicts: pd.DataFrame) -> Figure:
             )
     ax.axvline(0, **FAIR, label="no edge")
     ax.set_yticks(
-        y,
-        [
-            f"{r.players}p/{r.teams}t {r.strength}: {r.rule}" + ("" if r.fair else " (not fair)")
-            for r in frame.itertuples()
-        ],
-        fontsize=8,
+        y, [f"{r.players}p/{r.teams}t {r.strength}: {r.rule}{_verdict_note(r)}" for r in frame.itertuples()], fontsize=8
     )
     ax.set_xlabel("team 0's advantage, decided games (percentage points)")
     ax.set_title(
         f"The confirmation's verdicts at {tables_text(frame)}: each rule's edge and its interval (gaps not drawn)"
     )
     return _finish(fig, (ax,), "x", legend_below=True)
+
+
+def _verdict_note(row) -> str:
+    """A verdict the drawn interval alone would not tell: ' (not fair)', or for a rule Holm passed at a later
+    step than the interval's (its first) while the interval reaches past the margin, ' (fair: Holm, later step)'."""
+    if not row.fair:
+        return " (not fair)"
+    if row.advantage_low < -row.margin or row.advantage_high > row.margin:
+        return " (fair: Holm, later step)"
+    return ""
 
 
 def teams(summary: pd.DataFrame) -> Figure:
