@@ -141,29 +141,31 @@ def build_tables(board_codes: np.ndarray) -> np.record:
     playable_cells = bitboard(c for c in range(N_CELLS) if c not in corner_cells)
     for code in TWO_EYED_JACKS:
         card_lo[code], card_hi[code] = playable_cells
+    values = {
+        "line_lo": line_lo,
+        "line_hi": line_hi,
+        "line_cells": line_cells,
+        "line_dir": line_dir,
+        "line_key": line_key,
+        "line_pos": line_pos,
+        "line_corners": [sum(1 for c in cells if c in corner_cells) for *_, cells in lines],
+        "cell_lines": cell_lines,
+        "cell_nlines": cell_nlines,
+        "corners": bitboard(corner_cells),
+        "playable_cells": playable_cells,
+        "card_cells": card_cells,
+        "card_kind": card_kind,
+        "card_of_cell": board_codes,
+        "kind_codes": [sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)],
+        "card_lo": card_lo,
+        "card_hi": card_hi,
+        "cell_dir_end": cell_dir_end,
+        "reach_lo": reach_lo,
+        "reach_hi": reach_hi,
+    }
+    assert list(values) == list(TABLES.names), "every field of TABLES_FIELDS, in its order"
     tb = new_record(TABLES)
-    for name, value in (
-        ("line_lo", line_lo),
-        ("line_hi", line_hi),
-        ("line_cells", line_cells),
-        ("line_dir", line_dir),
-        ("line_key", line_key),
-        ("line_pos", line_pos),
-        ("line_corners", [sum(1 for c in cells if c in corner_cells) for *_, cells in lines]),
-        ("cell_lines", cell_lines),
-        ("cell_nlines", cell_nlines),
-        ("corners", bitboard(corner_cells)),
-        ("playable_cells", playable_cells),
-        ("card_cells", card_cells),
-        ("card_kind", card_kind),
-        ("card_of_cell", board_codes),
-        ("kind_codes", [sum(1 << k for k in range(N_CODES) if card_kind[k] == kind) for kind in range(3)]),
-        ("card_lo", card_lo),
-        ("card_hi", card_hi),
-        ("cell_dir_end", cell_dir_end),
-        ("reach_lo", reach_lo),
-        ("reach_hi", reach_hi),
-    ):
+    for name, value in values.items():
         field = tb[name]
         value = np.asarray(value, field.dtype)
         assert value.shape == field.shape, (name, value.shape, field.shape)
