@@ -49,13 +49,8 @@ def new_record(dtype: np.dtype) -> np.record:
 
 
 def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
-    """Zeroed arrays of the shapes and types of `arrays`, in one buffer of their own: each starts a
-    cache line, with APART bytes of padding before the first and after the last (for arrays whose
-    shapes vary from call to call, which a record cannot hold: a tree search's arena)."""
-    offsets, end = [], APART
-    for a in arrays:
-        offsets.append(end)
-        end += _lines(a.nbytes)
-    buffer = np.zeros(end + 2 * APART, np.uint8)
-    start = -buffer.ctypes.data % APART
-    return [buffer[start + o : start + o + a.nbytes].view(a.dtype).reshape(a.shape) for a, o in zip(arrays, offsets)]
+    """Zeroed arrays of the shapes and types of `arrays`, each starting a cache line, in one buffer of their
+    own padded as ``new_record``'s: the fields of a record made for them (for arrays whose shapes vary from
+    call to call, which the kernels cannot take as one record type: a tree search's arena)."""
+    record = new_record(record_dtype((f"a{i}", a.dtype.type, a.shape) for i, a in enumerate(arrays)))
+    return [record[f"a{i}"] for i in range(len(arrays))]
