@@ -102,17 +102,25 @@ def test_gaps(wins, margin: float, level: float):
     return largest, worst_p, floor, reach
 
 
-def test_rule(wins, margin: float, gap_margin: float | None, level: float):
-    """Whether a rule passes at `level` (one-sided), and its p-value: the intersection-union test of its
-    advantage and, with gap_margin (three teams), its gaps. wins: (teams,) or (..., teams).
-    Returns (passes, p)."""
-    _, p, low, high = test_advantage(wins, margin, level)
-    passes = (low > -margin) & (high < margin)
+def rule_tests(wins, margin: float, gap_margin: float | None, level: float) -> dict:
+    """The intersection-union test of one rule at `level` (one-sided): its advantage (advantage, p_advantage,
+    advantage_low, advantage_high, advantage_passes) and, with gap_margin (three teams), its gaps (max_gap,
+    p_gap, gap_low, gap_reach, gap_passes); its p-value as a rule (p_rule) and whether it passes (fair).
+    wins: (teams,) or (..., teams); each value has the shape of wins without its last axis."""
+    adv, p_adv, low, high = test_advantage(wins, margin, level)
+    d = {
+        "advantage": adv,
+        "advantage_low": low,
+        "advantage_high": high,
+        "p_advantage": p_adv,
+        "advantage_passes": (low > -margin) & (high < margin),
+    }
     if gap_margin is not None:
-        _, p_gap, _, reach = test_gaps(wins, gap_margin, level)
-        passes = passes & (reach < gap_margin)
-        p = np.maximum(p, p_gap)
-    return passes, p
+        gap, p_gap, floor, reach = test_gaps(wins, gap_margin, level)
+        d.update(max_gap=gap, gap_low=floor, gap_reach=reach, p_gap=p_gap, gap_passes=reach < gap_margin)
+    d["p_rule"] = np.maximum(p_adv, d.get("p_gap", 0.0))
+    d["fair"] = d["advantage_passes"] & d.get("gap_passes", True)
+    return d
 
 
 def power_rule(shares, margin: float, gap_margin: float | None, level: float, decided: int, seed: int) -> float:
@@ -121,7 +129,7 @@ def power_rule(shares, margin: float, gap_margin: float | None, level: float, de
     rng = np.random.default_rng(seed)
     p = np.asarray(shares, np.float64) / np.sum(shares)
     draws = rng.multinomial(decided, p, size=POWER_DRAWS)
-    return float(np.mean(test_rule(draws, margin, gap_margin, level)[0]))
+    return float(np.mean(rule_tests(draws, margin, gap_margin, level)["fair"]))
 
 
 def games_for_power(power_at, target: float, most: int) -> tuple[int, float]:
@@ -148,22 +156,8 @@ def decide(wins: list, protocol: dict) -> list[dict]:
     out = []
     for w, record in zip(wins, protocol["verdict"]):
         w = np.asarray(w, np.float64)
-        margin = float(record["margin"])
-        adv, p_adv, low, high = test_advantage(w, margin, level)
-        d = {
-            "advantage": adv,
-            "advantage_low": low,
-            "advantage_high": high,
-            "p_advantage": p_adv,
-            "advantage_passes": (low > -margin) & (high < margin),
-        }
-        if w.shape[-1] == 3:
-            gap_margin = float(record["gap_margin"])
-            gap, p_gap, floor, reach = test_gaps(w, gap_margin, level)
-            d.update(max_gap=gap, gap_low=floor, gap_reach=reach, p_gap=p_gap, gap_passes=reach < gap_margin)
-        d["p_rule"] = np.maximum(p_adv, d.get("p_gap", 0.0))
-        d["fair"] = d["advantage_passes"] & d.get("gap_passes", True)
-        out.append(d)
+        gap_margin = float(record["gap_margin"]) if w.shape[-1] == 3 else None
+        out.append(rule_tests(w, float(record["margin"]), gap_margin, level))
     if protocol["format"] != FORMAT_1 and out:
         p = np.stack([np.asarray(d["p_rule"], np.float64) for d in out], axis=-1)  # (..., rules)
         adjusted = stats.holm_families(p)
