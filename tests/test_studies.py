@@ -634,7 +634,7 @@ def test_teams_study_shifts_sequences_and_team_counts_at_their_tables(tmp_path):
     assert (tmp_path / "summary.md").read_text().count("## What changes and where") == 1
 
 
-def test_what_changes_names_only_shifts_that_survive_holm_and_where_casual_and_strong_disagree():
+def test_what_changes_names_only_shifts_that_survive_holm_and_where_casual_and_strong_play_differ():
     from simkit.studies.summary import what_changes
 
     def row(players, teams, policies, strength, change, shift, half, p_holm):
@@ -651,6 +651,10 @@ def test_what_changes_names_only_shifts_that_survive_holm_and_where_casual_and_s
             row(4, 2, "swift", "strong", "seat 0 short", -0.05, 0.01, 1e-5),
             row(2, 2, "greedy", "casual", "no reshuffle", 0.001, 0.0015, 0.9),
             row(2, 2, "swift", "strong", "no reshuffle", -0.002, 0.01, 0.9),
+            row(2, 2, "greedy", "casual", "late card", -0.004, 0.0015, 1e-6),
+            row(2, 2, "swift", "strong", "late card", 0.003, 0.01, 0.9),
+            row(4, 2, "greedy", "casual", "late card", -0.004, 0.0015, 1e-6),
+            row(4, 2, "swift", "strong", "late card", -0.001, 0.01, 0.9),
         ]
     )
     text = what_changes(frame, "team 0's advantage")
@@ -659,9 +663,15 @@ def test_what_changes_names_only_shifts_that_survive_holm_and_where_casual_and_s
     seat = next(line for line in text.splitlines() if line.startswith("- **seat 0 short**"))
     assert "3 of its 4 rows" in seat and "2 of 2 casual, 1 of 2 strong" in seat
     assert "-6.25 pp [-6.40, -6.10] (2p/2t, greedy)" in seat
-    # at 2p/2t greedy shows the shift and swift does not: said, with both intervals; 4p/2t agrees
-    assert "disagree at 2p/2t" in seat and "-0.40 pp [-1.40, +0.60] (2p/2t, swift) does not survive Holm" in seat
-    assert "4p/2t:" not in seat
+    # strong minus casual, Holm over the 5 comparisons: 2p/2t differs by far more than its interval; 4p/2t not
+    assert "Casual and strong play differ (strong play's shift minus casual play's, Holm over the section's 5" in seat
+    assert "2p/2t, swift minus greedy: +5.85 pp [+4.84, +6.86]" in seat and "4p/2t, swift minus" not in seat
+    late = next(line for line in text.splitlines() if line.startswith("- **late card**"))
+    # casual play shows a shift that strong play's intervals hold too: its span is said, and no difference
+    assert "2 of 2 casual, 0 of 2 strong" in late
+    assert "Strong play's estimates, none surviving, run from -0.10 pp [-1.10, +0.90] (4p/2t, swift)" in late
+    assert "differ at no table beyond Holm's correction over the section's 5 comparisons" in late
+    assert "the largest difference, 2p/2t, swift minus greedy: +0.70 pp [-0.31, +1.71]" in late
     assert "- **no reshuffle**: no shift survives Holm" in text
     for word in ("fair", "no effect"):
         assert word not in text

@@ -471,6 +471,17 @@ def paired_difference(n: int, sums: np.ndarray) -> Shift:
     return Shift(used, unpaired, float(correlation), paired, p)
 
 
+def independent_difference(a, a_low, a_high, b, b_low, b_high) -> tuple[float, float, float, float]:
+    """a - b of two independent estimates given with symmetric normal 95% intervals (a shift of one line-up
+    minus another's, say): (value, low, high, p of a - b = 0), the standard errors read from the intervals'
+    half-widths and added in quadrature."""
+    value = float(a - b)
+    se = math.hypot((a_high - a_low) / (2 * Z), (b_high - b_low) / (2 * Z))
+    if not (se > 0):
+        return value, _NAN, _NAN, _NAN
+    return value, value - Z * se, value + Z * se, float(2 * sp.norm.sf(abs(value) / se))
+
+
 def holm_families(p_values) -> np.ndarray:
     """Holm's adjusted p-values of many families at once: p_values (..., m), each row one family, no NaN.
 

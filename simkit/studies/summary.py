@@ -102,11 +102,12 @@ def what_changes(
 ) -> str:
     """summary.md's "What changes and where": for each change (column `change`), where its shift survives the
     study's Holm correction (`p_holm` below HEADLINE_LEVEL), its smallest and largest surviving estimates with
-    their 95% intervals (`shift`, `low`, `high`), and the tables where casual and strong play (`strength`)
-    disagree: one shows a shift and the other does not, or they show shifts of opposite signs. `frame` has a
-    row per shift: players, teams, policies, strength, games, change, shift, low, high, p_holm. The first
-    paragraph gives each line-up's games and its widest shift interval (the study's resolution). family: the
-    shifts Holm's correction was over (default: the frame's); heading: begin with the section's title."""
+    their 95% intervals (`shift`, `low`, `high`), the span of strong play's estimates when none of them
+    survives, and where casual and strong play (`strength`) differ: strong play's shift minus a casual
+    line-up's at one table, independent games, Holm-adjusted over the section's comparisons. `frame` has a row
+    per shift: players, teams, policies, strength, games, change, shift, low, high, p_holm. The first paragraph
+    gives each line-up's games and its widest shift interval (the study's resolution). family: the shifts
+    Holm's correction was over (default: the frame's); heading: begin with the section's title."""
     if not len(frame):
         return ""
     resolution = []
@@ -124,61 +125,85 @@ def what_changes(
         + "; ".join(resolution)
         + ".\n",
     ]
+    differences = casual_strong_differences(frame)
     for change, rows in frame.groupby("change", sort=False):
         shown = rows[rows["p_holm"] < HEADLINE_LEVEL].sort_values("shift")
         if not len(shown):
             lo, hi = rows.loc[rows["shift"].idxmin()], rows.loc[rows["shift"].idxmax()]
-            lines.append(
+            text = (
                 f"- **{change}**: no shift survives Holm in its {len(rows)} rows (a table and a line-up each); the "
                 f"estimates run from {_estimate(lo, unit, scale)} to {_estimate(hi, unit, scale)}."
             )
-            continue
-        counts = ", ".join(
-            f"{(shown['strength'] == k).sum()} of {(rows['strength'] == k).sum()} {k}"
-            for k in ("casual", "strong")
-            if (rows["strength"] == k).any()
-        )
-        first, last = shown.iloc[0], shown.iloc[-1]
-        span = (
-            f"{_estimate(first, unit, scale)}"
-            if len(shown) == 1
-            else f"from {_estimate(first, unit, scale)} to {_estimate(last, unit, scale)}"
-        )
-        text = (
-            f"- **{change}**: a shift survives Holm in {len(shown)} of its {len(rows)} rows (a table and a line-up "
-            f"each; {counts}): "
-            f"{span}."
-        )
-        split = _disagreements(rows, unit, scale)
-        if split:
-            text += " Casual and strong play disagree at " + "; ".join(split) + "."
+        else:
+            counts = ", ".join(
+                f"{(shown['strength'] == k).sum()} of {(rows['strength'] == k).sum()} {k}"
+                for k in ("casual", "strong")
+                if (rows["strength"] == k).any()
+            )
+            first, last = shown.iloc[0], shown.iloc[-1]
+            span = (
+                f"{_estimate(first, unit, scale)}"
+                if len(shown) == 1
+                else f"from {_estimate(first, unit, scale)} to {_estimate(last, unit, scale)}"
+            )
+            text = (
+                f"- **{change}**: a shift survives Holm in {len(shown)} of its {len(rows)} rows (a table and a "
+                f"line-up each; {counts}): {span}."
+            )
+            strong = rows[rows["strength"] == "strong"]
+            if len(strong) > 1 and not (strong["p_holm"] < HEADLINE_LEVEL).any():
+                lo, hi = strong.loc[strong["shift"].idxmin()], strong.loc[strong["shift"].idxmax()]
+                text += (
+                    f" Strong play's estimates, none surviving, run from {_estimate(lo, unit, scale)} to "
+                    f"{_estimate(hi, unit, scale)}."
+                )
+        text += _contrast(differences[differences["change"] == change], len(differences), unit, scale)
         lines.append(text)
     return "\n".join(lines) + "\n"
 
 
-def _disagreements(rows: pd.DataFrame, unit: str, scale: float) -> list[str]:
-    """The tables of one change where casual and strong play disagree, each with both sides' estimates."""
-    out = []
-    for (players, teams), at in rows.groupby(["players", "teams"], sort=False):
-        casual, strong = at[at["strength"] == "casual"], at[at["strength"] == "strong"]
-        if not len(casual) or not len(strong):
-            continue
-        signs = {
-            k: {int(v) for v in (part["shift"][part["p_holm"] < HEADLINE_LEVEL] > 0)}
-            for k, part in (("casual", casual), ("strong", strong))
-        }
-        if signs["casual"] == signs["strong"] or len(signs["casual"]) > 1 or len(signs["strong"]) > 1:
-            continue  # (random and greedy shifting opposite ways is casual play disagreeing with itself)
-
-        def said(part):
-            return ", ".join(
-                _estimate(r, unit, scale)
-                + (" survives Holm" if r.p_holm < HEADLINE_LEVEL else " does not survive Holm")
-                for r in part.itertuples()
-            )
-
-        out.append(f"{int(players)}p/{int(teams)}t: {said(casual)}; {said(strong)}")
+def casual_strong_differences(frame: pd.DataFrame) -> pd.DataFrame:
+    """Strong play's shift minus each casual line-up's, per change and table where both were played: a row
+    per comparison with change, players, teams, strong, casual (the line-ups), value, low, high (95%,
+    independent games), p and p_holm (Holm over every comparison of `frame`)."""
+    rows = []
+    for (change, players, teams), at in frame.groupby(["change", "players", "teams"], sort=False):
+        for s in at[at["strength"] == "strong"].itertuples():
+            for c in at[at["strength"] == "casual"].itertuples():
+                value, low, high, p = stats.independent_difference(s.shift, s.low, s.high, c.shift, c.low, c.high)
+                rows.append(
+                    dict(
+                        change=change, players=players, teams=teams, strong=s.policies, casual=c.policies,
+                        value=value, low=low, high=high, p=p,
+                    )
+                )  # fmt: skip
+    out = pd.DataFrame(rows, columns=["change", "players", "teams", "strong", "casual", "value", "low", "high", "p"])
+    out["p_holm"] = stats.holm(out["p"]) if len(out) else []
     return out
+
+
+def _contrast(d: pd.DataFrame, family: int, unit: str, scale: float) -> str:
+    """Where casual and strong play differ for one change (comparisons `d`, from casual_strong_differences),
+    or the largest difference when none survives Holm over the section's `family` comparisons."""
+    if not len(d):
+        return ""
+
+    def said(r) -> str:
+        u = f" {unit}" if unit else ""
+        interval = f"{scale * r.value:+.2f}{u} [{scale * r.low:+.2f}, {scale * r.high:+.2f}]"
+        return f"{int(r.players)}p/{int(r.teams)}t, {r.strong} minus {r.casual}: {interval}"
+
+    shown = d[d["p_holm"] < HEADLINE_LEVEL]
+    if len(shown):
+        return (
+            " Casual and strong play differ (strong play's shift minus casual play's, Holm over the section's "
+            f"{family} comparisons) at " + "; ".join(said(r) for r in shown.itertuples()) + "."
+        )
+    largest = d.loc[d["value"].abs().idxmax()]
+    return (
+        " Casual and strong play differ at no table beyond Holm's correction over the section's "
+        f"{family} comparisons; the largest difference, {said(SimpleNamespace(**largest.to_dict()))}."
+    )
 
 
 def summary_frame(configs: list[Config], results: Results) -> pd.DataFrame:
