@@ -697,6 +697,10 @@ def test_shift_grid_draws_every_table_casual_beside_strong():
     visible = [ax for ax in figure.axes if ax.get_visible()]
     assert [ax.get_title() for ax in visible] == ["a", "b", "c", "d"]
     assert [t.get_text() for t in visible[0].get_xticklabels()] == [f"{p}p/{t}t" for p, t in LEGAL_TABLES]
+    # a change played at some tables only shows those tables
+    some = frame[(frame["change"] != "d") | (frame["teams"] == 3)]
+    last = [ax for ax in plots.shift_grid(some, "shift", "Changes").axes if ax.get_visible()][-1]
+    assert [t.get_text() for t in last.get_xticklabels()] == [f"{p}p/{t}t" for p, t in LEGAL_TABLES if t == 3]
 
 
 def test_variants_study_compares_each_variant_with_the_standard_game_on_the_same_deals(tmp_path):

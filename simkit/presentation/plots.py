@@ -256,7 +256,7 @@ def shifts(frame: pd.DataFrame, table: str) -> Figure:
 
 
 def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, unit: str = "pp") -> Figure:
-    """Every table at once: one panel per change (column `change`), the tables along x, each line-up's shift
+    """Every table at once: one panel per change (column `change`), its tables along x, each line-up's shift
     (`shift`, `low`, `high`) with its 95% interval, casual play's line-ups beside strong play's at each table;
     a point is filled where its shift survives the study's Holm correction (`p_holm` below 0.05), hollow where
     it does not. `frame` has players, teams, policies, strength, change, shift, low, high, p_holm (and, where
@@ -272,11 +272,12 @@ def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, u
     width = 0.7 / max(len(lineups), 1)
     for ax, change in zip(axes.flat, changes):
         part = frame[frame["change"] == change]
+        at = sorted({(int(p), int(t)) for p, t in zip(part["players"], part["teams"])})  # where it applies
         for j, lineup in enumerate(lineups):
             rows = part[part["policies"] == lineup]
             if not len(rows):
                 continue
-            x = np.array([tables.index((int(p), int(t))) for p, t in zip(rows["players"], rows["teams"])], float)
+            x = np.array([at.index((int(p), int(t))) for p, t in zip(rows["players"], rows["teams"])], float)
             x += (j - (len(lineups) - 1) / 2) * width
             shown = (rows["p_holm"] < 0.05).to_numpy()
             kind = rows["strength"].iloc[0]
@@ -296,8 +297,8 @@ def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, u
                 )
         ax.axhline(0, **FAIR, label="no shift")
         ax.set_title(str(change), fontsize=9)
-        ax.set_xticks(range(len(tables)), [f"{p}p/{t}t" for p, t in tables], fontsize=7, rotation=45)
-        ax.set_xlim(-0.6, len(tables) - 0.4)
+        ax.set_xticks(range(len(at)), [f"{p}p/{t}t" for p, t in at], fontsize=7, rotation=45)
+        ax.set_xlim(-0.6, len(at) - 0.4)
         label = str(part["what"].iloc[0]) if "what" in part else (f"{what} ({unit})" if unit else what)
         ax.set_ylabel(label, fontsize=8)
         ax.tick_params(axis="y", labelsize=8)
