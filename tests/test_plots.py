@@ -27,11 +27,16 @@ def titles(fig) -> str:
     return " | ".join(said)
 
 
+def at_2p(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a published study at 2p/2t: what a study played at one table draws."""
+    return frame[(frame["players"].astype(int) == 2) & (frame["teams"].astype(int) == 2)]
+
+
 FIGURES = {
     "first_player": (lambda: plots.first_player(csv("first-player/summary.csv")), "10 tables, 2p/2t to 12p/3t"),
-    "hand_size": (lambda: plots.hand_size(csv("hand-size/summary.csv")), "2p/2t"),
-    "shifts": (lambda: plots.shifts(csv("hand-size/shifts.csv"), "2p/2t"), "2p/2t"),
-    "teams": (lambda: plots.teams(csv("teams/summary.csv")), "5 tables, 2p/2t to 12p/3t"),
+    "hand_size": (lambda: plots.hand_size(csv("hand-size/summary.csv")), "10 tables, 2p/2t, 3p/3t"),
+    "shifts": (lambda: plots.shifts(at_2p(csv("hand-size/shifts.csv")), "2p/2t"), "2p/2t"),
+    "teams": (lambda: plots.teams(csv("teams/summary.csv")), "8 tables, 2p/2t to 12p/3t"),
     "variants": (lambda: plots.variants(csv("variants/shifts.csv")), "2p/2t, 3p/3t and 4p/2t"),
     "confirmation": (lambda: plots.confirmation(csv("confirmation/verdicts.csv")), "10 tables, 2p/2t to 12p/3t"),
     "compensation": (
@@ -74,8 +79,8 @@ def test_the_hand_size_axis_has_whole_cards():
 
 def test_two_line_ups_whose_lines_coincide_stay_told_apart():
     """greedy and a line-up whose even game's edge is greedy's: each line its own dash and its own marker."""
-    shifts = csv("hand-size/shifts.csv")
-    twin = shifts[shifts["policies"] == "greedy"].assign(policies="swift")
+    shifts = at_2p(csv("hand-size/shifts.csv"))
+    twin = shifts[shifts["policies"] == "greedy"].assign(policies="fast")  # a line-up the study did not play
     fig = plots.shifts(pd.concat([shifts, twin], ignore_index=True), "2p/2t")
     ax = fig.axes[0]
     cancel = -100 * float(shifts.loc[shifts["policies"] == "greedy", "even_advantage"].iloc[0])

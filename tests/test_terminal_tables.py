@@ -63,3 +63,11 @@ def test_the_report_keeps_a_row_to_a_line(width):
     headers = [i for i, line in enumerate(lines) if "┃" in line]
     assert headers and all("╇" in lines[i + 1] for i in headers)  # every header on one line
     assert not any("…" in line for line in lines)
+
+
+def test_each_seats_cards_are_written_compactly_and_can_be_read_back():
+    """Written out, 12 seats' cards need 23 columns: a pattern repeated, or runs, whichever is shortest."""
+    assert hand_size.compact_hands("7") == "7" and hand_size.compact_hands("6,7") == "6,7"
+    assert hand_size.compact_hands("3,3,2,3,3,2,3,3,2,3,3,2") == "(3,3,2)x4"
+    assert hand_size.compact_hands("2,3,3,3,3,3,3,3,3,3,3,3") == "2,3x11"
+    assert hand_size.compact_hands("2,3,2,3") == "2,3,2,3"  # no shorter form

@@ -221,13 +221,33 @@ def key_table(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def compact_hands(hands: str) -> str:
+    """Each seat's cards in a few columns: '3,3,2,3,3,2,3,3,2,3,3,2' as '(3,3,2)x4' (a pattern repeated),
+    '2,3,3,3,3,3,3,3,3,3,3,3' as '2,3x11' (runs), whichever is shortest; a single size unchanged."""
+    seats = hands.split(",")
+    forms = [hands]
+    for period in range(2, len(seats) // 2 + 1):
+        if len(seats) % period == 0 and seats == seats[:period] * (len(seats) // period):
+            forms.append(f"({','.join(seats[:period])})x{len(seats) // period}")
+            break
+    runs: list[list] = []
+    for seat in seats:
+        if runs and runs[-1][0] == seat:
+            runs[-1][1] += 1
+        else:
+            runs.append([seat, 1])
+    forms.append(",".join(f"{seat}x{n}" if n > 1 else seat for seat, n in runs))
+    return min(forms, key=len)
+
+
 def terminal_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The key table within TERMINAL_WIDTH columns: each seat's cards, team 0's edge, the test, the length."""
+    """The key table within TERMINAL_WIDTH columns: each seat's cards (compact_hands), team 0's edge, the
+    test, the length."""
     return pd.DataFrame(
         [
             {
                 "table": f"{r.players}p/{r.teams}t",
-                "cards": str(r.hand_size),
+                "cards": compact_hands(str(r.hand_size)),
                 "line-up": r.policies,
                 "games": count(r.games),
                 "advantage": pp(r.advantage, r.advantage_low, r.advantage_high),
@@ -379,8 +399,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         key=key_table(summary),
         terminal=terminal_table(summary),
         terminal_note=(
-            f"cards: each seat's hand, seat 0 first (one number: every seat's); {ADVANTAGE_NOTE}; turns: the mean, "
-            "all seats"
+            "cards: each seat's hand, seat 0 first (one number: every seat's; (3,3,2)x4: that pattern four "
+            f"times; 2,3x11: 2, then 3 eleven times); {ADVANTAGE_NOTE}; turns: the mean, all seats"
             + (
                 "; shift (below): team 0's advantage with the change minus its advantage in the even game of "
                 "the cards under 'vs', an estimate with its 95% CI, Holm over the study's shifts"
