@@ -11,6 +11,8 @@ each penalty and the compensation against the table's own hand; the study's shif
 
 from __future__ import annotations
 
+import itertools
+
 import pandas as pd
 
 from simkit.analysis import stats
@@ -230,12 +232,7 @@ def compact_hands(hands: str) -> str:
         if len(seats) % period == 0 and seats == seats[:period] * (len(seats) // period):
             forms.append(f"({','.join(seats[:period])})x{len(seats) // period}")
             break
-    runs: list[list] = []
-    for seat in seats:
-        if runs and runs[-1][0] == seat:
-            runs[-1][1] += 1
-        else:
-            runs.append([seat, 1])
+    runs = [(seat, len(list(same))) for seat, same in itertools.groupby(seats)]
     forms.append(",".join(f"{seat}x{n}" if n > 1 else seat for seat, n in runs))
     return min(forms, key=len)
 
