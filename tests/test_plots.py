@@ -37,7 +37,7 @@ FIGURES = {
     "hand_size": (lambda: plots.hand_size(csv("hand-size/summary.csv")), "10 tables, 2p/2t, 3p/3t"),
     "shifts": (lambda: plots.shifts(at_2p(csv("hand-size/shifts.csv")), "2p/2t"), "2p/2t"),
     "teams": (lambda: plots.teams(csv("teams/summary.csv")), "8 tables, 2p/2t to 12p/3t"),
-    "variants": (lambda: plots.variants(csv("variants/shifts.csv")), "2p/2t, 3p/3t and 4p/2t"),
+    "variants": (lambda: plots.variants(csv("variants/shifts.csv")), "10 tables, 2p/2t, 3p/3t"),
     "confirmation": (lambda: plots.confirmation(csv("confirmation/verdicts.csv")), "10 tables, 2p/2t to 12p/3t"),
     "compensation": (
         lambda: plots.compensation(csv("compensation/summary.csv"), csv("compensation/verdicts.csv"), "late_card"),
@@ -111,3 +111,19 @@ def test_the_confirmation_figure_says_a_verdict_its_interval_does_not_show():
     assert _verdict_note(row(False, -0.002, 0.012)) == " (not fair)"
     assert _verdict_note(row(True, 0.0019, 0.0118)) == " (fair: Holm, later step)"
     assert _verdict_note(row(True, -0.008, 0.0005)) == ""
+
+
+def test_the_variants_figure_has_each_variants_length_beside_its_stalemates():
+    """A row per variant: its shift of the game's length, then of its stalemates; the legend lists each line-up's
+    filled and hollow points together, in the line-ups' order."""
+    shifts = csv("variants/shifts.csv")
+    fig = plots.variants(shifts)
+    variants = list(dict.fromkeys(shifts["variant"]))
+    shown = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert shown == [f"{v}: {what}" for v in variants for what in ("the game length", "the stalemates")]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels[0] == "no shift"
+    lineups = [label.split(" ")[0] for label in labels[1:]]
+    order = list(dict.fromkeys(shifts["policies"]))
+    assert lineups == sorted(lineups, key=order.index)
+    plots.plt.close(fig)

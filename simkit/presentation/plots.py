@@ -12,6 +12,7 @@ One module for every figure, as each is a short function of the same kind and st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +69,12 @@ def _errors(value: pd.Series, low: pd.Series, high: pd.Series, scale: float = 10
     return np.vstack([(value - low).to_numpy(), (high - value).to_numpy()]) * scale
 
 
-def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False) -> Figure:
+def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False, order: Sequence[str] = ()) -> Figure:
     """The common last touches: a light grid, small legends, a tight layout.
 
     legend_below: one legend for the figure, under the plots (where the
-    points fill the axes and a legend inside would hide some), else one per axes.
+    points fill the axes and a legend inside would hide some), else one per axes;
+    its entries as first drawn, those named in `order` first and in its order.
     """
     for ax in axes:
         ax.grid(axis=grid, alpha=0.3)
@@ -85,6 +87,7 @@ def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False) -
                 if label not in handles:
                     handles[label] = h
                     labels.append(label)
+        labels.sort(key=lambda label: order.index(label) if label in order else len(order))
         ncol = max(1, min(len(labels), int(fig.get_figwidth() / 2.5)))  # about 2.5 inches an entry
         fig.legend([handles[k] for k in labels], labels, loc="lower center", ncol=ncol, fontsize=8)
         height, rows = fig.get_figheight(), -(-len(labels) // ncol)  # inches: the legend and the title
@@ -255,17 +258,27 @@ def shifts(frame: pd.DataFrame, table: str) -> Figure:
     return _finish(fig, (ax,), "x", legend_below=True)
 
 
-def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, unit: str = "pp") -> Figure:
-    """Every table at once: one panel per change (column `change`), its tables along x, each line-up's shift
-    (`shift`, `low`, `high`) with its 95% interval, casual play's line-ups beside strong play's at each table;
-    a point is filled where its shift survives the study's Holm correction (`p_holm` below 0.05), hollow where
-    it does not. `frame` has players, teams, policies, strength, change, shift, low, high, p_holm (and, where
-    panels differ, `what`: each change's y axis); `what` the y axis, `title` the figure's question (its tables are named
-    after it)."""
+def _shift_label(lineup: str, strength: str, note: str) -> str:
+    """A shift figure's legend entry of one line-up: 'swift (strong play, 95% CI)' and a note."""
+    return f"{lineup} ({strength} play, 95% CI){note}"
+
+
+def shift_grid(
+    frame: pd.DataFrame, what: str, title: str, scale: float = 100, unit: str = "pp", columns: int = 3
+) -> Figure:
+    """Every table at once: one panel per change (column `change`), `columns` panels a row, its tables along x,
+    each line-up's shift (`shift`, `low`, `high`) with its 95% interval, casual play's line-ups beside strong
+    play's at each table; a point is filled where its shift survives the study's Holm correction (`p_holm` below
+    0.05), hollow where it does not. `frame` has players, teams, policies, strength, change, shift, low, high,
+    p_holm (and, where panels differ, `what`: each change's y axis); `what` the y axis, `title` the figure's
+    question (its tables are named after it)."""
     tables = sorted({(int(p), int(t)) for p, t in zip(frame["players"], frame["teams"])})
     changes = list(dict.fromkeys(frame["change"]))
     lineups = list(dict.fromkeys(frame["policies"]))
-    ncols = min(3, len(changes))
+    strength = dict(zip(frame["policies"], frame["strength"]))
+    hollow = " not surviving Holm"
+    order = ["no shift"] + [_shift_label(lineup, strength[lineup], note) for lineup in lineups for note in ("", hollow)]
+    ncols = min(columns, len(changes))
     nrows = -(-len(changes) // ncols)
     wide = max(4.2, 0.55 * len(tables) + 1.2)
     fig, axes = plt.subplots(nrows, ncols, figsize=(wide * ncols, 2.9 * nrows + 1.2), squeeze=False)
@@ -281,7 +294,7 @@ def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, u
             x += (j - (len(lineups) - 1) / 2) * width
             shown = (rows["p_holm"] < 0.05).to_numpy()
             kind = rows["strength"].iloc[0]
-            for mask, face, note in ((shown, f"C{j}", ""), (~shown, "white", " not surviving Holm")):
+            for mask, face, note in ((shown, f"C{j}", ""), (~shown, "white", hollow)):
                 if not mask.any():
                     continue
                 ax.errorbar(
@@ -293,7 +306,7 @@ def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, u
                     markersize=5,
                     capsize=2,
                     color=f"C{j}",
-                    label=f"{lineup} ({kind} play, 95% CI){note}",
+                    label=_shift_label(lineup, kind, note),
                 )
         ax.axhline(0, **FAIR, label="no shift")
         ax.set_title(str(change), fontsize=9)
@@ -314,7 +327,7 @@ def shift_grid(frame: pd.DataFrame, what: str, title: str, scale: float = 100, u
         for kind, rows in frame.groupby("strength", sort=False)
     )
     fig.suptitle(f"{title} at {named}\n({plays}; hollow: not surviving the study's Holm correction)", fontsize=10)
-    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
+    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True, order=order)
 
 
 def confirmation(verdicts: pd.DataFrame) -> Figure:
@@ -402,37 +415,40 @@ def teams(summary: pd.DataFrame) -> Figure:
 
 
 def variants(frame: pd.DataFrame) -> Figure:
-    """Each variant against the standard game, paired on the same deals: the shifts of team 0's advantage,
-    of the mean game length and of the stalemate rate, per table and line-up."""
-    names = list(dict.fromkeys(frame["variant"]))
-    groups = list(dict.fromkeys(zip(frame["players"], frame["teams"], frame["policies"])))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 0.5 * len(names) * max(1.3, 0.2 * len(groups)) + 2.4), sharey=True)
-    height = 0.8 / max(len(groups), 1)
+    """What each variant does to the game, against the standard game on the same deals: the shifts of the
+    mean game length (turns) and of the stalemate rate (pp), per table and line-up, one row of two panels a
+    variant (shift_grid; the shifts of team 0's advantage are the study's other figure). `frame`: shifts.csv."""
     panels = (
-        ("advantage_shift", 100, "shift of team 0's advantage, decided games (pp)"),
-        ("turns_shift", 1, "shift of the mean game length (turns)"),
-        ("stalemate_shift", 100, "shift of the stalemate rate (pp)"),
+        ("turns_shift", 1, "the game length", "shift of the mean length (turns)"),
+        ("stalemate_shift", 100, "the stalemates", "shift of the stalemate rate (pp)"),
     )
-    for j, (players, teams_, lineup) in enumerate(groups):
-        rows = frame[(frame["players"] == players) & (frame["teams"] == teams_) & (frame["policies"] == lineup)]
-        y = len(names) - 1 - np.array([names.index(v) for v in rows["variant"]]) + (j - (len(groups) - 1) / 2) * height
-        for ax, (col, scale, _) in zip(axes, panels):
-            ax.errorbar(
-                scale * rows[col],
-                y,
-                xerr=_errors(rows[col], rows[f"{col}_low"], rows[f"{col}_high"], scale),
-                fmt=MARKERS[j % len(MARKERS)],
-                capsize=2,
-                markersize=4,
-                color=f"C{j}",
-                label=f"{players}p/{teams_}t, {lineup} (95% CI)",
-            )
-    for ax, (_, _, label) in zip(axes, panels):
-        ax.axvline(0, **FAIR, label="no change from the standard game")
-        ax.set_xlabel(label, fontsize=9)
-    axes[0].set_yticks(range(len(names))[::-1], names, fontsize=8)
-    fig.suptitle(f"Rule variants against the standard game at {tables_text(frame)}, on the same deals")
-    return _finish(fig, axes, "x", legend_below=True)
+    grid = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "players": frame["players"],
+                    "teams": frame["teams"],
+                    "policies": frame["policies"],
+                    "strength": frame["strength"],
+                    "change": frame["variant"] + ": " + name,
+                    "shift": scale * frame[column],
+                    "low": scale * frame[f"{column}_low"],
+                    "high": scale * frame[f"{column}_high"],
+                    "p_holm": frame[f"{column}_p_holm"],
+                    "what": axis,
+                }
+            )[frame["variant"] == variant]
+            for variant in dict.fromkeys(frame["variant"])
+            for column, scale, name, axis in panels
+        ]
+    )
+    return shift_grid(
+        grid,
+        "",
+        "Rule variants against the standard game: the game's length and its stalemates, on the same deals",
+        scale=1,
+        columns=2,
+    )
 
 
 def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
