@@ -29,6 +29,7 @@ def test_the_kept_scripts_are_found():
         "benchmarks/matches.py",
         "benchmarks/peak_rss.py",
         "benchmarks/report_scale.py",
+        "benchmarks/results_cost.py",
         "fitting/fit_value.py",
         "fitting/rich_value.py",
     }
