@@ -52,7 +52,7 @@ test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PYTEST) $(BOUNDSCHECKED)
 
 # results/ is written here only, each command naming it with --out; without --out, simkit writes to runs/.
-results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; hours on 2 cores)
+results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; about 8 hours on 2 cores)
 	$(VENV)/bin/simkit study first-player --out results/first-player --quiet
 	$(VENV)/bin/simkit study first-player --policy lookahead --out results/first-player --quiet
 	$(VENV)/bin/simkit study hand-size --out results/hand-size --quiet
