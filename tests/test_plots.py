@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from simkit.presentation import plots
+from simkit.studies import variants
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
@@ -37,7 +38,7 @@ FIGURES = {
     "hand_size": (lambda: plots.hand_size(csv("hand-size/summary.csv")), "10 tables, 2p/2t, 3p/3t"),
     "shifts": (lambda: plots.shifts(at_2p(csv("hand-size/shifts.csv")), "2p/2t"), "2p/2t"),
     "teams": (lambda: plots.teams(csv("teams/summary.csv")), "8 tables, 2p/2t to 12p/3t"),
-    "variants": (lambda: plots.variants(csv("variants/shifts.csv")), "10 tables, 2p/2t, 3p/3t"),
+    "variants": (lambda: variants.effects_figure(csv("variants/shifts.csv")), "10 tables, 2p/2t, 3p/3t"),
     "confirmation": (lambda: plots.confirmation(csv("confirmation/verdicts.csv")), "10 tables, 2p/2t to 12p/3t"),
     "compensation": (
         lambda: plots.compensation(csv("compensation/summary.csv"), csv("compensation/verdicts.csv"), "late_card"),
@@ -117,10 +118,10 @@ def test_the_variants_figure_has_each_variants_length_beside_its_stalemates():
     """A row per variant: its shift of the game's length, then of its stalemates; the legend lists each line-up's
     filled and hollow points together, in the line-ups' order."""
     shifts = csv("variants/shifts.csv")
-    fig = plots.variants(shifts)
-    variants = list(dict.fromkeys(shifts["variant"]))
+    fig = variants.effects_figure(shifts)
+    names = list(dict.fromkeys(shifts["variant"]))
     shown = [ax.get_title() for ax in fig.axes if ax.get_visible()]
-    assert shown == [f"{v}: {what}" for v in variants for what in ("the game length", "the stalemates")]
+    assert shown == [f"{v}: {what}" for v in names for what in ("the game length", "the stalemates")]
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels[0] == "no shift"
     lineups = [label.split(" ")[0] for label in labels[1:]]

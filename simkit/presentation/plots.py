@@ -414,43 +414,6 @@ def teams(summary: pd.DataFrame) -> Figure:
     return _finish(fig, (left, right), "x", legend_below=True)
 
 
-def variants(frame: pd.DataFrame) -> Figure:
-    """What each variant does to the game, against the standard game on the same deals: the shifts of the
-    mean game length (turns) and of the stalemate rate (pp), per table and line-up, one row of two panels a
-    variant (shift_grid; the shifts of team 0's advantage are the study's other figure). `frame`: shifts.csv."""
-    panels = (
-        ("turns_shift", 1, "the game length", "shift of the mean length (turns)"),
-        ("stalemate_shift", 100, "the stalemates", "shift of the stalemate rate (pp)"),
-    )
-    grid = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "players": frame["players"],
-                    "teams": frame["teams"],
-                    "policies": frame["policies"],
-                    "strength": frame["strength"],
-                    "change": frame["variant"] + ": " + name,
-                    "shift": scale * frame[column],
-                    "low": scale * frame[f"{column}_low"],
-                    "high": scale * frame[f"{column}_high"],
-                    "p_holm": frame[f"{column}_p_holm"],
-                    "what": axis,
-                }
-            )[frame["variant"] == variant]
-            for variant in dict.fromkeys(frame["variant"])
-            for column, scale, name, axis in panels
-        ]
-    )
-    return shift_grid(
-        grid,
-        "",
-        "Rule variants against the standard game: the game's length and its stalemates, on the same deals",
-        scale=1,
-        columns=2,
-    )
-
-
 def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
     """One family: team 0's advantage against the knob at each table, search settings, a refinement's
     settings (hollow, beside them) and the confirmation, with the fitted crossing and the ±0.5 pp band (±1 pp for

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
@@ -25,6 +27,9 @@ from simkit.studies.kind import (
     tables_of,
 )
 from simkit.studies.summary import summary_frame, what_changes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 VARIANTS: tuple[tuple[str, dict], ...] = (
     ("standard", {}),
@@ -142,8 +147,9 @@ def terminal_table(s: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
-    """The shifts of team 0's advantage as summary.what_changes and plots.shift_grid read them."""
+def shift_frame(s: pd.DataFrame, column: str, scale: float = 1.0) -> pd.DataFrame:
+    """One measure's shifts (`column` of shifts.csv and its interval, times `scale`), a change per variant, as
+    summary.what_changes and plots.shift_grid read them."""
     return pd.DataFrame(
         {
             "players": s["players"],
@@ -152,11 +158,42 @@ def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
             "strength": s["strength"],
             "games": s["games"],
             "change": s["variant"],
-            "shift": s["advantage_shift"],
-            "low": s["advantage_shift_low"],
-            "high": s["advantage_shift_high"],
-            "p_holm": s["advantage_shift_p_holm"],
+            "shift": scale * s[column],
+            "low": scale * s[f"{column}_low"],
+            "high": scale * s[f"{column}_high"],
+            "p_holm": s[f"{column}_p_holm"],
         }
+    )
+
+
+def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
+    """The shifts of team 0's advantage as summary.what_changes and plots.shift_grid read them."""
+    return shift_frame(s, "advantage_shift")
+
+
+EFFECTS = (
+    ("turns_shift", 1, "the game length", "shift of the mean length (turns)"),
+    ("stalemate_shift", 100, "the stalemates", "shift of the stalemate rate (pp)"),
+)
+"""What a variant does to the game besides the edge: shifts.csv's column, its scale, its panel and its y axis."""
+
+
+def effects_figure(s: pd.DataFrame) -> Figure:
+    """variants.png: a row per variant, its shift of the mean game length (turns) beside its shift of the
+    stalemate rate (pp), at every table and line-up (plots.shift_grid). `s`: shifts.csv."""
+    grid = pd.concat(
+        [
+            shift_frame(rows, column, scale).assign(change=rows["variant"] + ": " + panel, what=axis)
+            for _, rows in s.groupby("variant", sort=False)
+            for column, scale, panel, axis in EFFECTS
+        ]
+    )
+    return plots.shift_grid(
+        grid,
+        "",
+        "Rule variants against the standard game: the game's length and its stalemates, on the same deals",
+        scale=1,
+        columns=2,
     )
 
 
@@ -218,7 +255,7 @@ def figures(t: Tables) -> dict:
 
     s = t.extra["shifts"]
     return {
-        "variants.png": plots.variants(s),
+        "variants.png": effects_figure(s),
         "variants_tables.png": plots.shift_grid(
             headline_frame(s),
             "shift of team 0's advantage, decided games",
