@@ -51,7 +51,7 @@ from simkit.game.cards import tables
 from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS, PLAYERS, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.jit import COMPILE_OPTIONS
-from simkit.kernels.core.state import CFG_PLAYERS, CFG_TEAMS, MAX_TEAMS, new_state
+from simkit.kernels.core.state import MAX_TEAMS, new_state
 from simkit.kernels.core.tables import N_CODES
 from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from simkit.kernels.engine import reset
@@ -72,7 +72,7 @@ def self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover)
     Returns (plies recorded, winning team or -1).
     """
     reset(cfg, st, seed, game)
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     seat, team, passes = 0, 0, 0
     for ply in range(MAX_PLIES):
         features(tb, cfg, st, feats[ply])
@@ -138,7 +138,7 @@ def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, m
     Returns (positions recorded, winning team or -1).
     """
     reset(cfg, st, seed, game)
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     seat, team, passes = 0, 0, 0
     for ply in range(MAX_PLIES):
         result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)

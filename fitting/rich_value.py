@@ -53,7 +53,7 @@ from simkit.game.rules import Rules
 from simkit.kernels.core.decide import choose_dead
 from simkit.kernels.core.jit import COMPILE_OPTIONS
 from simkit.kernels.core.moves import swap_dead
-from simkit.kernels.core.state import CFG_MAX_TURNS, CFG_PLAYERS, CFG_TEAMS, may_swap_dead, new_state
+from simkit.kernels.core.state import may_swap_dead, new_state
 from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
 from simkit.kernels.engine import reset
 from simkit.kernels.players.dispatch import workspace
@@ -72,10 +72,10 @@ def record_game(policies, tb, cfg, ids, params, st, sim, seed, game, feats, seat
     seat that just played sees them (feats (MAX_POSITIONS, N_RICH)) and that seat (seats).
     Returns (positions, winning team or -1)."""
     reset(cfg, st, seed, game)
-    players = cfg[CFG_PLAYERS]
+    players = cfg.players
     seat, team, passes = 0, 0, 0
     n = 0
-    for _ in range(cfg[CFG_MAX_TURNS]):
+    for _ in range(cfg.max_turns):
         result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
         if result == WON:
             return n, team
@@ -86,7 +86,7 @@ def record_game(policies, tb, cfg, ids, params, st, sim, seed, game, feats, seat
             rich_features(tb, cfg, st, seat, feats[n])
             seats[n] = seat
             n += 1
-        seat, team = next_seat(seat, team, players, cfg[CFG_TEAMS])
+        seat, team = next_seat(seat, team, players, cfg.teams)
     return n, -1
 
 
@@ -142,9 +142,9 @@ def match_game(policies, tb, cfg, ids, params, st, sim, view, seed, game, mine, 
     """One game: team `mine` plays the one-ply player (``kernels.players.fast.fast_action`` on the richer
     value, its parameter row `row`), the other the line-up's policy. The winner or -1."""
     reset(cfg, st, seed, game)
-    players = cfg[CFG_PLAYERS]
+    players = cfg.players
     seat, team, passes = 0, 0, 0
-    for _ in range(cfg[CFG_MAX_TURNS]):
+    for _ in range(cfg.max_turns):
         action = ASK_POLICY
         if team == mine:
             if may_swap_dead(cfg, st):

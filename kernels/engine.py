@@ -19,11 +19,6 @@ from .core.state import (
     ACT_PASS,
     ACT_PLACE,
     ACT_REMOVE,
-    CFG_HAND,
-    CFG_LATE,
-    CFG_MAX_TURNS,
-    CFG_PLAYERS,
-    CFG_TEAMS,
     DECK_SIZE,
     DISCARD_N,
     END_STALEMATE,
@@ -75,8 +70,8 @@ def reset(cfg, st, seed, game):
     """Seed the game's stream, shuffle the 104-card deck and deal the hands.
 
     Cards are dealt one at a time, seat 0 first, round after round; a seat
-    stops receiving once it holds its hand size (cfg[CFG_HAND + seat]), one
-    card fewer for a seat that receives a late card (cfg[CFG_LATE + seat] > 0).
+    stops receiving once it holds its hand size (cfg.hand[seat]), one
+    card fewer for a seat that receives a late card (cfg.late[seat] > 0).
     """
     seed_stream(st.rng, seed, game)
     for i in range(DECK_SIZE):
@@ -104,7 +99,7 @@ def reset(cfg, st, seed, game):
     st.nseq[:] = 0
     st.on_board[:] = 0
     st.stats[:] = 0
-    players = cfg[CFG_PLAYERS]
+    players = cfg.players
     rounds = 0  # the largest hand dealt
     for seat in range(players):
         rounds = max(rounds, dealt_size(cfg, seat))
@@ -117,9 +112,9 @@ def reset(cfg, st, seed, game):
 @inline_kernel
 def dealt_size(cfg, seat):
     """Cards the seat is dealt: its hand size, one fewer when it receives a late card."""
-    if cfg[CFG_LATE + seat] > 0:
-        return cfg[CFG_HAND + seat] - 1
-    return cfg[CFG_HAND + seat]
+    if cfg.late[seat] > 0:
+        return cfg.hand[seat] - 1
+    return cfg.hand[seat]
 
 
 @kernel
@@ -146,14 +141,14 @@ def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, ga
     reset(cfg, st, seed, game)
     logging = log.shape[0] > 0
     if logging:
-        for seat in range(cfg[CFG_PLAYERS]):
+        for seat in range(cfg.players):
             i = 0
             for code in range(N_CODES):  # the dealt hand, sorted by code, then -1
                 for _ in range(st.count[seat, code]):
                     st.dealt[seat, i] = code
                     i += 1
             st.dealt[seat, i:] = -1
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     s = st.stats
     s[S_WINNER] = -1
     s[S_FIRST_SEQ_TURN] = -1
@@ -163,7 +158,7 @@ def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, ga
     # int64, not the literal 0: numba would otherwise also compile every kernel they are passed
     # to (log_turn, swap_dead) for the type Literal[int](0) while it types the loop.
     turn, seat, team = 0, np.int64(0), np.int64(0)
-    max_turns = cfg[CFG_MAX_TURNS]
+    max_turns = cfg.max_turns
     while True:
         if turn == max_turns:
             s[S_END] = END_TURN_CAP

@@ -30,7 +30,7 @@ from simkit.kernels.core.decide import choose_dead  # noqa: F401  (re-exported: 
 from simkit.kernels.core.moves import declare_sequences, place_chip, remove_chip  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.random_move import dead_codes, playable_codes, random_action, random_dead  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.rng import seed_stream
-from simkit.kernels.core.state import CFG_CHIP_LIMIT, PILE_N, PILE_POS, new_log, new_state
+from simkit.kernels.core.state import PILE_N, PILE_POS, new_log, new_state
 from simkit.kernels.engine import reset  # noqa: F401  (re-exported: tests build positions with it)
 from tests.referee import OFFICIAL_BOARD
 
@@ -198,10 +198,10 @@ def scramble_hidden(st, seat: int, players: int) -> None:
     st.pile[pos:n] = st.pile[pos:n][::-1].copy()
 
 
-def cfg_for(players: int = 2, teams: int | None = None, chip_limit: bool = False) -> np.ndarray:
-    """The kernel configuration vector of a legal table."""
+def cfg_for(players: int = 2, teams: int | None = None, chip_limit: bool = False) -> np.record:
+    """The kernel configuration record of a legal table."""
     cfg = Rules.make(players, teams, chip_limit=chip_limit).cfg()
-    assert cfg[CFG_CHIP_LIMIT] == int(chip_limit)
+    assert cfg.chip_limit == int(chip_limit)
     return cfg
 
 

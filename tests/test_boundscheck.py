@@ -66,7 +66,7 @@ def test_an_out_of_bounds_write_in_a_kernel_thread_raises_there():
 
 
 def test_the_game_kernels_are_checked_and_cached_apart_from_the_fast_build(monkeypatch):
-    """The real kernels, from this pass's own cache, refuse a configuration vector too short for them."""
+    """The real kernels, from this pass's own cache, refuse a configuration of more seats than they hold."""
     from simkit.game.play import simulate
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
@@ -78,7 +78,8 @@ def test_the_game_kernels_are_checked_and_cached_apart_from_the_fast_build(monke
     lineup = Lineup.parse("random", rules)
     assert len(simulate(rules, lineup, 1, 0, 4)) == 4  # compiled (or loaded) here, then:
     assert Path(play_block.stats.cache_path).resolve().is_relative_to(cache)
-    short = rules.cfg()[:10]  # the hand sizes and the late cards are missing
-    monkeypatch.setattr(Rules, "cfg", lambda self: short)
+    bad = rules.cfg()
+    bad.players = 13  # a seat past the 12 of every per-seat field
+    monkeypatch.setattr(Rules, "cfg", lambda self: bad)
     with pytest.raises(IndexError):
         simulate(rules, lineup, 1, 0, 4)

@@ -173,7 +173,7 @@ def test_jack_kinds(tb):
 def test_chip_supplies_50_50_35():
     """RULES.md, Equipment: chips blue 50, green 50, red 35 (team 0, 1, 2)."""
     cfg = Rules.make(6, 3, chip_limit=True).cfg()
-    assert list(cfg[ks.CFG_SUPPLY : ks.CFG_SUPPLY + 3]) == list(SUPPLY)
+    assert list(cfg.supply) == list(SUPPLY)
 
 
 # =============================================================================

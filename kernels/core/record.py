@@ -28,16 +28,19 @@ def _lines(nbytes: int) -> int:
     return -(-nbytes // CACHE_LINE) * CACHE_LINE
 
 
-def record_dtype(fields: Iterable[tuple[str, type, tuple[int, ...]]]) -> np.dtype:
-    """The record type of `fields` (name, scalar type, shape): each field starts a cache line, and the
-    record is whole cache lines long."""
+def record_dtype(fields: Iterable[tuple[str, type, tuple[int, ...]]], packed: bool = False) -> np.dtype:
+    """The record type of `fields` (name, scalar type, shape): each field starts a cache line (packed: each
+    field right after the one before, aligned as a C struct), and the record is whole cache lines long."""
     names, formats, offsets, end = [], [], [], 0
     for name, scalar, shape in fields:
+        field = np.dtype((np.dtype(scalar), shape))
+        if packed:
+            end = -(-end // field.alignment) * field.alignment
         names.append(name)
-        formats.append((np.dtype(scalar), shape))
+        formats.append(field)
         offsets.append(end)
-        end += _lines(np.dtype((np.dtype(scalar), shape)).itemsize)
-    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": max(end, CACHE_LINE)})
+        end += field.itemsize if packed else _lines(field.itemsize)
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": max(_lines(end), CACHE_LINE)})
 
 
 def new_record(dtype: np.dtype) -> np.record:

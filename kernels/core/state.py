@@ -3,9 +3,8 @@
 Everything here is pure: functions read and write only the State and arrays
 they are given. (Kernel code avoids ``a and b`` / ``a or b`` on array reads: numba
 compiles those short-circuits into slow code, ~100 ns each; use ``if``.) The
-game configuration is a (N_CFG,) int64 array indexed by the ``CFG_*``
-constants; per-game statistics are a (N_STATS,) int64 row indexed by the
-``S_*`` constants, named in ``STAT_NAMES``.
+game configuration is a record (``kernels.core.config``); per-game statistics are
+a (N_STATS,) int64 row indexed by the ``S_*`` constants, named in ``STAT_NAMES``.
 """
 
 import llvmlite.binding as ll
@@ -15,29 +14,16 @@ from numba import types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
 
+from .config import MAX_PLAYERS, MAX_TEAMS
 from .jit import inline_kernel
 from .record import new_record, record_dtype
 from .tables import N_CODES, N_LINES, ONE_EYED
 
-MAX_PLAYERS = 12
-MAX_TEAMS = 3
 MAX_HAND = 16  # room for hands of up to 15 plus the card drawn before one leaves
 DECK_SIZE = 104
 MAX_SEQUENCES = 16  # per team: sequences_to_win <= 8 keeps a team below this
 MAX_NEW_SEQUENCES = 8  # two per direction through one cell
 
-# Configuration vector.
-CFG_PLAYERS, CFG_TEAMS, CFG_SEQUENCES_TO_WIN, CFG_MAX_TURNS = 0, 1, 2, 3
-CFG_CHIP_LIMIT = 4  # 0: unlimited chips; 1: supplies of CFG_SUPPLY..+2
-CFG_SUPPLY = 5  # three entries, team 0..2
-# RULES.md, "Rule variants": reshuffle (1: an empty pile is refilled from the shuffled
-# discards; 0: nothing is drawn) and dead_swap (1: a dead card may be swapped).
-CFG_RESHUFFLE, CFG_DEAD_SWAP = 8, 9
-CFG_HAND = 10  # MAX_PLAYERS entries: each seat's hand size, seat 0 first
-# MAX_PLAYERS entries: the seat's own turn (counted from 1) at whose end it draws its
-# late card, having been dealt one card short (late_card); 0: dealt in full.
-CFG_LATE = CFG_HAND + MAX_PLAYERS
-N_CFG = CFG_LATE + MAX_PLAYERS
 
 # What the last turn did, in State.turn (kernels.core.turn): the dead card swapped
 # (-1: none) and its replacement, the card played (-1: a pass) and its cell,
@@ -287,9 +273,9 @@ def is_dead(tb, st, code):
 @inline_kernel
 def may_place(cfg, st, team):
     """Whether the team has a chip to place (always, unless the chip limit is on)."""
-    if cfg[CFG_CHIP_LIMIT] == 0:
+    if cfg.chip_limit == 0:
         return True
-    return st.on_board[team] < cfg[CFG_SUPPLY + team]
+    return st.on_board[team] < cfg.supply[team]
 
 
 @inline_kernel
@@ -297,7 +283,7 @@ def can_draw(cfg, st):
     """Whether a card can be drawn: the pile holds one, or the discards can be reshuffled into a new one."""
     if st.ctr[PILE_POS] < st.ctr[PILE_N]:
         return True
-    if cfg[CFG_RESHUFFLE] == 0:
+    if cfg.reshuffle == 0:
         return False
     return st.ctr[DISCARD_N] > 0
 
@@ -306,9 +292,9 @@ def can_draw(cfg, st):
 def may_swap_dead(cfg, st):
     """Whether the seat may swap a dead card this turn: dead_swap is on and a replacement
     can be drawn (with reshuffle on the swapped card itself refills an empty pile)."""
-    if cfg[CFG_DEAD_SWAP] == 0:
+    if cfg.dead_swap == 0:
         return False
-    if cfg[CFG_RESHUFFLE] != 0:
+    if cfg.reshuffle != 0:
         return True
     return st.ctr[PILE_POS] < st.ctr[PILE_N]
 

@@ -14,10 +14,6 @@ from .decide import choose_action, choose_dead, counts_lines
 from .jit import inline_kernel, twin
 from .moves import draw, play_card, swap_dead
 from .state import (
-    CFG_LATE,
-    CFG_MAX_TURNS,
-    CFG_PLAYERS,
-    CFG_SEQUENCES_TO_WIN,
     PASS_RUN,
     T_CARD,
     T_CELL,
@@ -88,12 +84,12 @@ def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
     st.ctr[TURNS] += 1
     if code < 0:
         st.ctr[PASS_RUN] += 1
-        if st.ctr[PASS_RUN] < cfg[CFG_PLAYERS]:  # else the round of passes ends the game
+        if st.ctr[PASS_RUN] < cfg.players:  # else the round of passes ends the game
             late_card(cfg, st, seat)
         return PASSED
     st.ctr[PASS_RUN] = 0
     t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell, counts_lines(policies))
-    if st.nseq[unsigned(team)] >= cfg[CFG_SEQUENCES_TO_WIN]:
+    if st.nseq[unsigned(team)] >= cfg.sequences_to_win:
         return WON
     card, reshuffled = draw(cfg, st, seat)
     t[T_DRAWN] = card
@@ -112,11 +108,11 @@ rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))
 def late_card(cfg, st, seat):
     """The late card (RULES.md, "Rule variants"): a seat dealt one card short draws it at
     the end of its own K-th turn (passes included), unless the turn cap ends the game now."""
-    k = cfg[unsigned(CFG_LATE + seat)]
+    k = cfg.late[unsigned(seat)]
     if k > 0:
         turns = st.ctr[TURNS]
-        if (turns - 1) // cfg[CFG_PLAYERS] == k - 1:  # the seat's own turns: seat, seat + players, ...
-            if turns < cfg[CFG_MAX_TURNS]:
+        if (turns - 1) // cfg.players == k - 1:  # the seat's own turns: seat, seat + players, ...
+            if turns < cfg.max_turns:
                 card, reshuffled = draw(cfg, st, seat)
                 st.turn[T_LATE] = card
                 st.turn[T_RESHUFFLES] += reshuffled

@@ -33,6 +33,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
+from ..core.config import new_config
 from ..core.decide import PlayerSet, choose_action, counts_lines
 from ..core.jit import INLINE_OPTIONS, kernel, twin
 from ..core.record import new_record
@@ -97,11 +98,11 @@ class Decision(CPUDispatcher):
 @functools.cache
 def decision_type() -> types.FunctionType:
     """The type of a decision in a ``Decisions`` tuple: (card, cell) = action(tb, cfg, st, sim, seat, team,
-    params), where sim is a ``SearchWork`` (every line-up of a ``Decisions`` set has one) and cfg and
-    params are C-contiguous rows."""
+    params), where sim is a ``SearchWork`` (every line-up of a ``Decisions`` set has one) and params
+    is a C-contiguous row."""
     signature = types.UniTuple(types.int64, 2)(
         typeof(new_record(TABLES)),
-        types.int64[::1],
+        typeof(new_config()),
         typeof(new_state()),
         typeof(new_work(2)),
         types.int64,

@@ -24,7 +24,7 @@ from typing import NamedTuple
 from ..core.decide import state_of
 from ..core.jit import inline_kernel, kernel
 from ..core.moves import play_card
-from ..core.state import CFG_PLAYERS, CFG_SEQUENCES_TO_WIN, DISCARD_N, copy_board
+from ..core.state import DISCARD_N, copy_board
 from ..core.tables import N_CODES
 from ..values.evaluation import N_VALUE_WEIGHTS
 from ..values.leaves import FittedLeaf, seen_chance, value_size
@@ -68,13 +68,13 @@ def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
     if k == 1:
         return moves[0] // 128, moves[0] % 128
     weights = params[P_VALUE:g]
-    mover = (seat + 1) % cfg[CFG_PLAYERS]
+    mover = (seat + 1) % cfg.players
     best, best_value = moves[0], -1.0
     for i in range(k):
         move = moves[i]
         copy_view(st, sim, seat)
         play_card(tb, sim, seat, team, move // 128, move % 128, True)  # the value reads the line counts
-        if sim.nseq[team] >= cfg[CFG_SEQUENCES_TO_WIN]:
+        if sim.nseq[team] >= cfg.sequences_to_win:
             return move // 128, move % 128
         value = seen_chance(leaf, tb, cfg, sim, seat, mover, weights)
         if value > best_value:

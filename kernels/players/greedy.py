@@ -34,7 +34,7 @@ import numpy as np
 from ..core.decide import PlayerSet
 from ..core.jit import inline_kernel, kernel
 from ..core.rng import below
-from ..core.state import CFG_TEAMS, has, lowest_bit, may_declare, targets
+from ..core.state import has, lowest_bit, may_declare, targets
 from ..core.tables import ONE_EYED, TWO_EYED
 from .player import LIGHT, Player
 
@@ -55,7 +55,7 @@ def place_score(tb, cfg, st, team, cell, params, powers):
     """
     score = 0.0
     strong = False
-    if cfg[CFG_TEAMS] == 2:
+    if cfg.teams == 2:
         opp = 1 - team
         for i in range(tb.cell_nlines[cell]):
             k = tb.cell_lines[cell, i]
@@ -154,7 +154,7 @@ def jack_cells(tb, cfg, st, team):
     """
     zero = np.uint64(0)
     place_lo, place_hi = zero, zero
-    if cfg[CFG_TEAMS] == 2:
+    if cfg.teams == 2:
         opp = 1 - team
         four_lo, four_hi = zero, zero
         for k in range(tb.line_lo.shape[0]):

@@ -66,19 +66,7 @@ from numba.extending import overload
 from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import add_to_hand
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
-from ..core.state import (
-    CFG_LATE,
-    CFG_MAX_TURNS,
-    CFG_PLAYERS,
-    CFG_TEAMS,
-    DISCARD_N,
-    PASS_RUN,
-    PILE_N,
-    PILE_POS,
-    TURNS,
-    copy_board,
-    lowest_bit,
-)
+from ..core.state import DISCARD_N, PASS_RUN, PILE_N, PILE_POS, TURNS, copy_board, lowest_bit
 from ..core.tables import N_CODES, ONE_EYED
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
 from ..values.evaluation import N_VALUE_WEIGHTS
@@ -175,8 +163,8 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
     `viewer` sees it; -1: the seat that played last); a finished game by its
     result (1, 1/2 draw, 0).
     """
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
-    plies = cfg[CFG_MAX_TURNS] if horizon == 0 else horizon
+    players, teams = cfg.players, cfg.teams
+    plies = cfg.max_turns if horizon == 0 else horizon
     policy = GREEDY if playout == PLAYOUT_GREEDY else RANDOM
     seat_team = seat % teams
     passes = 0
@@ -343,8 +331,8 @@ def draws_needed(cfg, params):
     if horizon == 0:
         return -1
     late = 0
-    for seat in range(cfg[CFG_PLAYERS]):
-        if cfg[CFG_LATE + seat] > 0:
+    for seat in range(cfg.players):
+        if cfg.late[seat] > 0:
             late += 1
     return 1 + 2 * horizon + late
 
@@ -373,7 +361,7 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
         tb,
         cfg,
         sim,
-        (seat + 1) % cfg[CFG_PLAYERS],
+        (seat + 1) % cfg.players,
         team,
         gparams,
         oparams,

@@ -73,20 +73,7 @@ from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
 from ..core.moves import swap_dead
 from ..core.record import cache_lines_apart
 from ..core.rng import next_u64, seed_stream, shuffle_front
-from ..core.state import (
-    CFG_MAX_TURNS,
-    CFG_PLAYERS,
-    CFG_TEAMS,
-    DISCARD_N,
-    MAX_TEAMS,
-    PASS_RUN,
-    PILE_N,
-    PILE_POS,
-    TURNS,
-    copy_board,
-    may_swap_dead,
-    new_state,
-)
+from ..core.state import DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, copy_board, may_swap_dead, new_state
 from ..core.tables import N_CODES
 from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
 from ..values.evaluation import N_VALUE_WEIGHTS, features, team_score
@@ -214,7 +201,7 @@ def end_value(tb, cfg, sim, mover, vweights, value):
     """Every team's estimated chance to win (kernels.values.evaluation) into value; mover moves next."""
     feats = sim.fscores
     features(tb, cfg, sim, feats)
-    teams = cfg[CFG_TEAMS]
+    teams = cfg.teams
     mover_team = mover % teams
     top = -np.inf
     for u in range(teams):
@@ -245,7 +232,7 @@ def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
     def rich(leaf, tb, cfg, sim, mover, vweights, value):
         # Two teams (its declaration refuses three): the chance of the team of the seat that
         # played last, as that seat sees the deal (leaf_chance's view -1), and its complement.
-        players = cfg[CFG_PLAYERS]
+        players = cfg.players
         t = ((mover + players - 1) % players) % 2
         p = leaf_chance(leaf, tb, cfg, sim, mover, t, -1, vweights)
         value[t] = p
@@ -257,7 +244,7 @@ def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
 @inline_kernel
 def score_result(cfg, value, winner):
     """value: 1 for the winning team, 0 for the others; winner -1 (a draw): 1/teams each."""
-    teams = cfg[CFG_TEAMS]
+    teams = cfg.teams
     for u in range(teams):
         if winner < 0:
             value[u] = 1.0 / teams
@@ -269,10 +256,10 @@ def score_result(cfg, value, winner):
 def playout(leaf, tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights, value):
     """From `seat`'s turn, `horizon` plies of greedy play (`team` with gparams, the others
     with oparams), then every team's value into `value`; a game that ends sooner: its result."""
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     seat_team = seat % teams
     for _ in range(horizon):
-        if sim.ctr[TURNS] >= cfg[CFG_MAX_TURNS]:
+        if sim.ctr[TURNS] >= cfg.max_turns:
             score_result(cfg, value, -1)
             return
         weights = gparams if seat_team == team else oparams
@@ -362,7 +349,7 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
             shuffle_pile(sim)
     else:
         determinise(st, sim, seat, np.int64(-1))  # int64: one compile of determinise
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     g = greedy_at(leaf)
     gparams = params[g : g + N_GREEDY_PARAMS]
     oparams = params[g + N_GREEDY_PARAMS : g + 2 * N_GREEDY_PARAMS]
@@ -376,7 +363,7 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
     s, t = seat, team
     winner = -2  # -2: the game goes on; -1: a draw; else the winning team
     while True:
-        if sim.ctr[TURNS] >= cfg[CFG_MAX_TURNS]:
+        if sim.ctr[TURNS] >= cfg.max_turns:
             winner = -1
             break
         if depth >= MAX_DEPTH:

@@ -31,7 +31,7 @@ in ``kernels.values.weights``.
 import numpy as np
 
 from ..core.jit import inline_kernel, kernel
-from ..core.state import CFG_PLAYERS, CFG_TEAMS, lowest_bit, popcount
+from ..core.state import lowest_bit, popcount
 from ..core.tables import ONE_EYED, TWO_EYED
 
 N_FEATURES = 12
@@ -59,7 +59,7 @@ def features(tb, cfg, st, out):
 
     Team t's are written to out[t * N_FEATURES:(t + 1) * N_FEATURES], for t < teams.
     """
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     for i in range(teams * N_FEATURES):
         out[i] = 0.0
     zero = np.uint64(0)
@@ -204,7 +204,7 @@ def win_chance(tb, cfg, st, mover, team, weights):
     """
     feats = st.fscores
     features(tb, cfg, st, feats)
-    return chance(feats, cfg[CFG_TEAMS], team, mover % cfg[CFG_TEAMS], weights)
+    return chance(feats, cfg.teams, team, mover % cfg.teams, weights)
 
 
 @inline_kernel

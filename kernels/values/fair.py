@@ -17,7 +17,7 @@ the fast player's value, and the first features of ``kernels.values.rich``.
 import numpy as np
 
 from ..core.jit import inline_kernel, kernel
-from ..core.state import CFG_PLAYERS, CFG_TEAMS, DISCARD_N, lowest_bit
+from ..core.state import DISCARD_N, lowest_bit
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import (
     F_COMPLETABLE,
@@ -60,7 +60,7 @@ def fair_features(tb, cfg, st, seat, out, copies):
     copies: (N_CODES,) float64 work space, the unseen copies of each card code. Reads the
     board, the discards, the seat's own hand and the sizes of the other hands; nothing else.
     """
-    players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+    players, teams = cfg.players, cfg.teams
     for i in range(teams * N_FEATURES):
         out[i] = 0.0
     own_team = seat % teams
@@ -152,5 +152,5 @@ def fair_features(tb, cfg, st, seat, out, copies):
 def fair_chance(tb, cfg, st, seat, mover, weights, feats, copies):
     """The estimated chance (0..1) that `seat`'s team wins, from what `seat` sees; `mover` moves next."""
     fair_features(tb, cfg, st, seat, feats, copies)
-    teams = cfg[CFG_TEAMS]
+    teams = cfg.teams
     return chance(feats, teams, seat % teams, mover % teams, weights)

@@ -12,7 +12,6 @@ from typing import NamedTuple
 from numba.extending import overload
 
 from ..core.jit import INLINE_OPTIONS
-from ..core.state import CFG_PLAYERS, CFG_TEAMS
 from ..core.tables import N_CODES
 from .evaluation import N_VALUE_WEIGHTS, win_chance
 from .fair import COPIES, fair_chance
@@ -58,7 +57,7 @@ def _leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
     def rich(leaf, tb, cfg, sim, mover, team, viewer, vweights):
         # The chance of the viewing seat's team, as it sees the deal, made `team`'s: with two teams its
         # complement; with three, the chance of `team` as its seat that played last before sees the deal.
-        players, teams = cfg[CFG_PLAYERS], cfg[CFG_TEAMS]
+        players, teams = cfg.players, cfg.teams
         seen_by = (mover + players - 1) % players if viewer < 0 else viewer
         if seen_by % teams != team and teams == 2:
             return 1.0 - rich_chance(tb, cfg, sim, seen_by, vweights)

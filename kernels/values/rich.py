@@ -25,7 +25,7 @@ fitting/rich_value.py on lookahead games, one set per table shape
 import numpy as np
 
 from ..core.jit import kernel
-from ..core.state import CFG_TEAMS, PILE_N, PILE_POS, lowest_bit, popcount
+from ..core.state import PILE_N, PILE_POS, lowest_bit, popcount
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
 from .fair import COPIES, fair_features
@@ -44,7 +44,7 @@ def rich_features(tb, cfg, st, seat, out):
     """out[:N_BASE]: the fair features of seat's team, then of the others (summed); out[N_BASE:N_RICH]:
     the EXTRAS; all as `seat` may know them. Uses st.fscores[:FEATURES_AT] as work space (out may be
     st.fscores[FEATURES_AT:])."""
-    teams = cfg[CFG_TEAMS]
+    teams = cfg.teams
     team = seat % teams
     other = (team + 1) % teams  # the next team; with three, `third` is the one after it
     third = (team + 2) % teams if teams == 3 else -1

@@ -6,7 +6,7 @@ game's parameters). Everything else is derived from this table and from
 nothing else:
 
 - the fields of ``simkit.game.rules.Rules`` and their validation, and the
-  kernel's configuration vector (``Rules.cfg``);
+  kernel's configuration record (``Rules.cfg``);
 - the command-line options of ``simkit run``, ``simkit study`` and
   ``simkit play`` (``simkit.cli``) and the keyword arguments of
   ``simkit.simulate``;
@@ -19,8 +19,8 @@ nothing else:
   a test keeps them equal).
 
 Adding an option: its entry here (with ``kernel``, how it reaches the kernel's
-configuration), its logic in ``kernels/`` (a ``CFG_*`` slot in
-``kernels/core/state.py``), the same rule in ``tests/naive.py`` and
+configuration), its logic in ``kernels/`` (a field of
+``kernels/core/config.py``), the same rule in ``tests/naive.py`` and
 ``tests/referee.py``, and tests: every file it touches is listed in
 docs/dev/extending.md, 'Adding a rule option'.
 
@@ -89,7 +89,7 @@ class RuleOption:
     default: the value, or a function of the options before it (a dict of
     name -> value) for a default that depends on the table; default_text
     says it in words. kernel(rules, cfg) writes the option into the kernel's
-    (N_CFG,) int64 configuration vector. tag(value) is its part of a run
+    configuration record (``kernels.core.config``). tag(value) is its part of a run
     folder's name when it differs from its default; words(value) how
     messages describe it. required: always listed in a game record's
     ``rules`` and in a report's title (RECORD.md), the others only when not
@@ -101,7 +101,7 @@ class RuleOption:
     default: Any
     help: str
     section: str
-    kernel: Callable[[Any, np.ndarray], None]
+    kernel: Callable[[Any, np.record], None]
     tag: Callable[[Any], str]
     words: Callable[[Any], str]
     default_text: str = ""
@@ -250,36 +250,38 @@ def per_seat(sizes: int | tuple[int, ...], players: int) -> tuple[int, ...]:
 # --- how each option reaches the kernel ------------------------------------------
 
 
-def _set(slot: int) -> Callable[[Any, np.ndarray], None]:
-    name_of = {
-        ks.CFG_PLAYERS: "players",
-        ks.CFG_TEAMS: "teams",
-        ks.CFG_SEQUENCES_TO_WIN: "sequences_to_win",
-        ks.CFG_MAX_TURNS: "max_turns",
-        ks.CFG_RESHUFFLE: "reshuffle",
-        ks.CFG_DEAD_SWAP: "dead_swap",
-    }
+def _field(name: str) -> Callable[[Any, np.record], None]:
+    """The writer of option `name` into the configuration field of the same name."""
 
-    def write(rules, cfg: np.ndarray) -> None:
-        cfg[slot] = int(getattr(rules, name_of[slot]))
+    def write(rules, cfg: np.record) -> None:
+        setattr(cfg, name, int(getattr(rules, name)))
 
     return write
 
 
-def _chip_limit(rules, cfg: np.ndarray) -> None:
-    cfg[ks.CFG_CHIP_LIMIT] = int(rules.chip_limit)
-    cfg[ks.CFG_SUPPLY : ks.CFG_SUPPLY + 3] = CHIP_SUPPLY
+def _chip_limit(rules, cfg: np.record) -> None:
+    cfg.chip_limit = int(rules.chip_limit)
+    cfg.supply[:] = CHIP_SUPPLY
 
 
-def _hand_size(rules, cfg: np.ndarray) -> None:
-    cfg[ks.CFG_HAND : ks.CFG_HAND + rules.players] = rules.hand_sizes
+def _hand_size(rules, cfg: np.record) -> None:
+    cfg.hand[: rules.players] = rules.hand_sizes
 
 
-def _late_card(rules, cfg: np.ndarray) -> None:
-    """Every seat of team 0 is dealt a card short and draws it at the end of its K-th turn."""
-    if rules.late_card:
+def late_turns(rules) -> tuple[int, ...]:
+    """Each seat's late card, seat 0 first: the seat's own turn at whose end it draws the card it was dealt
+    short (0: dealt in full), from the late card and the handicap (docs/RULES.md, "Rule variants")."""
+    late = [0] * rules.players
+    if rules.late_card:  # every seat of team 0
         for seat in range(0, rules.players, rules.teams):
-            cfg[ks.CFG_LATE + seat] = rules.late_card
+            late[seat] = rules.late_card
+    per_team = rules.handicap if isinstance(rules.handicap, tuple) else (rules.handicap,)
+    for team, total in enumerate(per_team):  # team 0's (and with three teams team 1's) seats, H turns in all
+        seats = list(range(team, rules.players, rules.teams))
+        for seat, k in zip(seats, handicap_turns(total, len(seats))):
+            if k:
+                late[seat] = k
+    return tuple(late)
 
 
 def handicap_turns(total: int, seats: int) -> list[int]:
@@ -288,14 +290,9 @@ def handicap_turns(total: int, seats: int) -> list[int]:
     return [-(-(total - j) // seats) if j < total else 0 for j in range(seats)]
 
 
-def _handicap(rules, cfg: np.ndarray) -> None:
-    """Team 0's (and with three teams team 1's) seats handicapped for H turns in all (docs/RULES.md)."""
-    per_team = rules.handicap if isinstance(rules.handicap, tuple) else (rules.handicap,)
-    for team, total in enumerate(per_team):
-        seats = list(range(team, rules.players, rules.teams))
-        for seat, k in zip(seats, handicap_turns(total, len(seats))):
-            if k:
-                cfg[ks.CFG_LATE + seat] = k
+def _late_cards(rules, cfg: np.record) -> None:
+    """The late card and the handicap, together (``late_turns``)."""
+    cfg.late[: rules.players] = late_turns(rules)
 
 
 # --- the table --------------------------------------------------------------------
@@ -309,7 +306,7 @@ OPTIONS: dict[str, RuleOption] = {
             2,
             "Players at the table; seat s plays for team s % teams, seat 0 moves first.",
             "Players and teams",
-            _set(ks.CFG_PLAYERS),
+            _field("players"),
             lambda v: f"p{v}",
             lambda v: f"{v} players",
             choices=tuple(LEGAL_TEAMS),
@@ -323,7 +320,7 @@ OPTIONS: dict[str, RuleOption] = {
             lambda v: LEGAL_TEAMS[v["players"]][0],
             "Teams of equal size; 6 and 12 players may form 2 or 3.",
             "Players and teams",
-            _set(ks.CFG_TEAMS),
+            _field("teams"),
             lambda v: f"t{v}",
             lambda v: f"{v} teams",
             default_text="the only legal count; 2 for 6 and 12 players",
@@ -353,7 +350,7 @@ OPTIONS: dict[str, RuleOption] = {
             lambda v: SEQUENCES_TO_WIN[v["teams"]],
             "Sequences a team needs to win.",
             "Players and teams",
-            _set(ks.CFG_SEQUENCES_TO_WIN),
+            _field("sequences_to_win"),
             lambda v: f"q{v}",
             lambda v: f"{v} sequence{'s' if v != 1 else ''} to win",
             default_text="2 with two teams, 1 with three",
@@ -368,7 +365,7 @@ OPTIONS: dict[str, RuleOption] = {
             DEFAULT_MAX_TURNS,
             "The turn cap: a game reaching it ends without a winner.",
             "Simulation conventions",
-            _set(ks.CFG_MAX_TURNS),
+            _field("max_turns"),
             lambda v: f"cap{v}",
             lambda v: f"turn cap {v:,}",
             low=1,
@@ -392,7 +389,7 @@ OPTIONS: dict[str, RuleOption] = {
             True,
             "Reshuffle the discards into a new draw pile when it runs out (off: no card is drawn; hands shrink).",
             "Rule variants",
-            _set(ks.CFG_RESHUFFLE),
+            _field("reshuffle"),
             lambda v: "noreshuffle",
             lambda v: "reshuffle" if v else "no reshuffle",
         ),
@@ -402,7 +399,7 @@ OPTIONS: dict[str, RuleOption] = {
             True,
             "A dead card may be swapped for a new one (off: never).",
             "Rule variants",
-            _set(ks.CFG_DEAD_SWAP),
+            _field("dead_swap"),
             lambda v: "nodeadswap",
             lambda v: "dead cards swapped" if v else "no dead-card swaps",
         ),
@@ -412,7 +409,7 @@ OPTIONS: dict[str, RuleOption] = {
             0,
             "Compensation: team 0's seats are dealt a card short and draw it at the end of their K-th turn (0: off).",
             "Rule variants",
-            _late_card,
+            _late_cards,
             lambda v: f"late{v}",
             lambda v: f"late card after turn {v}",
             low=0,
@@ -426,7 +423,7 @@ OPTIONS: dict[str, RuleOption] = {
             "Compensation: team 0's seats play a card short for H turns in all, the earliest seats longest (with "
             "three teams H0,H1 also handicaps team 1).",
             "Compensation families",
-            _handicap,
+            _late_cards,  # with the late card: late_turns
             lambda v: f"hc{sizes_text(v)}",
             lambda v: f"handicap {sizes_text(v)} turns",
             low=0,

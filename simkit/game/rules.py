@@ -24,13 +24,14 @@ from simkit.game.options import (  # noqa: F401  (re-exported: the RULES.md tabl
     SEQUENCES_TO_WIN,
     TEAM_COLOURS,
     RulesError,
+    late_turns,
     legal_configurations,
     per_seat,
     resolve,
     shown,
     sizes_text,
 )
-from simkit.kernels.core import state as ks
+from simkit.kernels.core.config import new_config
 
 if TYPE_CHECKING:
     # Rules' fields as the type checker sees them: OPTIONS' names in table order, each typed by its kind as
@@ -103,12 +104,23 @@ class _RulesMethods(_RulesFields):
         """'2 players, 2 teams, hand 7, 2 sequences to win, turn cap 1,000, no reshuffle' for messages."""
         return ", ".join(OPTIONS[k].words(v) for k, v in shown(self.values()).items())
 
-    def cfg(self) -> np.ndarray:
-        """The kernel's (N_CFG,) int64 configuration vector: every option writes its slots."""
-        v = np.zeros(ks.N_CFG, np.int64)
+    @property
+    def late_turns(self) -> tuple[int, ...]:
+        """Each seat's late card, seat 0 first: the seat's own turn at whose end it draws the card it was
+        dealt short; 0: dealt in full (the late card and the handicap)."""
+        return late_turns(self)
+
+    def cfg(self) -> np.record:
+        """The kernel's configuration record (``kernels.core.config``): every option writes its fields."""
+        v = new_config()
         for option in OPTIONS.values():
             option.kernel(self, v)
         return v
+
+    def plays_as(self, other: Rules) -> bool:
+        """Whether the kernel plays `other`'s games under these rules: the same configuration record (a
+        handicap that deals as a late card does plays as it)."""
+        return self.cfg().tobytes() == other.cfg().tobytes()
 
     def changed(self) -> dict[str, Any]:
         """The rule options that differ from the standard game at this table (hand size, late card, ...)."""

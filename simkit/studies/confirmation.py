@@ -62,7 +62,6 @@ from simkit.analysis import stats
 from simkit.game.options import flags_text
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.kernels.core.state import CFG_LATE
 from simkit.presentation import plots
 from simkit.presentation.render import count, markdown_table, pct, pp
 from simkit.studies.confirmation_protocol import (
@@ -109,7 +108,7 @@ def bite(rules: Rules, length: np.ndarray) -> tuple[float, float, float] | None:
     same for the last card to arrive, the median game length in the first player's own turns).
     None when no seat is dealt short. length: the histogram of game lengths in turns (Aggregate.length)."""
 
-    late = [(seat, int(k)) for seat, k in enumerate(rules.cfg()[CFG_LATE : CFG_LATE + rules.players]) if k > 0]
+    late = [(seat, k) for seat, k in enumerate(rules.late_turns) if k > 0]
     if not late:
         return None
     games = length.sum()

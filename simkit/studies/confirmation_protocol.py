@@ -39,7 +39,6 @@ from simkit.analysis import stats
 from simkit.files.atomic import replacing
 from simkit.game.options import flags_text, from_flags
 from simkit.game.rules import Rules
-from simkit.kernels.core.state import CFG_LATE
 from simkit.studies.kind import round_games
 from simkit.studies.options import StudyError
 
@@ -200,7 +199,7 @@ def short_all_game(rules: Rules) -> tuple[int, ...]:
     """The simpler rule beside a late card: every seat dealt short keeps one card fewer all game (no late
     card), as a hand size per team (--hand-size cycles over the seats as the teams do)."""
 
-    late = rules.cfg()[CFG_LATE : CFG_LATE + rules.players]
+    late = rules.late_turns
     return tuple(rules.hand_sizes[t] - (1 if late[t] > 0 else 0) for t in range(rules.teams))
 
 
@@ -241,7 +240,7 @@ def one_name(rules: Rules) -> dict:
     if isinstance(options.get("handicap"), int) and set(options) == {"handicap"}:
         for k in range(1, options["handicap"] + 1):
             late = Rules.make(rules.players, rules.teams, late_card=k)
-            if np.array_equal(late.cfg(), rules.cfg()) and late.hand_sizes == rules.hand_sizes:
+            if late.late_turns == rules.late_turns and late.hand_sizes == rules.hand_sizes:
                 return {"late_card": k}
     return options
 
@@ -265,7 +264,7 @@ def planning_estimate(rules: Rules, lineup: str, search: Path, prior: Path) -> P
     teams = rules.teams
 
     def same(frame: pd.DataFrame, flags) -> pd.DataFrame:
-        keep = [Rules.make(rules.players, teams, **from_flags(f)).cfg().tolist() == rules.cfg().tolist() for f in flags]
+        keep = [Rules.make(rules.players, teams, **from_flags(f)).plays_as(rules) for f in flags]
         return frame[keep]
 
     summary = pd.read_csv(prior, dtype={"rule": str})

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from simkit.game.options import OPTIONS
 from simkit.game.rules import Rules
-from simkit.kernels.core import state as ks
 
 TEAM_WORDS = ("first", "second", "third")
 COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
@@ -31,10 +30,9 @@ def _first(n: int) -> str:
 
 
 def seats_dealt(rules: Rules) -> list[tuple[int, int]]:
-    """Each seat's (cards in hand, the turn at whose end it draws its late card; 0: none), read from what
-    the rule options write into the kernel's configuration: a seat with a late card is dealt one fewer."""
-    cfg = rules.cfg()
-    return [(int(cfg[ks.CFG_HAND + s]), int(cfg[ks.CFG_LATE + s])) for s in range(rules.players)]
+    """Each seat's (cards in hand, the turn at whose end it draws its late card; 0: none): a seat with a
+    late card is dealt one fewer."""
+    return list(zip(rules.hand_sizes, rules.late_turns))
 
 
 def rule_words(rules: Rules) -> str:
