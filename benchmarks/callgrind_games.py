@@ -52,17 +52,19 @@ def play(players: int, teams: int, policy: str, games: int, seed: int, first: in
     from simkit.game.players import Lineup
     from simkit.game.rules import Rules
     from simkit.kernels.batch import play_block
-    from simkit.kernels.core.state import N_STATS, new_log, new_state
+    from simkit.kernels.core.state import new_log, new_state
+    from simkit.kernels.core.stats import GAME_STATS
+    from simkit.kernels.players.dispatch import workspace
 
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(policy, rules)
-    args = (lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params())
-    st, sim, log = new_state(), new_state(), new_log(0)
+    args = (lineup.decisions(), tables(), rules.cfg(), lineup.ids(), lineup.params())
+    st, work, log = new_state(), workspace(lineup.ids(), lineup.params()), new_log(0)
 
     def block(first_game: int, n: int) -> np.ndarray:
-        out = np.empty((N_STATS, n), np.int64)
-        play_block(*args, st, sim, log, seed, first_game, out, 0, n, np.zeros(1, np.int64), np.zeros(1, np.int64), 0)
-        return out.T
+        out = np.zeros(n, GAME_STATS)
+        play_block(*args, st, work, log, seed, first_game, out, 0, n, np.zeros(1, np.int64), np.zeros(1, np.int64), 0)
+        return out
 
     block(first + games, 2)  # load or compile; touch everything once
     if count:
@@ -72,7 +74,7 @@ def play(players: int, teams: int, policy: str, games: int, seed: int, first: in
         cg.cg_off()
     else:
         out = block(first, games)
-    print(f"turns {out[:, 2].sum()}")
+    print(f"turns {out['turns'].sum()}")
 
 
 def native_cpu() -> dict[str, str]:

@@ -48,15 +48,16 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
 from simkit.game.cards import tables
-from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS, PLAYERS, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
+from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS, VALUE_NAMES, VALUE_WEIGHTS, Lineup, value_table
 from simkit.game.rules import Rules
 from simkit.kernels.core.jit import COMPILE_OPTIONS
 from simkit.kernels.core.state import MAX_TEAMS, new_state
 from simkit.kernels.core.tables import N_CODES
-from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.core.turn import PASSED, WON, next_seat, play_turn
 from simkit.kernels.engine import reset
+from simkit.kernels.players import dispatch
 from simkit.kernels.players.dispatch import workspace
-from simkit.kernels.players.greedy import GREEDY, UP_TO_GREEDY
+from simkit.kernels.players.greedy import GREEDY, GREEDY_ID
 from simkit.kernels.values.evaluation import N_FEATURES, features
 from simkit.kernels.values.fair import fair_features
 
@@ -64,9 +65,9 @@ MAX_PLIES = 400  # greedy games last about 52 plies (2 players); longer ones are
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
-def self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover):
-    """Play one game on `st` with the line-up (ids, params: each seat's player id and parameter
-    row; sim the policies' spare state); per ply the features of every team (feats
+def self_play(decisions, tb, cfg, ids, params, st, work, seed, game, feats, mover):
+    """Play one game on `st` with the line-up (decisions, ids, params: its decisions, each seat's player id
+    and parameter row; work its spare arrays); per ply the features of every team (feats
     (MAX_PLIES, MAX_TEAMS * N_FEATURES)) and the seat to move (mover).
 
     Returns (plies recorded, winning team or -1).
@@ -77,7 +78,7 @@ def self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover)
     for ply in range(MAX_PLIES):
         features(tb, cfg, st, feats[ply])
         mover[ply] = seat
-        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
+        result = play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True)
         if result == WON:
             return ply + 1, team
         passes = passes + 1 if result == PASSED else 0
@@ -113,16 +114,17 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
     """across_threads' games: game g, the team g % teams plays the lookahead's own greedy weights,
     the others the default."""
     tb, cfg, teams = tables(), rules.cfg(), rules.teams
-    own = np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
-    default = np.array(list(PLAYERS["greedy"].params.values()))
-    ids = np.full(rules.players, GREEDY, np.int64)
+    own, default = GREEDY.row(LOOKAHEAD_OWN_WEIGHTS), GREEDY.row()
+    ids = np.full(rules.players, GREEDY_ID, np.int64)
+
+    decisions = dispatch.decisions(ids)
 
     def player():
-        st = new_state()  # greedy plays nothing ahead: its own state is its spare
+        st, work = new_state(), workspace(ids, np.zeros((rules.players, 1)))
 
         def play(g, feats, mover):
             params = np.array([own if seat % teams == g % teams else default for seat in range(rules.players)])
-            return self_play(UP_TO_GREEDY, tb, cfg, ids, params, st, st, seed, g, feats, mover)
+            return self_play(decisions, tb, cfg, ids, params, st, work, seed, g, feats, mover)
 
         return play
 
@@ -130,7 +132,7 @@ def play_all(rules: Rules, seed: int, n_games: int, threads: int) -> list:
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)
-def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, mover, copies):
+def fair_self_play(decisions, tb, cfg, ids, params, st, work, seed, game, feats, mover, copies):
     """Play one game with the line-up (ids, params); after each turn that does not end it, every
     team's features as the seat that just played sees them (``kernels.values.fair.fair_features``: what
     the fast policy scores) and the seat to move next.
@@ -141,7 +143,7 @@ def fair_self_play(policies, tb, cfg, ids, params, st, sim, seed, game, feats, m
     players, teams = cfg.players, cfg.teams
     seat, team, passes = 0, 0, 0
     for ply in range(MAX_PLIES):
-        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
+        result = play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True)
         if result == WON:
             return ply, team
         passes = passes + 1 if result == PASSED else 0
@@ -158,16 +160,16 @@ def play_lineup(rules: Rules, spec: str, seed: int, n_games: int, threads: int, 
     (self_play), or with `fair` those the fast policy sees (fair_self_play)."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
+    decisions, ids, params = lineup.decisions(), lineup.ids()[0], lineup.params()[0]
 
     def player():
-        st, sim = new_state(), workspace(policies, ids, params)
+        st, work = new_state(), workspace(ids, params)
         if fair:
             copies = np.zeros(N_CODES)
             return lambda g, feats, mover: fair_self_play(
-                policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover, copies
+                decisions, tb, cfg, ids, params, st, work, seed, g, feats, mover, copies
             )
-        return lambda g, feats, mover: self_play(policies, tb, cfg, ids, params, st, sim, seed, g, feats, mover)
+        return lambda g, feats, mover: self_play(decisions, tb, cfg, ids, params, st, work, seed, g, feats, mover)
 
     return across_threads(rules.teams, n_games, threads, player)
 

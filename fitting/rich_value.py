@@ -50,24 +50,22 @@ from scipy.stats import binomtest
 from simkit.game.cards import tables
 from simkit.game.players import RICH_NAMES, Lineup, value_table
 from simkit.game.rules import Rules
-from simkit.kernels.core.decide import choose_dead
 from simkit.kernels.core.jit import COMPILE_OPTIONS
-from simkit.kernels.core.moves import swap_dead
-from simkit.kernels.core.state import may_swap_dead, new_state
-from simkit.kernels.core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from simkit.kernels.core.state import new_state
+from simkit.kernels.core.turn import PASSED, WON, begin_turn, end_turn, next_seat, play_turn
 from simkit.kernels.engine import reset
 from simkit.kernels.players.dispatch import workspace
-from simkit.kernels.players.fast import fast_action
-from simkit.kernels.players.rollouts import MAX_SHORTLIST, P_GREEDY, P_OPPONENT
+from simkit.kernels.players.fast import fast_action, fast_layout
+from simkit.kernels.players.rollouts import MAX_SHORTLIST, RACE_ROW
 from simkit.kernels.values.evaluation import features
-from simkit.kernels.values.leaves import RichLeaf
+from simkit.kernels.values.leaves import RICH, RICH_VALUE
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, rich_features
 
 MAX_POSITIONS = 800  # per game (two-player lookahead games last about 50 turns, four-player about 100)
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
-def record_game(policies, tb, cfg, ids, params, st, sim, seed, game, feats, seats):
+def record_game(decisions, tb, cfg, ids, params, st, work, seed, game, feats, seats):
     """Play one game of the line-up; after each turn that does not end it, rich_features as the
     seat that just played sees them (feats (MAX_POSITIONS, N_RICH)) and that seat (seats).
     Returns (positions, winning team or -1)."""
@@ -76,7 +74,7 @@ def record_game(policies, tb, cfg, ids, params, st, sim, seed, game, feats, seat
     seat, team, passes = 0, 0, 0
     n = 0
     for _ in range(cfg.max_turns):
-        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
+        result = play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True)
         if result == WON:
             return n, team
         passes = passes + 1 if result == PASSED else 0
@@ -95,15 +93,15 @@ def collect(rules: Rules, spec: str, seed: int, games: int, threads: int) -> lis
     for the decided games; None for a drawn one."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
+    decisions, ids, params = lineup.decisions(), lineup.ids()[0], lineup.params()[0]
     out: list = [None] * games
 
     def block(b: int) -> None:
-        st, sim = new_state(), workspace(policies, ids, params)
+        st, work = new_state(), workspace(ids, params)
         feats = np.zeros((MAX_POSITIONS, N_RICH))
         seats = np.zeros(MAX_POSITIONS, np.int64)
         for g in range(b, games, threads):
-            n, winner = record_game(policies, tb, cfg, ids, params, st, sim, seed, g, feats, seats)
+            n, winner = record_game(decisions, tb, cfg, ids, params, st, work, seed, g, feats, seats)
             if winner >= 0:
                 out[g] = (feats[:n].astype(np.float32), (seats[:n] % rules.teams == winner).astype(np.float64))
 
@@ -138,22 +136,19 @@ def fit_logistic(x, y):
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
-def match_game(policies, tb, cfg, ids, params, st, sim, view, seed, game, mine, row):
+def match_game(decisions, tb, cfg, ids, params, st, work, view, seed, game, mine, row):
     """One game: team `mine` plays the one-ply player (``kernels.players.fast.fast_action`` on the richer
     value, its parameter row `row`), the other the line-up's policy. The winner or -1."""
     reset(cfg, st, seed, game)
     players = cfg.players
     seat, team, passes = 0, 0, 0
     for _ in range(cfg.max_turns):
-        action = ASK_POLICY
         if team == mine:
-            if may_swap_dead(cfg, st):
-                dead = choose_dead(ids[seat], params[seat], tb, cfg, st, seat, team)
-                if dead >= 0:
-                    swap_dead(cfg, st, seat, dead)
-            code, cell = fast_action(RichLeaf(), tb, cfg, st, view, seat, team, row)
-            action = code * 128 + cell  # -129: pass
-        result = play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, action)
+            begin_turn(tb, cfg, st, seat, True)
+            code, cell = fast_action(tb, cfg, st, view, seat, team, row)
+            result = end_turn(tb, cfg, st, seat, team, code, cell, True)
+        else:
+            result = play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True)
         if result == WON:
             return team
         passes = passes + 1 if result == PASSED else 0
@@ -167,16 +162,18 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     """The one-ply player on `weights` against `spec`, seats swapped: score, 95% Wilson interval."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
-    gparams = params[0, P_GREEDY:P_OPPONENT]  # the lookahead's own greedy weights
-    row = np.concatenate([[width], weights, gparams])  # kernels.players.fast's layout with RichLeaf's weights
+    decisions, ids, params = lineup.decisions(), lineup.ids()[0], lineup.params()[0]
+    own = params[0, RACE_ROW.own : RACE_ROW.race]  # the line-up's own greedy block (a race player's)
+    layout = fast_layout(RICH, RICH_VALUE)  # the fast player's row, scoring by the value of hand and board
+    row = np.concatenate([own, [width], [RICH], weights])
+    assert len(row) == layout.width and layout.at.value == len(row) - len(weights)
     winners = np.zeros(games, np.int64)
     mine = np.arange(games) % 2
 
     def block(b: int) -> None:
-        st, sim, view = new_state(), workspace(policies, ids, params), new_state()
+        st, work, view = new_state(), workspace(ids, params), new_state()
         for g in range(b, games, threads):
-            winners[g] = match_game(policies, tb, cfg, ids, params, st, sim, view, seed, g, mine[g], row)
+            winners[g] = match_game(decisions, tb, cfg, ids, params, st, work, view, seed, g, mine[g], row)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(block, range(threads)))
@@ -204,14 +201,14 @@ def leaf_cost(rules: Rules, spec: str, seed: int, calls: int = 200_000) -> str:
     positions after 10, 20 and 30 turns of game 0 of `spec` (its first seat's policy on every seat)."""
     tb, cfg = tables(), rules.cfg()
     lineup = Lineup.parse(spec, rules)
-    policies, ids, params = lineup.player_set(), lineup.ids()[0], lineup.params()[0]
-    st, sim = new_state(), workspace(policies, ids, params)
+    decisions, ids, params = lineup.decisions(), lineup.ids()[0], lineup.params()[0]
+    st, work = new_state(), workspace(ids, params)
     out = np.zeros(max(N_RICH, 3 * N_BASE))
     cost = {True: [], False: []}
     reset(cfg, st, seed, 0)
     seat, team = 0, 0
     for turn in range(1, 31):
-        if play_turn(policies, ids[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY) == WON:
+        if play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True) == WON:
             break
         seat, team = next_seat(seat, team, rules.players, rules.teams)
         if turn % 10 == 0:

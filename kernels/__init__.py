@@ -1,12 +1,9 @@
 """simkit.kernels: pure Numba code on arrays (no I/O, no mutable globals), in one-way layers.
 
-core: the rules (tables, the random streams, a game's arrays, the moves, the
-turn, and the questions a turn asks its player); values: what a position is
-worth; players: each player's kernel and declaration, and the one dispatcher
-(players.dispatch); engine: one game; batch: many games across threads. Each
-layer imports only the layers below it (tests/test_layers.py). The players'
-overloads of core's stubs are registered here, on import of the package, so
-any kernel compiles with them whichever module its caller imported.
+core: the rules (tables, the random streams, the configuration, a game's State, the moves, the turn,
+the players' spare arrays); values: what a position is worth; players: each player's kernel and
+declaration, and the decisions of a line-up (players.dispatch); engine: one game; batch: many games
+across threads. Each layer imports only the layers below it (tests/test_layers.py).
 
 ``GAMES_STAMP`` names the games these kernels play: for the same rules,
 line-up, seed and game index, the same moves. It is a run's ``kernel`` in its
@@ -16,10 +13,8 @@ games (speed, compile time). A change that plays other games must give it a
 new value: tests/test_games_stamp.py plays a corpus of every policy, table
 and rule option (tests/fingerprint.py) and fails until the stamp and the
 corpus's recorded hash are renewed together (then republish results/).
-The compile cache is keyed by the sources themselves (``jit.SOURCES_HASH``).
+The compile cache is keyed by the sources themselves (``kernels.core.jit``).
 It was the sources' hash until simkit 0.5.0, hence its form.
 """
 
 GAMES_STAMP = "91fc7e6872d2374b"
-
-from .players import dispatch  # noqa: E402,F401 - registers choose_action and counts_lines for every set

@@ -33,9 +33,11 @@ from numba import njit
 
 from .core.jit import COMPILE_OPTIONS
 from .core.record import APART
-from .core.state import N_STATS, new_log, new_state
+from .core.state import new_log, new_state
+from .core.stats import GAME_STATS
+from .core.workspace import new_workspace
 from .engine import play_to_end
-from .players.dispatch import workspace, workspace_nodes
+from .players.dispatch import workspace_nodes
 
 BLOCKS_PER_THREAD = 32
 DONE_STRIDE = APART // 8  # int64 counters of two blocks lie APART bytes apart
@@ -43,16 +45,15 @@ DONE_STRIDE = APART // 8  # int64 counters of two blocks lie APART bytes apart
 
 @njit(cache=True, nogil=True, **COMPILE_OPTIONS)
 def play_block(
-    policies, tb, cfg, seat_policies, params, st, sim, log, seed, first_game, out, lo, hi, stop, done, counter
+    decisions, tb, cfg, seat_policies, params, st, work, log, seed, first_game, out, lo, hi, stop, done, counter
 ):
-    """Play games first_game + lo .. first_game + hi - 1 into columns lo .. hi - 1 of `out` (N_STATS, n) int64.
+    """Play games first_game + lo .. first_game + hi - 1 into records lo .. hi - 1 of `out`.
 
-    `out` is the whole batch's C-contiguous array (one array type for every block: one compile per
-    player set). seat_policies: (R, players) int64 and params: (R, players, P) float64,
-    R line-ups used in turn: game g plays line-up g % R (R = 1, or the
-    number of teams when seats are swapped). st and sim: this thread's
-    States; log: an empty move log (0, LOG_WIDTH). Counts finished games in done[counter]; returns early,
-    leaving later columns undefined, once stop[0] is set.
+    out: the whole batch's (n,) GAME_STATS records, zeroed (kernels.core.stats). seat_policies:
+    (R, players) int64 and params: (R, players, P) float64, R line-ups used in turn: game g plays
+    line-up g % R (R = 1, or the number of teams when seats are swapped). st and work: this thread's
+    State and spare arrays; log: an empty move log. Counts finished games in done[counter]; returns
+    early, leaving later records zero, once stop[0] is set.
     """
     rotations = seat_policies.shape[0]
     for i in range(lo, hi):
@@ -60,9 +61,7 @@ def play_block(
             return
         game = first_game + i
         r = game % rotations
-        play_to_end(policies, tb, cfg, seat_policies[r], params[r], st, sim, log, seed, game)
-        for k in range(N_STATS):
-            out[k, i] = st.stats[k]
+        play_to_end(decisions, tb, cfg, seat_policies[r], params[r], st, work, log, seed, game, out[i])
         done[counter] += 1
 
 
@@ -77,18 +76,15 @@ def new_done(n_games: int, threads: int) -> np.ndarray:
 
 
 def run_batch(
-    policies, tb, cfg, seat_policies, params, seed, first_game, n_games, threads, stop=None, done=None
+    decisions, tb, cfg, seat_policies, params, seed, first_game, n_games, threads, stop=None, done=None
 ) -> np.ndarray:
     """Statistics of games first_game .. first_game + n_games - 1 on `threads` threads.
 
-    Returns (n_games, N_STATS) int64, row i for game first_game + i, stored column by column
-    (the transpose of a C-ordered (N_STATS, n_games) array: each statistic's column is
-    contiguous, so the part writer takes it without a transpose). stop:
-    (1,) int64 and done: ``new_done(n_games, threads)``, to watch and
-    stop the batch from another thread (see the module docstring); fresh
-    ones by default.
+    Returns (n_games,) GAME_STATS records (kernels.core.stats), record i for game first_game + i.
+    stop: (1,) int64 and done: ``new_done(n_games, threads)``, to watch and stop the batch from
+    another thread (see the module docstring); fresh ones by default.
     """
-    out = np.empty((N_STATS, n_games), np.int64)
+    out = np.zeros(n_games, GAME_STATS)
     blocks = n_blocks(n_games, threads)
     stop = np.zeros(1, np.int64) if stop is None else stop
     done = new_done(n_games, threads) if done is None else done
@@ -98,17 +94,17 @@ def run_batch(
         )
 
     def worker() -> None:
-        st, sim, log = thread_states(policies, seat_policies, params)
+        st, work, log = thread_states(seat_policies, params)
         while (b := next(taken)) < blocks:
             lo, hi = n_games * b // blocks, n_games * (b + 1) // blocks
             play_block(
-                policies,
+                decisions,
                 tb,
                 cfg,
                 seat_policies,
                 params,
                 st,
-                sim,
+                work,
                 log,
                 seed,
                 first_game,
@@ -123,7 +119,7 @@ def run_batch(
     taken = itertools.count()  # the next block to play; next() on it is atomic under the GIL
     if threads == 1 or blocks == 1:
         worker()
-        return out.T
+        return out
     futures = [kernel_pool(threads).submit(worker) for _ in range(threads)]
     try:
         wait(futures, return_when=FIRST_EXCEPTION)
@@ -134,12 +130,12 @@ def run_batch(
         stop[0] = 1
         wait(futures)
         raise
-    return out.T
+    return out
 
 
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
-_own = threading.local()  # each thread's (key, State, workspace, log), kept from batch to batch
+_own = threading.local()  # each thread's (arena nodes, State, spare arrays, log), kept from batch to batch
 
 
 def kernel_pool(threads: int) -> ThreadPoolExecutor:
@@ -160,12 +156,12 @@ def _forget_pools() -> None:
 os.register_at_fork(after_in_child=_forget_pools)
 
 
-def thread_states(policies, seat_policies, params):
-    """This thread's (State, workspace, empty move log) for a batch of the line-up: made on the thread's
-    first batch of this kind of player set with a workspace of this size, then reused (each game starts
-    from ``play_to_end``'s reset)."""
-    key = (type(policies), workspace_nodes(seat_policies, params))
+def thread_states(seat_policies, params):
+    """This thread's (State, spare arrays, empty move log) for a batch of the line-up: made on the thread's
+    first batch with spare arrays of this size, then reused (each game starts from ``play_to_end``'s
+    reset)."""
+    nodes = workspace_nodes(seat_policies, params)
     kept = getattr(_own, "states", None)
-    if kept is None or kept[0] != key:
-        kept = _own.states = (key, new_state(), workspace(policies, seat_policies, params), new_log(0))
+    if kept is None or kept[0] != nodes:
+        kept = _own.states = (nodes, new_state(), new_workspace(nodes), new_log(0))
     return kept[1:]

@@ -1,68 +1,22 @@
 """One game of Sequence, turn by turn, as RULES.md and docs/ENGINE.md say.
 
-``play_game`` fills ``st.stats`` (and the move log ``log`` when it has rows) for
-game ``game`` of master seed ``seed``. Its inputs are records and arrays: the
-tables (``kernels.core.tables.TABLES_FIELDS``), the configuration (``cfg``, see
-``kernels.core.state``), the player set (``kernels.core.decide``), the player id of
-each seat and their parameters, the State, and a second State ``sim`` that policies
-which look ahead play on. The steps of a turn are ``kernels.core.turn``'s; this
-loop adds the game's beginning and end, its statistics and its log.
+``play_game`` fills the game's statistics ``stats`` (and the move log ``log`` when it has rows) for
+game ``game`` of master seed ``seed``. Its inputs are records and arrays: the tables
+(``kernels.core.tables.TABLES_FIELDS``), the configuration (``kernels.core.config``), the line-up's
+decisions (``kernels.core.turn.decide``), the player id of each seat and their parameters, the State,
+and the spare arrays of the players that play ahead (``kernels.core.workspace``). The steps of a turn
+are ``kernels.core.turn``'s; this loop adds the game's beginning and end, its statistics and its log.
 """
 
 import numpy as np
 
-from .core.decide import counts_lines
 from .core.jit import inline_kernel, kernel
 from .core.moves import count_lines, draw
 from .core.rng import seed_stream, shuffle
-from .core.state import (
-    ACT_PASS,
-    ACT_PLACE,
-    ACT_REMOVE,
-    DECK_SIZE,
-    DISCARD_N,
-    END_STALEMATE,
-    END_TURN_CAP,
-    END_WIN,
-    L_ACTION,
-    L_CARD,
-    L_CELL,
-    L_DEAD,
-    L_DRAWN0,
-    L_NDRAWN,
-    L_NSEQ,
-    L_RESHUFFLE,
-    L_SEAT,
-    L_SEQ0,
-    PASS_RUN,
-    PILE_N,
-    PILE_POS,
-    S_CHIPS,
-    S_DEAD_SWAPS,
-    S_END,
-    S_FIRST_SEQ_TEAM,
-    S_FIRST_SEQ_TURN,
-    S_ONE_EYED,
-    S_PASSES,
-    S_RESHUFFLES,
-    S_SEQUENCES,
-    S_TURNS,
-    S_TWO_EYED,
-    S_WINNER,
-    T_CARD,
-    T_CELL,
-    T_DEAD,
-    T_DRAWN,
-    T_LATE,
-    T_NEW_SEQUENCES,
-    T_REPLACEMENT,
-    T_RESHUFFLES,
-    TURNS,
-    lowest_bit,
-    unsigned,
-)
+from .core.state import ACT_PASS, ACT_PLACE, ACT_REMOVE, DECK_SIZE, lowest_bit, unsigned
+from .core.stats import END_STALEMATE, END_TURN_CAP, END_WIN
 from .core.tables import N_CODES, ONE_EYED, TWO_EYED
-from .core.turn import ASK_POLICY, PASSED, WON, next_seat, play_turn
+from .core.turn import PASSED, RANDOM, WON, next_seat, play_turn
 
 
 @kernel
@@ -77,11 +31,11 @@ def reset(cfg, st, seed, game):
     for i in range(DECK_SIZE):
         st.pile[i] = i if i < N_CODES else i - N_CODES
     shuffle(st.rng, st.pile, np.int64(DECK_SIZE))  # int64: the type of every other call (one compile)
-    st.ctr[PILE_POS] = 0
-    st.ctr[PILE_N] = DECK_SIZE
-    st.ctr[DISCARD_N] = 0
-    st.ctr[TURNS] = 0
-    st.ctr[PASS_RUN] = 0
+    st.ctr.pile_pos = 0
+    st.ctr.pile_n = DECK_SIZE
+    st.ctr.discard_n = 0
+    st.ctr.turns = 0
+    st.ctr.pass_run = 0
     # Empty the hands. A code has copies counted only while it is in the seat's held set, so
     # clearing the counts of the held codes empties the (12, 52) counts for the cards held.
     for seat in range(st.held.shape[0]):
@@ -98,7 +52,6 @@ def reset(cfg, st, seed, game):
     st.in_line[:, :] = 0
     st.nseq[:] = 0
     st.on_board[:] = 0
-    st.stats[:] = 0
     players = cfg.players
     rounds = 0  # the largest hand dealt
     for seat in range(players):
@@ -118,26 +71,35 @@ def dealt_size(cfg, seat):
 
 
 @kernel
-def play_game(policies, tb, cfg, seat_policies, params, st, sim, log, seed, game):
-    """Play game `game` of master seed `seed` to its end; fill st.stats.
+def play_game(decisions, tb, cfg, seat_policies, params, st, work, log, seed, game, stats):
+    """Play game `game` of master seed `seed` to its end; fill `stats`, a zeroed GAME_STATS record
+    (kernels.core.stats).
 
-    policies: the player set; seat_policies: (players,) int64 player id per
-    seat; params: (players, P) float64 policy parameters per seat. log: (T,
-    LOG_WIDTH) int64, the move log (``kernels.core.state.new_log``): the first
-    min(turns, T) turns are logged (T >= cfg max_turns logs the whole game, T = 0 none).
-    Leaves st whole, its line counts (st.in_line) included, for callers that look at the
-    final position.
+    decisions: the line-up's decisions (kernels.core.turn.decide); seat_policies: (players,) int64 player
+    id per seat; params: (players, P) float64 parameter rows per seat; work: the players' spare arrays.
+    log: (T,) LOG records, the move log (``kernels.core.state.new_log``): the first min(turns, T) turns
+    are logged (T >= cfg.max_turns logs the whole game, T = 0 none). Leaves st whole, its line counts
+    (st.in_line) included, for callers that look at the final position.
     """
-    play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, game)
-    if not counts_lines(policies):
+    if not play_to_end(decisions, tb, cfg, seat_policies, params, st, work, log, seed, game, stats):
         count_lines(tb, st)
 
 
+@inline_kernel
+def counts_lines(seat_policies, players):
+    """Whether a game of these seats keeps the line counts st.in_line: every player reads them but random,
+    whose games skip keeping them."""
+    for seat in range(players):
+        if seat_policies[seat] != RANDOM:
+            return True
+    return False
+
+
 @kernel
-def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, game):
-    """play_game, for the batch driver, which reads only st.stats: under random play the line
-    counts st.in_line are not kept during the game (``kernels.core.decide.counts_lines``) and
-    are left uncounted at its end."""
+def play_to_end(decisions, tb, cfg, seat_policies, params, st, work, log, seed, game, stats):
+    """play_game, for the batch driver, which reads only `stats`; returns whether the line counts
+    st.in_line were kept (``counts_lines``: under random play they are not, and are left uncounted at the
+    game's end)."""
     reset(cfg, st, seed, game)
     logging = log.shape[0] > 0
     if logging:
@@ -149,81 +111,87 @@ def play_to_end(policies, tb, cfg, seat_policies, params, st, sim, log, seed, ga
                     i += 1
             st.dealt[seat, i:] = -1
     players, teams = cfg.players, cfg.teams
-    s = st.stats
-    s[S_WINNER] = -1
-    s[S_FIRST_SEQ_TURN] = -1
-    s[S_FIRST_SEQ_TEAM] = -1
+    counted = counts_lines(seat_policies, players)
+    s = stats
+    s.winner_team = -1
+    s.first_sequence_turn = -1
+    s.first_sequence_team = -1
     t = st.turn
-    # turn: turns played, as play_turn counts them in st.ctr[TURNS]. seat and team start as
+    # turn: turns played, as play_turn counts them in st.ctr.turns. seat and team start as
     # int64, not the literal 0: numba would otherwise also compile every kernel they are passed
     # to (log_turn, swap_dead) for the type Literal[int](0) while it types the loop.
     turn, seat, team = 0, np.int64(0), np.int64(0)
     max_turns = cfg.max_turns
     while True:
         if turn == max_turns:
-            s[S_END] = END_TURN_CAP
+            s.end = END_TURN_CAP
             break
-        result = play_turn(policies, seat_policies[seat], params[seat], tb, cfg, st, sim, seat, team, ASK_POLICY)
+        result = play_turn(decisions, seat_policies[seat], params[seat], tb, cfg, st, work, seat, team, counted)
         turn += 1
 
         # Statistics.
-        s[S_DEAD_SWAPS] += t[T_DEAD] >= 0
-        s[S_RESHUFFLES] += t[T_RESHUFFLES]
+        s.dead_swaps += t.dead >= 0
+        s.reshuffles += t.reshuffles
         if result == PASSED:
-            s[S_PASSES] += 1
+            s.passes += 1
         else:
-            kind = tb.card_kind[unsigned(t[T_CARD])]
-            s[unsigned(S_ONE_EYED + team)] += kind == ONE_EYED
-            s[unsigned(S_TWO_EYED + team)] += kind == TWO_EYED
-            if t[T_NEW_SEQUENCES] > 0:
-                if s[S_FIRST_SEQ_TURN] < 0:
-                    s[S_FIRST_SEQ_TURN] = turn
-                    s[S_FIRST_SEQ_TEAM] = team
+            kind = tb.card_kind[unsigned(t.card)]
+            s.one_eyed[unsigned(team)] += kind == ONE_EYED
+            s.two_eyed[unsigned(team)] += kind == TWO_EYED
+            if t.new_sequences > 0:
+                if s.first_sequence_turn < 0:
+                    s.first_sequence_turn = turn
+                    s.first_sequence_team = team
         if logging:
             if turn <= log.shape[0]:
                 log_turn(tb, st, log[turn - 1], seat, team, result)
 
         # The end of the game, or the next seat.
         if result == WON:
-            s[S_WINNER] = team
-            s[S_END] = END_WIN
+            s.winner_team = team
+            s.end = END_WIN
             break
         if result == PASSED:
-            if st.ctr[PASS_RUN] == players:
-                s[S_END] = END_STALEMATE
+            if st.ctr.pass_run == players:
+                s.end = END_STALEMATE
                 break
         seat, team = next_seat(seat, team, players, teams)
 
-    s[S_TURNS] = turn
+    s.turns = turn
     for u in range(teams):
-        s[S_SEQUENCES + u] = st.nseq[u]
-        s[S_CHIPS + u] = st.on_board[u]
+        s.sequences[u] = st.nseq[u]
+        s.chips[u] = st.on_board[u]
+    return counted
 
 
 @kernel
 def log_turn(tb, st, row, seat, team, result):
-    """Write the turn just played (st.turn) into its move-log row."""
+    """Write the turn just played (st.turn) into its move-log row (a LOG record)."""
     t = st.turn
-    before = st.nseq[team] - t[T_NEW_SEQUENCES]  # the team's sequences before the turn; the new ones follow
-    row[:] = -1
-    row[L_SEAT] = seat
-    row[L_NDRAWN] = 0
-    row[L_RESHUFFLE] = t[T_RESHUFFLES] > 0
-    row[L_NSEQ] = 0
-    if t[T_DEAD] >= 0:
-        row[L_DEAD] = t[T_DEAD]
-        row[L_DRAWN0] = t[T_REPLACEMENT]
-        row[L_NDRAWN] = 1
+    before = st.nseq[team] - t.new_sequences  # the team's sequences before the turn; the new ones follow
+    row.seat = seat
+    row.dead = -1
+    row.card = -1
+    row.cell = -1
+    row.drawn[:] = -1
+    row.seqs[:] = -1
+    row.ndrawn = 0
+    row.reshuffle = t.reshuffles > 0
+    row.nseq = 0
+    if t.dead >= 0:
+        row.dead = t.dead
+        row.drawn[0] = t.replacement
+        row.ndrawn = 1
     if result == PASSED:
-        row[L_ACTION] = ACT_PASS
+        row.action = ACT_PASS
     else:
-        row[L_CARD] = t[T_CARD]
-        row[L_CELL] = t[T_CELL]
-        row[L_ACTION] = ACT_REMOVE if tb.card_kind[t[T_CARD]] == ONE_EYED else ACT_PLACE
-        row[L_NSEQ] = t[T_NEW_SEQUENCES]
-        for j in range(t[T_NEW_SEQUENCES]):
-            row[L_SEQ0 + j] = st.seqs[team, before + j]
-    for card in (t[T_DRAWN], t[T_LATE]):  # the end-of-turn draw, then the late card
+        row.card = t.card
+        row.cell = t.cell
+        row.action = ACT_REMOVE if tb.card_kind[t.card] == ONE_EYED else ACT_PLACE
+        row.nseq = t.new_sequences
+        for j in range(t.new_sequences):
+            row.seqs[j] = st.seqs[team, before + j]
+    for card in (t.drawn, t.late):  # the end-of-turn draw, then the late card
         if card >= 0:
-            row[L_DRAWN0 + row[L_NDRAWN]] = card
-            row[L_NDRAWN] += 1
+            row.drawn[row.ndrawn] = card
+            row.ndrawn += 1

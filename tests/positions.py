@@ -26,11 +26,10 @@ import numpy as np
 
 from simkit.game.cards import tables
 from simkit.game.rules import Rules
-from simkit.kernels.core.decide import choose_dead  # noqa: F401  (re-exported: tests build positions with it)
 from simkit.kernels.core.moves import declare_sequences, place_chip, remove_chip  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.random_move import dead_codes, playable_codes, random_action, random_dead  # noqa: F401  (re-exported: tests build positions with them)
 from simkit.kernels.core.rng import seed_stream
-from simkit.kernels.core.state import PILE_N, PILE_POS, new_log, new_state
+from simkit.kernels.core.state import new_state
 from simkit.kernels.engine import reset  # noqa: F401  (re-exported: tests build positions with it)
 from tests.referee import OFFICIAL_BOARD
 
@@ -169,23 +168,19 @@ def build(picture=None, chips: dict[int, list[int]] | None = None, locked=(), ha
 
 
 def random_midgame(rules: Rules, seed: int, turns: int):
-    """(st, sim) of game 0 of `seed` played by random policies and stopped by a turn cap after `turns` turns."""
+    """The State of game 0 of `seed` played by random policies and stopped by a turn cap after `turns` turns."""
+    from simkit.game.play import play_logged
     from simkit.game.players import Lineup
-    from simkit.kernels.engine import play_game
 
     capped = Rules.make(rules.players, rules.teams, max_turns=turns)
-    st, sim = new_state(), new_state()
-    random = Lineup.parse("random", capped)
-    play_game(
-        random.player_set(), tables(), capped.cfg(), random.ids()[0], random.params()[0], st, sim, new_log(0), seed, 0
-    )
-    return st, sim
+    st, _, _ = play_logged(capped, Lineup.parse("random", capped), seed, 0)
+    return st
 
 
 def scramble_hidden(st, seat: int, players: int) -> None:
     """Swap the other hands' cards with the draw pile's and reverse the pile: what `seat` sees (RULES.md,
     Information: its hand, the board, the discards, the pile's size) stays the same, nothing hidden does."""
-    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
+    pos, n = st.ctr.pile_pos, st.ctr.pile_n
     assert n - pos >= 3
     for other in range(players):
         if other == seat:

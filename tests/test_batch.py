@@ -14,8 +14,9 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
 from simkit.kernels.core.record import APART, CACHE_LINE, cache_lines_apart
-from simkit.kernels.core.state import STAT_NAMES, STATE_FIELDS, new_state
-from simkit.kernels.players.search import new_work
+from simkit.kernels.core.state import STATE_FIELDS, new_state
+from simkit.kernels.core.stats import GAME_STATS
+from simkit.kernels.core.workspace import new_workspace
 
 
 def _spans(arrays) -> list[tuple[int, int]]:
@@ -34,11 +35,12 @@ def _buffer(a: np.ndarray) -> np.ndarray:
 
 
 def _fields(record) -> list[np.ndarray]:
-    return [record[name] for name in record.dtype.names]
+    """The record's array fields (a nested record's place is checked through its dtype's offsets)."""
+    return [record[name] for name in record.dtype.names if isinstance(record[name], np.ndarray)]
 
 
 @pytest.mark.parametrize(
-    "make", [new_state, lambda: tables(), lambda: new_work(20)[0]], ids=["state", "tables", "search's state"]
+    "make", [new_state, lambda: tables(), lambda: new_workspace(20).sim], ids=["state", "tables", "spare state"]
 )
 def test_a_record_is_one_buffer_padded_at_both_ends_its_fields_on_cache_lines(make) -> None:
     """A record's fields are views of one buffer of its own, which holds APART bytes before the record
@@ -51,12 +53,13 @@ def test_a_record_is_one_buffer_padded_at_both_ends_its_fields_on_cache_lines(ma
     start = fields[0].ctypes.data
     assert start % APART == 0 and start - lo >= APART and hi - (start + record.dtype.itemsize) >= APART
     assert all(a.ctypes.data % CACHE_LINE == 0 for a in fields)
+    assert all(offset % CACHE_LINE == 0 for _, offset in record.dtype.fields.values())
 
 
-def test_search_work_arrays_are_one_buffer_padded_at_both_ends() -> None:
-    """A search's work arrays besides its State are views of one buffer of its own, with APART bytes
-    before the first array and after the last: no other allocation within a cache-line pair."""
-    arrays = list(new_work(20)[1:])
+def test_the_spare_arrays_are_one_buffer_padded_at_both_ends() -> None:
+    """The spare arrays besides their State (a search's arena) are views of one buffer of their own, with
+    APART bytes before the first array and after the last: no other allocation within a cache-line pair."""
+    arrays = list(new_workspace(20)[1:])
     assert len({id(_buffer(a)) for a in arrays}) == 1
     whole = _buffer(arrays[0])
     lo, hi = whole.ctypes.data, whole.ctypes.data + whole.nbytes
@@ -65,10 +68,10 @@ def test_search_work_arrays_are_one_buffer_padded_at_both_ends() -> None:
 
 
 def test_two_states_lie_apart_from_each_other_and_from_other_arrays() -> None:
-    """Two States (and a search's work arrays) are at least APART bytes from each other and from arrays made
+    """Two States (and the spare arrays) are at least APART bytes from each other and from arrays made
     between them, so two threads never share a cache line or the line fetched with it."""
     first, between, second = new_state(), [np.zeros(n) for n in (1, 3, 7)], new_state()
-    work = new_work(50)
+    work = new_workspace(50)
     assert _gap(_fields(first), _fields(second)) >= APART
     assert _gap(_fields(first), between) >= APART and _gap(_fields(second), between) >= APART
     assert _gap([*work[1:]], _fields(first)) >= APART and _gap([*work[1:]], _fields(work[0])) >= APART
@@ -79,10 +82,12 @@ def test_a_record_holds_its_fields_shapes_types_and_zeros() -> None:
     a write through one field is seen by the record and by no other field."""
     st = new_state()
     for name, scalar, shape in STATE_FIELDS:
-        a = st[name]
-        assert (a.shape, a.dtype) == (shape, np.dtype(scalar)) and a.flags.writeable and not a.any()
+        a = np.asarray(st[name])
+        assert (a.shape, a.dtype) == (shape, np.dtype(scalar)) and not a.tobytes().strip(b"\0")
     st.chips[2, 1] = 7
-    assert st["chips"][2, 1] == 7 and all(not st[n].any() for n, *_ in STATE_FIELDS if n != "chips")
+    st.ctr.turns = 5
+    assert st["chips"][2, 1] == 7 and st["ctr"]["turns"] == 5
+    assert all(not np.asarray(st[n]).tobytes().strip(b"\0") for n, *_ in STATE_FIELDS if n not in ("chips", "ctr"))
 
 
 def test_cache_lines_apart_keeps_shapes_types_and_zeros() -> None:
@@ -109,7 +114,7 @@ def test_the_done_counters_count_every_game_a_stride_apart(threads: int) -> None
     lineup = Lineup.parse("random", rules)
     n = 500
     done = new_done(n, threads)
-    run_batch(lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads, None, done)
+    run_batch(lineup.decisions(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, n, threads, None, done)
     assert done.shape == (n_blocks(n, threads) * DONE_STRIDE,)
     assert done.sum() == n
     assert not np.delete(done, np.arange(0, done.size, DONE_STRIDE)).any()
@@ -121,7 +126,7 @@ def test_a_done_array_of_another_shape_is_refused() -> None:
     lineup = Lineup.parse("random", rules)
     with pytest.raises(ValueError, match=r"done must be new_done\(100, 2\)"):
         run_batch(
-            lineup.player_set(),
+            lineup.decisions(),
             tables(),
             rules.cfg(),
             lineup.ids(),
@@ -136,15 +141,14 @@ def test_a_done_array_of_another_shape_is_refused() -> None:
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) -> None:
-    """The (n, N_STATS) rows are the transpose of a C-ordered array, so the part writer takes each column
-    without a copy (simkit.running.dataset.to_table), and the rows equal the games played one by one."""
+def test_a_batch_hands_over_a_record_of_statistics_per_game(threads: int) -> None:
+    """A batch's statistics are one GAME_STATS record per game, in game order, and equal the games played
+    one by one."""
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
-    args = (lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 3)
+    args = (lineup.decisions(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 3)
     rows = run_batch(*args, 10, 200, threads)
-    assert rows.shape == (200, len(STAT_NAMES)) and rows.dtype == np.int64
-    assert rows.T.flags.c_contiguous
+    assert rows.shape == (200,) and rows.dtype == GAME_STATS and rows.flags.c_contiguous
     one_by_one = np.concatenate([run_batch(*args, 10 + g, 1, 1) for g in range(0, 200, 37)])
     assert np.array_equal(one_by_one, rows[::37])
 
@@ -152,7 +156,7 @@ def test_a_batch_hands_each_statistic_over_as_a_contiguous_column(threads: int) 
 def _random_batch(first: int, n: int, threads: int) -> np.ndarray:
     rules = Rules.make(2, 2)
     lineup = Lineup.parse("random", rules)
-    return run_batch(lineup.player_set(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n, threads)
+    return run_batch(lineup.decisions(), tables(), rules.cfg(), lineup.ids(), lineup.params(), 5, first, n, threads)
 
 
 def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
@@ -163,19 +167,19 @@ def test_batches_reuse_the_kernel_threads_and_their_states() -> None:
     _random_batch(100, 100, 2)
     assert {t.ident for t in threading.enumerate()} == threads
     lineup = Lineup.parse("random", Rules.make(2, 2))
-    first = thread_states(lineup.player_set(), lineup.ids(), lineup.params())
-    again = thread_states(lineup.player_set(), lineup.ids(), lineup.params())
+    first = thread_states(lineup.ids(), lineup.params())
+    again = thread_states(lineup.ids(), lineup.params())
     assert first[0] is again[0] and first[1] is again[1]
 
 
-def test_a_thread_makes_the_spare_arrays_of_each_kind_of_player_set_it_plays() -> None:
-    """Random alone plays ahead on nothing (a State); a line-up beyond it on a search's work arrays: a thread
-    that played one makes the other's when it plays it, whatever their arena's size."""
+def test_a_thread_makes_spare_arrays_of_the_arena_each_line_up_needs() -> None:
+    """A line-up that searches nothing plays on an arena of two nodes, a search on one of its own size: a
+    thread that played one makes the other's when it plays it."""
     two = Rules.make(2, 2)
-    for spec in ("random", "greedy", "random", "lookahead"):
+    for spec, nodes in (("random", 2), ("ismcts:iterations=30", 30 + 2 + 16), ("greedy", 2), ("lookahead", 2)):
         lineup = Lineup.parse(spec, two)
-        _, sim, _ = thread_states(lineup.player_set(), lineup.ids(), lineup.params())
-        assert isinstance(sim, np.record) == (spec == "random")
+        _, work, _ = thread_states(lineup.ids(), lineup.params())
+        assert len(work.nodes) == nodes
 
 
 def _in_child(first: int, n: int) -> np.ndarray:

@@ -26,6 +26,7 @@ def test_the_kept_scripts_are_found():
         "benchmarks/c_reference/compare.py",
         "benchmarks/callgrind_games.py",
         "benchmarks/compare.py",
+        "benchmarks/compile_estimates.py",
         "benchmarks/matches.py",
         "benchmarks/peak_rss.py",
         "benchmarks/report_scale.py",

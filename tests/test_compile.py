@@ -11,13 +11,13 @@ import textwrap
 import pytest
 from numba.core import caching
 
-from simkit.game.play import simulate
-from simkit.game.players import PLAYERS, Lineup
+from simkit.game.play import GAME_LOOP, simulate
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import play_block
 from simkit.kernels.core import jit
 from simkit.kernels.engine import play_game
-from simkit.running.runner import ENTRY_SECONDS
+from simkit.running.runner import ENTRY_SECONDS, compile_seconds
 
 FRESH_PROCESS = textwrap.dedent("""
     import json, sys
@@ -37,31 +37,32 @@ FRESH_PROCESS = textwrap.dedent("""
     except SystemExit:
         pass
     compiled("random run")
-    if sys.argv[1:] == ["greedy"]:  # a greedy decision: the player set of random and greedy, compiled cold
+    if sys.argv[1:] == ["greedy"]:  # a greedy decision, compiled cold
         from simkit.game.cards import tables
         from simkit.kernels.engine import reset
         from simkit.kernels.core.state import new_state
-        from simkit.kernels.players.dispatch import decide, workspace
+        from simkit.kernels.core.turn import decide
+        from simkit.kernels.players.dispatch import workspace
         from simkit.game.players import Lineup
         from simkit.game.rules import Rules
 
         rules = Rules.make(2)
         lineup = Lineup.parse("greedy", rules)
-        ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.player_set()
+        ids, params = lineup.ids()[0], lineup.params()[0]
         st = new_state()
         reset(rules.cfg(), st, 1, 0)
-        decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
+        decide(lineup.decisions(), ids[0], params[0], tables(), rules.cfg(), st, workspace(ids, params), 0, 0)
         compiled("greedy decision")
 """)
 
 
 def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_path):
-    """Empty numba cache: a random run compiles no greedy, lookahead or evaluation; the greedy player set
+    """Empty numba cache: a random run compiles no greedy, lookahead or evaluation; greedy's decision
     compiles greedy but no lookahead or evaluation (its choice of a move, compiled cold: the game loop
     around it is the random run's).
 
     While compiling, one line names the line-up and says it happens on the first run only, with the
-    estimate its players declare; the same run again loads every kernel from the cache, says nothing of
+    estimate measured for its kernels; the same run again loads every kernel from the cache, says nothing of
     compiling, and plays nothing, and the estimate left is an entry point's (the game loop is cached).
     """
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
@@ -75,9 +76,9 @@ def test_a_run_compiles_only_the_policies_it_plays_and_says_it_is_compiling(tmp_
     )
     assert result.returncode == 0, result.stderr
     compiled = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
-    declared = PLAYERS["random"].compile_seconds
+    measured = compile_seconds()[GAME_LOOP]
     assert compiled == [
-        {"estimate": declared},  # nothing cached: the whole set, as declared
+        {"estimate": measured},  # nothing cached: the game loop, as measured
         {"after": "random run", "greedy": 0, "lookahead": 0, "evaluation": 0},
         {"after": "greedy decision", "greedy": 1, "lookahead": 0, "evaluation": 0},
     ]
@@ -95,11 +96,11 @@ def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
     decision called through its pointer (a Decision) included."""
     from simkit.kernels.core.turn import play_turn
     from simkit.kernels.players.dispatch import decision
-    from simkit.kernels.players.greedy import GREEDY, greedy_action
+    from simkit.kernels.players.greedy import GREEDY_ID, greedy_action
 
     rules = Rules.make(2)
-    simulate(rules, Lineup.parse("greedy,random", rules), 1, 0, 3)  # the game loop of Decisions, and greedy's decision
-    for dispatcher in (play_block, play_game, play_turn, greedy_action, decision(GREEDY)):
+    simulate(rules, Lineup.parse("greedy,random", rules), 1, 0, 3)  # the game loop, and greedy's decision
+    for dispatcher in (play_block, play_game, play_turn, greedy_action, decision(GREEDY_ID)):
         assert jit.is_stamped(dispatcher), dispatcher.py_func.__name__
 
 

@@ -168,12 +168,13 @@ def test_writing_a_part_does_not_import_pandas(tmp_path):
 import sys
 import numpy as np
 from simkit.running import dataset as ds
-from simkit.kernels.core.state import N_STATS
+from simkit.kernels.core.stats import GAME_STATS, as_rows
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 rules = Rules.make(3, hand_size=(6, 7, 7), handicap=(2, 1), chip_limit=True)
 identity = ds.identity_of(rules, Lineup.parse("greedy,random", rules, swap_seats=True), 5)
-stats = np.arange(50 * N_STATS).reshape(50, N_STATS) % 3
+stats = np.zeros(50, GAME_STATS)
+as_rows(stats)[:] = np.arange(as_rows(stats).size).reshape(as_rows(stats).shape) % 3
 ds.write_part({str(tmp_path)!r}, stats, 100, identity)
 assert "pandas" not in sys.modules, "writing a part imported pandas"
 """

@@ -105,7 +105,7 @@ def test_an_opponent_chip_spoils_a_line():
 @pytest.mark.parametrize("seed", range(4))
 def test_features_match_a_plain_count_in_random_positions(players, teams, seed):
     rules = Rules.make(players, teams)
-    st, _ = random_midgame(rules, seed, turns=20 + 10 * seed)
+    st = random_midgame(rules, seed, turns=20 + 10 * seed)
     cfg = rules.cfg()
     for team in range(teams):
         assert kernel_features(st, cfg, team) == expected_features(st, players, teams, team)
@@ -119,7 +119,7 @@ def _chances(st, cfg, teams: int, mover: int, weights) -> list[float]:
 @pytest.mark.parametrize("players, teams", [(2, 2), (4, 2), (3, 3), (6, 3)])
 def test_win_chances_are_a_softmax_of_weighted_features(players, teams):
     rules = Rules.make(players, teams)
-    st, _ = random_midgame(rules, 7, turns=30)
+    st = random_midgame(rules, 7, turns=30)
     cfg = rules.cfg()
     weights = list(VALUE_WEIGHTS[value_table(rules)].values())
     assert len(weights) == N_VALUE_WEIGHTS
@@ -134,7 +134,7 @@ def test_win_chances_are_a_softmax_of_weighted_features(players, teams):
 
 
 def test_two_teams_get_the_logistic_of_the_score_difference():
-    st, _ = random_midgame(Rules.make(2), 3, turns=40)
+    st = random_midgame(Rules.make(2), 3, turns=40)
     cfg = Rules.make(2).cfg()
     weights = list(VALUE_WEIGHTS["2 teams"].values())
     p0, p1 = _chances(st, cfg, 2, 0, weights)

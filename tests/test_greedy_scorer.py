@@ -18,7 +18,7 @@ import pytest
 from simkit.game.cards import tables
 from simkit.game.players import PLAYERS
 from simkit.game.rules import Rules
-from simkit.kernels.players.greedy import greedy_action, score_actions
+from simkit.kernels.players.greedy import GREEDY, greedy_action, score_actions
 from tests import greedy_naive as gn
 from tests.positions import build, cfg_for, place, random_midgame, seed_rng, set_hand
 from tests.referee import OFFICIAL_BOARD
@@ -59,7 +59,8 @@ JACK_HANDS = [
 
 
 def params_row(w: dict) -> np.ndarray:
-    return np.array([w[k] for k in gn.WEIGHT_NAMES], np.float64)
+    """A block of greedy weights (its restrictions at their defaults: none)."""
+    return GREEDY.row({k: w[k] for k in gn.WEIGHT_NAMES})
 
 
 def kernel_list(st, cfg, seat: int, team: int, w: dict) -> list[tuple[tuple[int, int], float]]:
@@ -115,7 +116,7 @@ def check_seat(st, cfg, teams: int, chip_limit: bool, seat: int, w: dict) -> dic
 
 
 def midgame(players: int, teams: int, seed: int, turns: int):
-    st, _ = random_midgame(Rules.make(players, teams), seed, turns)
+    st = random_midgame(Rules.make(players, teams), seed, turns)
     return st
 
 

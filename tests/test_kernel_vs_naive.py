@@ -22,7 +22,7 @@ from simkit.game.play import simulate
 from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
-from simkit.kernels.core.state import STAT_NAMES
+from simkit.kernels.core.stats import COLUMNS, as_rows
 from tests import naive, referee
 from tests.positions import replay, reshuffle_events
 
@@ -132,7 +132,7 @@ def play_run(rid: str):
     assert lineup.names == ["random"] * rules.players
     kernel = [game_record(rules, lineup, seed, g) for g in range(n)]
     ref = [naive.play_game(rules.record_rules(), ["random"] * rules.players, seed, g) for g in range(n)]
-    rows = simulate(rules, lineup, seed, 0, n)
+    rows = as_rows(simulate(rules, lineup, seed, 0, n))
     return rules, kernel, ref, rows
 
 
@@ -188,7 +188,7 @@ def test_simulate_stats_equal_record_stats(rid: str) -> None:
     (test_two_reshuffles_in_one_turn_count_twice).
     """
     rules, kernel, _, rows = play_run(rid)
-    assert rows.shape == (len(kernel), len(STAT_NAMES))
+    assert rows.shape == (len(kernel), len(COLUMNS))
     for g, rec in enumerate(kernel):
         expected = naive.stats(rec)
         flagged = expected["reshuffles"]
@@ -196,9 +196,9 @@ def test_simulate_stats_equal_record_stats(rid: str) -> None:
         double = any(e > 1 for *_, e in replay(rec))
         assert events == flagged or double, (rid, g)
         expected["reshuffles"] = events
-        got = dict(zip(STAT_NAMES, (int(v) for v in rows[g])))
+        got = dict(zip(COLUMNS, (int(v) for v in rows[g])))
         assert got == expected, f"{rid} game {g}: " + ", ".join(
-            f"{k}: kernel {got[k]} vs record {expected[k]}" for k in STAT_NAMES if got[k] != expected[k]
+            f"{k}: kernel {got[k]} vs record {expected[k]}" for k in COLUMNS if got[k] != expected[k]
         )
 
 
@@ -210,7 +210,7 @@ def test_two_reshuffles_in_one_turn_count_twice() -> None:
     draw. The record can only flag the turn; the statistic counts both.
     """
     rules, kernel, _, rows = play_run("8p-hand13")
-    col = STAT_NAMES.index("reshuffles")
+    col = COLUMNS.index("reshuffles")
     doubles = 0
     for g, rec in enumerate(kernel):
         per_turn = [e for *_, e in replay(rec)]

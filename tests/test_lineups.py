@@ -17,7 +17,8 @@ from simkit.game.players import Lineup, LineupError
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import new_state
-from simkit.kernels.players.dispatch import decide, workspace
+from simkit.kernels.core.turn import decide
+from simkit.kernels.players.dispatch import workspace
 from tests import referee
 from tests.positions import random_midgame, scramble_hidden, set_hand
 
@@ -87,12 +88,12 @@ def test_decision_ignores_hidden_cards(spec, seed):
     """Swap the other hands' cards with the draw pile's and reorder the pile:
     what the seat sees is unchanged, and so is its decision."""
     rules = Rules.make(4)
-    st, _ = random_midgame(rules, seed, 21)
+    st = random_midgame(rules, seed, 21)
     seat = 21 % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
-    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.player_set()
-    sim = workspace(pset, ids, params)
+    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.decisions()
+    sim = workspace(ids, params)
     rng = st.rng.copy()
     first = decide(pset, ids[seat], params[seat], tables(), cfg, st, sim, seat, team)
 
@@ -119,20 +120,22 @@ def test_greedy_weights_change_its_play():
     assert not np.array_equal(base, other)
 
 
-def test_parameter_rows_fit_the_kernel():
-    """Every policy's parameters fit the kernel's rows, in the order the kernel reads them."""
-    from simkit.game.players import N_PARAMS, PLAYERS, VALUE_NAMES, VALUE_WEIGHTS
-    from simkit.kernels.players.rollouts import N_LOOKAHEAD_PARAMS, P_GREEDY, P_OPPONENT, P_RACE, P_VALUE
-    from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
+def test_every_row_is_its_layout_and_starts_with_the_restrictions():
+    """A line-up's parameter rows are each player's values laid out by its declaration, as wide as the
+    widest; every row starts with the restrictions, and greedy's block with them too."""
+    from simkit.game.players import PLAYERS
+    from simkit.kernels.core.params import RESTRICTIONS
+    from simkit.kernels.players.dispatch import ROW_WIDTH
+    from simkit.kernels.players.greedy import GREEDY
 
-    assert all(len(kind.params) <= N_PARAMS for kind in PLAYERS.values())
-    names = list(PLAYERS["lookahead"].params)
-    assert len(names) == N_LOOKAHEAD_PARAMS
-    assert names[P_RACE] == "race"
-    assert names[P_VALUE:P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
-    assert all(list(row) == list(VALUE_NAMES) for row in VALUE_WEIGHTS.values())
-    assert names[P_GREEDY:P_OPPONENT] == list(PLAYERS["greedy"].params)
-    assert names[P_OPPONENT:] == [f"opponent_{k}" for k in PLAYERS["greedy"].params]
+    assert GREEDY.params[: RESTRICTIONS.width] == RESTRICTIONS.params
+    for kind in PLAYERS.values():
+        assert kind.layout.width <= ROW_WIDTH
+        assert [p.name for p in kind.layout.params[: RESTRICTIONS.width]] in ([], [p.name for p in RESTRICTIONS.params])
+        row = Lineup.parse(kind.name, Rules.make(2)).params()[0, 0]
+        at = kind.layout.at
+        for name, value in kind.defaults().items():
+            assert row[getattr(at, name)] == value, (kind.name, name)
 
 
 @pytest.mark.parametrize(
@@ -223,13 +226,13 @@ def _greedy_move(st):
 
     lineup = Lineup.parse("greedy", TWO)
     code, cell = decide(
-        lineup.player_set(),
+        lineup.decisions(),
         lineup.ids()[0, 0],
         lineup.params()[0, 0],
         tables(),
         TWO.cfg(),
         st,
-        workspace(lineup.player_set(), lineup.ids(), lineup.params()),
+        workspace(lineup.ids(), lineup.params()),
         0,
         0,
     )

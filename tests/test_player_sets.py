@@ -1,21 +1,21 @@
-"""Player sets: every line-up beyond random alone plays the one set ``Decisions``, whose game loop is
-compiled once and whose players' decisions are called through pointers.
+"""Decisions: every line-up plays one game loop, its players' decisions called through pointers.
 
-A new line-up of players already compiled compiles nothing, and a game played through a pointer is
-the game played by the inlined chain of a ``PlayerSet`` (the one the rollouts play greedy in).
+A new line-up of players already compiled compiles nothing, and a game played through a pointer is the
+game of the same player called directly, as the rollouts call greedy (``kernels.players.greedy.greedy_turn``).
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba.core import event
 
 from simkit.game.cards import tables
-from simkit.game.play import simulate
+from simkit.game.play import play_logged, simulate
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.kernels.batch import run_batch
-from simkit.kernels.players.greedy import UP_TO_GREEDY
+from simkit.kernels.core.state import new_state
+from simkit.kernels.core.turn import PASSED, WON, next_seat
+from simkit.kernels.engine import reset
+from simkit.kernels.players.greedy import GREEDY_ID, greedy_turn
 
 TWO = Rules.make(2)
 
@@ -40,13 +40,24 @@ def test_a_new_lineup_of_players_already_compiled_compiles_nothing() -> None:
     with event.install_listener("numba:compile", compiles):
         simulate(TWO, Lineup.parse("lookahead,greedy", TWO, swap_seats=True), 5, 0, 4)
         simulate(TWO, Lineup.parse("greedy,random", TWO), 5, 0, 4)
+        simulate(TWO, Lineup.parse("random", TWO), 5, 0, 4)
     assert compiles.names == []
 
 
-def test_a_game_through_a_pointer_is_the_game_of_the_inlined_chain() -> None:
-    """Greedy's games in Decisions (its decision called through a pointer) and in UP_TO_GREEDY (the chain
-    inlined into the turn): the same statistics, game by game."""
-    lineup = Lineup.parse("greedy,random", TWO, swap_seats=True)
-    through_pointer = simulate(TWO, lineup, 11, 0, 200)
-    inlined = run_batch(UP_TO_GREEDY, tables(), TWO.cfg(), lineup.ids(), lineup.params(), 11, 0, 200, 1)
-    assert np.array_equal(through_pointer, inlined)
+def test_a_game_through_a_pointer_is_the_game_of_the_player_called_directly() -> None:
+    """Greedy's games in the game loop (its decision called through a pointer) and turn by turn with
+    greedy_turn (greedy called directly, as the rollouts play it): the same moves, game by game."""
+    lineup = Lineup.parse("greedy", TWO)
+    params, cfg, tb = lineup.params()[0], TWO.cfg(), tables()
+    for game in range(3):
+        _, log, stats = play_logged(TWO, lineup, 11, game)
+        st = new_state()
+        reset(cfg, st, 11, game)
+        seat, team, moves = 0, 0, []
+        while True:
+            result = greedy_turn(tb, cfg, st, seat, team, params[seat], GREEDY_ID)
+            moves.append((int(st.turn.card), int(st.turn.cell)))
+            if result == WON or (result == PASSED and st.ctr.pass_run == TWO.players):
+                break
+            seat, team = next_seat(seat, team, TWO.players, TWO.teams)
+        assert moves == [(int(r.card), int(r.cell)) for r in log[: stats.turns]]

@@ -16,7 +16,6 @@ import pytest
 from simkit.game.cards import tables
 from simkit.game.players import RICH_NAMES, RICH_WEIGHTS, value_table
 from simkit.game.rules import Rules
-from simkit.kernels.core.state import PILE_N, PILE_POS
 from simkit.kernels.values.evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
 from simkit.kernels.values.fair import fair_features
 from simkit.kernels.values.rich import EXTRAS, N_BASE, N_RICH, N_RICH_WEIGHTS, rich_chance, rich_features
@@ -89,7 +88,7 @@ def expected_extras(st, seat: int, teams: int, own: np.ndarray, other: np.ndarra
     e[11] = own_one * other_fours
     e[12] = own_one * (other_fours > 0)
     e[13] = other[F_TWO_EYED] * other[F_THREES]
-    left = (st.ctr[PILE_N] - st.ctr[PILE_POS]) / 104
+    left = (st.ctr.pile_n - st.ctr.pile_pos) / 104
     e[14], e[15], e[16] = left, left * own[F_SEQUENCES], left * other[F_SEQUENCES]
     for card in hand:
         cells = [c for c in range(100) if OFFICIAL_BOARD[c] == card]
@@ -114,7 +113,7 @@ def team_features(fair: np.ndarray, team: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(6))
 def test_the_extras_match_a_plain_count_in_random_positions(players, teams, seed):
     rules = Rules.make(players, teams)
-    st, _ = random_midgame(rules, seed, turns=30 + 12 * seed)
+    st = random_midgame(rules, seed, turns=30 + 12 * seed)
     cfg = rules.cfg()
     for seat in range(players):
         fair = kernel_fair(st, cfg, seat, teams)
@@ -134,7 +133,7 @@ def test_random_positions_exercise_the_extras():
     for players, teams in ((2, 2), (4, 2), (3, 3), (6, 3)):
         rules = Rules.make(players, teams)
         for seed in range(6):
-            st, _ = random_midgame(rules, seed, turns=30 + 12 * seed)
+            st = random_midgame(rules, seed, turns=30 + 12 * seed)
             for seat in range(players):
                 seen += kernel_rich(st, rules.cfg(), seat)[N_BASE:] != 0
     untouched = [EXTRAS[i][0] for i in np.flatnonzero(seen == 0)]
@@ -147,7 +146,7 @@ def test_the_value_is_the_logistic_of_the_weighted_features(players, teams):
     table = value_table(rules)
     weights = np.array(list(RICH_WEIGHTS[table].values()))
     assert len(weights) == N_RICH_WEIGHTS == len(RICH_NAMES)
-    st, _ = random_midgame(rules, 5, turns=50)
+    st = random_midgame(rules, 5, turns=50)
     for seat in range(players):
         z = weights[-1] + float(weights[:-1] @ kernel_rich(st, rules.cfg(), seat))
         assert rich_chance(tables(), rules.cfg(), st, seat, weights) == pytest.approx(1 / (1 + math.exp(-z)))
@@ -159,7 +158,7 @@ def test_the_value_reads_only_what_the_seat_sees(players, teams, seed):
     """RULES.md, Information: swapping the other hands with the pile and reversing the pile leaves
     every feature unchanged."""
     rules = Rules.make(players, teams)
-    st, _ = random_midgame(rules, seed, turns=25 + 5 * seed)
+    st = random_midgame(rules, seed, turns=25 + 5 * seed)
     seat = seed % players
     before = kernel_rich(st, rules.cfg(), seat)
     scramble_hidden(st, seat, players)

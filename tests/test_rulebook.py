@@ -23,9 +23,10 @@ from simkit.game.play import simulate
 from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules, RulesError
-from simkit.kernels.core import state as ks
-from simkit.kernels.core.state import STAT_NAMES, is_dead, new_state, targets
+from simkit.kernels.core.state import is_dead, new_state, targets
+from simkit.kernels.core.stats import COLUMNS, as_rows
 from simkit.kernels.core.tables import ONE_EYED, ORDINARY, TWO_EYED
+from simkit.kernels.core.turn import begin_turn
 from tests import referee
 from tests.positions import (
     CORNERS,
@@ -35,7 +36,6 @@ from tests.positions import (
     cells_of,
     cells_showing,
     cfg_for,
-    choose_dead,
     code,
     hand_cards,
     line,
@@ -57,7 +57,7 @@ HAND = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 TO_WIN = {2: 2, 3: 1}
 SUPPLY = (50, 50, 35)
 ORDINARY_CARDS = sorted({n for n in OFFICIAL_BOARD if n != "XX"}, key=code)
-STAT = {n: i for i, n in enumerate(STAT_NAMES)}
+STAT = {n: i for i, n in enumerate(COLUMNS)}
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def kernel_records(players: int, teams: int | None = None, seed: int = 11, n: in
     rules = Rules.make(players, teams, **kw)
     lineup = Lineup.parse("random", rules)
     recs = tuple(game_record(rules, lineup, seed, g) for g in range(n))
-    rows = simulate(rules, lineup, seed, 0, n)
+    rows = as_rows(simulate(rules, lineup, seed, 0, n))
     return rules, recs, rows
 
 
@@ -84,7 +84,7 @@ def sample_records():
 
 def find_games(rules: Rules, want, seed: int = 0, limit: int = 4000, k: int = 1):
     """Game indices (up to k) of `rules` whose stats row satisfies `want`, found with simulate."""
-    rows = simulate(rules, Lineup.parse("random", rules), seed, 0, limit)
+    rows = as_rows(simulate(rules, Lineup.parse("random", rules), seed, 0, limit))
     hits = [g for g in range(limit) if want(rows[g])]
     assert hits, "no such game found"
     return hits[:k]
@@ -148,11 +148,11 @@ def test_deck_is_104_cards_two_of_each_with_8_jacks(players, teams, seed, game):
     cards = []
     for s in range(players):
         cards += hand_cards(st, s)
-    cards += [int(x) for x in st.pile[st.ctr[ks.PILE_POS] : st.ctr[ks.PILE_N]]]
+    cards += [int(x) for x in st.pile[st.ctr.pile_pos : st.ctr.pile_n]]
     assert len(cards) == 104
     assert Counter(cards) == Counter({c: 2 for c in range(52)})
     assert sum(1 for c in cards if name(c)[0] == "J") == 8
-    assert int(st.ctr[ks.DISCARD_N]) == 0
+    assert int(st.ctr.discard_n) == 0
 
 
 def test_jack_kinds(tb):
@@ -238,7 +238,7 @@ def test_hand_size_table():
             st = new_state()
             reset(rules.cfg(), st, 1, 0)
             assert [int(x) for x in st.hand_n[:p]] == [HAND[p]] * p
-            assert int(st.ctr[ks.PILE_N] - st.ctr[ks.PILE_POS]) == 104 - p * HAND[p]
+            assert int(st.ctr.pile_n - st.ctr.pile_pos) == 104 - p * HAND[p]
             rec = game_record(rules, Lineup.parse("random", rules), 1, 0)
             assert [len(h) for h in rec["hands"]] == [HAND[p]] * p
 
@@ -690,7 +690,7 @@ def test_stalemate_when_every_seat_passes_in_a_round():
     for players, teams in [(2, 2), (3, 3), (6, 3)]:
         rules = Rules.make(players, teams)
         games = find_games(rules, lambda r: r[STAT["end"]] == 1, seed=61, limit=600, k=3)
-        rows = simulate(rules, Lineup.parse("random", rules), 61, 0, 600)
+        rows = as_rows(simulate(rules, Lineup.parse("random", rules), 61, 0, 600))
         for g in games:
             rec = game_record(rules, Lineup.parse("random", rules), 61, g)
             acts = [t["action"] for t in rec["turns"]]
@@ -722,7 +722,7 @@ def test_turn_cap():
             "turns": cap,
             "sequences": rec["result"]["sequences"],
         }
-        row = simulate(rules, Lineup.parse("random", rules), 71, 0, 1)[0]
+        row = as_rows(simulate(rules, Lineup.parse("random", rules), 71, 0, 1))[0]
         assert row[STAT["end"]] == 2 and row[STAT["turns"]] == cap and row[STAT["winner_team"]] == -1
     # The cap changes nothing before it: a won game, capped one turn early, is its own prefix.
     full = Rules.make(2)
@@ -741,7 +741,7 @@ def test_default_turn_cap_far_above_game_length():
     for p, ts in LEGAL.items():
         for t in ts:
             rules = Rules.make(p, t)
-            rows = simulate(rules, Lineup.parse("random", rules), 81, 0, 300)
+            rows = as_rows(simulate(rules, Lineup.parse("random", rules), 81, 0, 300))
             assert (rows[:, STAT["end"]] == 2).sum() == 0
             assert rows[:, STAT["turns"]].max() * 3 < rules.max_turns
 
@@ -803,7 +803,7 @@ def test_information_random_policy_sees_no_hidden_cards(tb):
         for seat in (1, 2, 3):
             set_hand(st, seat, other)
         st.pile[:52] = np.random.default_rng(len(other)).permutation(52)
-        st.ctr[ks.PILE_N] = 52
+        st.ctr.pile_n = 52
         seed_rng(st, 5, 5)
         dead = random_dead(tb, st, 0)
         act = random_action(tb, cfg, st, 0, 0)
@@ -817,14 +817,13 @@ def test_information_random_policy_sees_no_hidden_cards(tb):
 def test_random_policy_discards_a_dead_card_when_present(tb):
     """RULES.md, Simulation conventions (random policy): a dead card in hand is always discarded."""
     cfg = cfg_for(2)
-    params = Lineup.parse("random", Rules.make(2)).params()[0, 0]
-    ids = Lineup.parse("random", Rules.make(2)).ids()[0]
     st = build(chips={0: [1], 1: [86, 2]}, hands={0: ["2S", "3S", "QH"]})
     for i in range(50):
         seed_rng(st, 9, i)
         assert name(random_dead(tb, st, 0)) == "2S"
         seed_rng(st, 9, i)
-        assert name(choose_dead(ids[0], params, tb, cfg, st, 0, 0)) == "2S"
+        begin_turn(tb, cfg, st, 0, True)  # the turn's step 1, as every player takes it
+        assert name(st.turn.dead) == "2S"
     st = build(chips={0: [1]}, hands={0: ["2S", "3S", "QH", "JD"]})
     assert random_dead(tb, st, 0) == -1
     # In games: a seat holding a dead card always swaps one.

@@ -22,8 +22,8 @@ from simkit.game.play import simulate
 from simkit.game.players import PLAYERS, Lineup, LineupError, value_table
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
-from simkit.kernels.core.state import PILE_N, PILE_POS
-from simkit.kernels.players.dispatch import decide, player_set, workspace
+from simkit.kernels.core.turn import decide
+from simkit.kernels.players.dispatch import workspace
 from tests import referee
 from tests.positions import random_midgame, scramble_hidden
 
@@ -37,92 +37,32 @@ SWIFT_TABLES = [(2, 2), (4, 2), (3, 3), (6, 3)]  # swift plays every table: one 
 CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
-def test_random_alone_plays_its_own_set_and_every_other_lineup_the_decisions_of_its_players():
-    """Random alone keeps its inlined set; every other line-up plays Decisions, one type for all of them,
-    holding each of its players' decisions by kernel id and random's in the other slots."""
+def test_every_lineup_plays_the_decisions_of_its_players_one_type_for_all():
+    """Every line-up's decisions are one tuple type, holding each of its players' decisions by kernel id and
+    random's in the other slots."""
     from numba import typeof
 
-    from simkit.kernels.core.decide import PlayerSet
-    from simkit.kernels.players.dispatch import BY_ID, Decisions, decision
+    from simkit.kernels.players.dispatch import BY_ID, decision, decisions
 
-    assert Lineup.parse("random", TWO).player_set() == PlayerSet(())
-    specs = ["greedy,random", "lookahead", "swift,lookahead", "ismcts-rich,ismcts", "fast,greedy"]
-    sets = [Lineup.parse(spec, TWO).player_set() for spec in specs]
-    assert all(isinstance(s, Decisions) for s in sets) and len({typeof(s) for s in sets}) == 1
-    for spec, made in zip(specs, sets):
+    specs = ["random", "greedy,random", "lookahead", "swift,lookahead", "ismcts-rich,ismcts", "fast,greedy"]
+    made = [Lineup.parse(spec, TWO).decisions() for spec in specs]
+    assert len({typeof(d) for d in made}) == 1
+    for spec, each in zip(specs, made):
         ids = {PLAYERS[name.split(":")[0]].id for name in spec.split(",")}
-        assert made.by_id == tuple(decision(i if i in ids else 0) for i in range(len(BY_ID)))
-    assert player_set([0, 1]) == player_set([1])
+        assert each == tuple(decision(i if i in ids else 0) for i in range(len(BY_ID)))
+    assert decisions([0, 1]) == decisions([1])
 
 
 def test_the_search_arena_is_sized_by_the_lineup():
-    """A line-up's search arena holds its largest search; one that does not search has the smallest arena,
-    and random alone a State."""
-    from simkit.kernels.core.state import STATE
-    from simkit.kernels.players.search import SearchWork
-
+    """A line-up's search arena holds its largest search; one that does not search has the smallest arena."""
     lineup = Lineup.parse("ismcts:iterations=300,lookahead", TWO, swap_seats=True)
-    work = workspace(lineup.player_set(), lineup.ids(), lineup.params())
-    assert isinstance(work, SearchWork) and work.nodes.shape[0] == 300 + 2 + 16
+    assert workspace(lineup.ids(), lineup.params()).nodes.shape[0] == 300 + 2 + 16
     plain = Lineup.parse("fast,lookahead", TWO)
-    assert workspace(plain.player_set(), plain.ids(), plain.params()).nodes.shape[0] == 2
+    assert workspace(plain.ids(), plain.params()).nodes.shape[0] == 2
     both = Lineup.parse("ismcts:iterations=300,ismcts-rich:iterations=500", TWO, swap_seats=True)
-    assert workspace(both.player_set(), both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
+    assert workspace(both.ids(), both.params()).nodes.shape[0] == 500 + 2 + 16
     alone = Lineup.parse("random", TWO)
-    assert workspace(alone.player_set(), alone.ids(), alone.params()).dtype == STATE
-
-
-def test_parameter_rows_fit_the_kernels():
-    from simkit.game.players import N_PARAMS, RICH_NAMES, VALUE_NAMES
-    from simkit.kernels.players import fast, search
-    from simkit.kernels.players import rollouts as lookahead
-    from simkit.kernels.values.evaluation import N_VALUE_WEIGHTS
-    from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
-    from simkit.kernels.values.rich import N_RICH_WEIGHTS
-
-    names = list(PLAYERS["ismcts"].params)
-    assert len(names) == search.N_SEARCH_PARAMS <= N_PARAMS
-    assert names[: search.P_VALUE] == ["iterations", "width", "reply", "explore", "horizon", "cheat", "race", "margin"]
-    assert names[search.P_VALUE : search.P_GREEDY] == list(VALUE_NAMES) and len(VALUE_NAMES) == N_VALUE_WEIGHTS
-    assert names[search.P_GREEDY : search.P_OPPONENT] == list(PLAYERS["greedy"].params)
-    assert names[search.P_OPPONENT :] == [f"opponent_{k}" for k in PLAYERS["greedy"].params]
-    names = list(PLAYERS["fast"].params)
-    assert len(names) == fast.N_FAST_PARAMS <= N_PARAMS
-    assert names[fast.P_WIDTH] == "width"
-    assert names[fast.P_VALUE : fast.P_GREEDY] == list(VALUE_NAMES)
-    assert names[fast.P_GREEDY :] == list(PLAYERS["greedy"].params)
-    names = list(PLAYERS["swift"].params)
-    g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
-    gap = lookahead.gap_at(RichLeaf())
-    assert len(names) == g + 2 * len(PLAYERS["greedy"].params) + 4 == gap + 4 <= N_PARAMS
-    assert names[: lookahead.P_VALUE] == list(PLAYERS["lookahead"].params)[: lookahead.P_VALUE]
-    assert names[lookahead.P_VALUE : g] == list(RICH_NAMES) and g - lookahead.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:gap] == list(PLAYERS["lookahead"].params)[lookahead.P_GREEDY :]
-    assert names[gap:] == ["gap", "batch", "view", "removals"]
-    names = list(PLAYERS["ismcts-rich"].params)
-    g = search.greedy_at(RichLeaf())
-    assert len(names) == search.search_params(RichLeaf()) <= N_PARAMS
-    assert names[: search.P_VALUE] == list(PLAYERS["ismcts"].params)[: search.P_VALUE]
-    assert names[search.P_VALUE : g] == list(RICH_NAMES) and g - search.P_VALUE == N_RICH_WEIGHTS
-    assert names[g:] == list(PLAYERS["ismcts"].params)[search.P_GREEDY :]
-    assert search.greedy_at(FittedLeaf()) == search.P_GREEDY
-    assert search.search_params(FittedLeaf()) == search.N_SEARCH_PARAMS
-
-
-def test_the_lookahead_searches_every_candidate():
-    """It does not declare swift's gap, batch, view and removals: its rows hold 0 where the kernel reads
-    them (no candidate dropped, a look at the race every BATCH deals, its leaves have no view, no
-    decision widened for a removal), so its games and its runs' identities are what they were before
-    these existed."""
-    name = "lookahead"
-    from simkit.kernels.players import rollouts as lookahead
-    from simkit.kernels.values.leaves import FittedLeaf
-
-    assert not {"gap", "batch", "view", "removals"} & set(PLAYERS[name].params)
-    assert len(PLAYERS[name].params) == lookahead.N_LOOKAHEAD_PARAMS == lookahead.gap_at(FittedLeaf())
-    for players, teams in ((2, 2), (3, 3), (4, 2)):
-        rows = Lineup.parse(name, Rules.make(players, teams)).params()
-        assert (rows[..., lookahead.N_LOOKAHEAD_PARAMS : lookahead.N_LOOKAHEAD_PARAMS + 4] == 0.0).all()
+    assert workspace(alone.ids(), alone.params()).nodes.shape[0] == 2
 
 
 @pytest.mark.parametrize(
@@ -212,13 +152,13 @@ def test_ismcts_rich_plays_other_games_than_ismcts():
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(players):
-    """RichLeaf: that seat's team's chance by kernels.values.rich (its hand, the board), the other team the rest;
-    FittedLeaf: kernels.values.evaluation's softmax over the teams (ismcts, unchanged)."""
+    """RICH: that seat's team's chance by kernels.values.rich (its hand, the board), the other team the rest;
+    FITTED: kernels.values.evaluation's softmax over the teams (ismcts, unchanged)."""
     import numba
 
     from simkit.game.players import RICH_WEIGHTS, VALUE_WEIGHTS, value_table
     from simkit.kernels.players.search import end_value, leaf_values
-    from simkit.kernels.values.leaves import FittedLeaf, RichLeaf
+    from simkit.kernels.values.leaves import FITTED, RICH
     from simkit.kernels.values.rich import rich_chance
 
     @numba.njit
@@ -230,16 +170,16 @@ def test_the_playouts_end_scored_as_the_seat_that_played_last_sees_the_deal(play
     fitted_w = np.array(list(VALUE_WEIGHTS[value_table(rules)].values()))
     for seed in range(4):
         turns = 9 + seed
-        st, _ = random_midgame(rules, seed, turns)
+        st = random_midgame(rules, seed, turns)
         mover = turns % players
         last = (mover - 1) % players
         out = np.full(6, -1.0)
-        values(RichLeaf(), tables(), rules.cfg(), st, mover, rich_w, out)
+        values(RICH, tables(), rules.cfg(), st, mover, rich_w, out)
         p = rich_chance(tables(), rules.cfg(), st, last, rich_w)
         assert out[last % 2] == p and out[1 - last % 2] == 1.0 - p and 0.0 < p < 1.0
         expected = np.zeros(6)
         end_value(tables(), rules.cfg(), st, mover, fitted_w, expected)
-        values(FittedLeaf(), tables(), rules.cfg(), st, mover, fitted_w, out)
+        values(FITTED, tables(), rules.cfg(), st, mover, fitted_w, out)
         assert np.array_equal(out[:2], expected[:2]) and abs(out[:2].sum() - 1.0) < 1e-12
 
 
@@ -373,7 +313,7 @@ def test_same_seed_same_games(spec):
 
 def reverse_pile(st, seat, players):
     """Reverse the order of the draw pile's cards, nothing else."""
-    pos, n = st.ctr[PILE_POS], st.ctr[PILE_N]
+    pos, n = st.ctr.pile_pos, st.ctr.pile_n
     st.pile[pos:n] = st.pile[pos:n][::-1].copy()
 
 
@@ -381,16 +321,16 @@ def _scrambled_decisions(spec, players, teams, seed, turns=21, scramble=scramble
     """The seat's decision before and after `scramble` (default: the other hands' cards are swapped
     with the pile's and the pile is reversed: what the seat sees is the same)."""
     rules = Rules.make(players, teams)
-    st, _ = random_midgame(rules, seed, turns)
+    st = random_midgame(rules, seed, turns)
     seat = turns % rules.players
     team = seat % rules.teams
     lineup = Lineup.parse(spec, rules)
-    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.player_set()
+    ids, params, cfg, pset = lineup.ids()[0], lineup.params()[0], rules.cfg(), lineup.decisions()
     rng = st.rng.copy()
-    first = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
+    first = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(ids, params), seat, team)
     scramble(st, seat, rules.players)
     st.rng[:] = rng
-    second = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, team)
+    second = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(ids, params), seat, team)
     return first, second
 
 
@@ -434,9 +374,8 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     """gap: a candidate whose greedy score trails the best by more than gap is not searched. A gap wider than
     any score plays the games of gap=0 (every candidate searched); a gap narrower than any difference,
     greedy's choice by swift's own weights on every turn without a tie at the top."""
-    from simkit.kernels.players import rollouts as lookahead
     from simkit.kernels.players.greedy import score_actions
-    from simkit.kernels.values.leaves import RichLeaf
+    from simkit.kernels.players.rollouts import RACE_ROW
 
     lineup = Lineup.parse("swift:gap=0,greedy", TWO, swap_seats=True)
     wide = Lineup.parse("swift:gap=1e15,greedy", TWO, swap_seats=True)
@@ -444,17 +383,16 @@ def test_swift_searches_only_the_candidates_within_gap_of_greedys_choice():
     default = Lineup.parse("swift,greedy", TWO, swap_seats=True)  # gap=16: some decisions not searched
     assert not np.array_equal(simulate(TWO, default, 9, 0, 6), simulate(TWO, lineup, 9, 0, 6))
     own = Lineup.parse("swift:gap=1e-9:removals=0", TWO)  # removals=0: no decision searched whatever the gap
-    ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.player_set()
-    g = lookahead.P_VALUE + lookahead.value_size(RichLeaf())
-    weights = params[0, g : g + len(PLAYERS["greedy"].params)]
+    ids, params, cfg, pset = own.ids()[0], own.params()[0], TWO.cfg(), own.decisions()
+    weights = params[0, RACE_ROW.own : RACE_ROW.race]
     checked = 0
     for seed in range(8):
-        st, _ = random_midgame(TWO, seed, 11 + seed)
+        st = random_midgame(TWO, seed, 11 + seed)
         seat = (11 + seed) % 2
         n = score_actions(tables(), cfg, st, seat, seat, weights, st.scratch, st.fscores)
         scores = st.fscores[:n].copy()
         top = st.scratch[int(np.argmax(scores))]
-        card, cell = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, seat)
+        card, cell = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(ids, params), seat, seat)
         if np.sum(scores == scores.max()) == 1:  # else the tied candidates are searched
             assert card * 128 + cell == top, seed
             checked += 1
@@ -471,17 +409,17 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
     and, in half of them, the one-eyed Jack of spades."""
     from simkit.game.players import LOOKAHEAD_OWN_WEIGHTS
     from simkit.kernels.core.tables import ONE_EYED
-    from simkit.kernels.players.greedy import score_actions
+    from simkit.kernels.players.greedy import GREEDY, score_actions
     from tests.positions import CORNERS, hand_cards, place_chip, set_hand
 
     rules = Rules.make(players, 2)
-    cfg, weights = rules.cfg(), np.array(list(LOOKAHEAD_OWN_WEIGHTS.values()))
+    cfg, weights = rules.cfg(), GREEDY.row(LOOKAHEAD_OWN_WEIGHTS)
 
     def choice(spec, st, seat):
         lineup = Lineup.parse(spec, rules)
-        ids, params, pset = lineup.ids()[0], lineup.params()[0], lineup.player_set()
+        ids, params, pset = lineup.ids()[0], lineup.params()[0], lineup.decisions()
         rng = st.rng.copy()
-        made = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(pset, ids, params), seat, seat % 2)
+        made = decide(pset, ids[seat], params[seat], tables(), cfg, st, workspace(ids, params), seat, seat % 2)
         st.rng[:] = rng
         return made
 
@@ -499,7 +437,7 @@ def test_swift_searches_all_four_when_they_hold_a_removal(players):
     held, differ, longer = [0, 0], 0, 0
     for seed in range(16):
         turns = 6 + seed
-        st, _ = random_midgame(rules, seed, turns)
+        st = random_midgame(rules, seed, turns)
         seat = turns % players
         plant_four(st, 1 - seat % 2)
         own = [c for c in hand_cards(st, seat) if tables().card_kind[c] != ONE_EYED][:3]

@@ -20,7 +20,7 @@ from simkit.files.atomic import WriteError, replacing
 from simkit.files.lock import DirectoryLock, LockedError
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.kernels.core.state import N_STATS
+from simkit.kernels.core.stats import GAME_STATS
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.runner import RunEvents, RunSpec, run
@@ -206,7 +206,7 @@ def test_a_part_is_fsynced_before_its_rename_and_the_directory_after(tmp_path, m
 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "replace", replace)
-    ds.write_part(tmp_path, np.zeros((3, N_STATS), np.int64), 0, spec().identity())
+    ds.write_part(tmp_path, np.zeros(3, GAME_STATS), 0, spec().identity())
     (_, tmp), rename, last = done
     part = ds.part_name(0)
     assert os.path.basename(tmp).startswith(f".{part}.") and tmp.endswith(".tmp")

@@ -10,9 +10,9 @@ numba's cache. With a warm cache it loads them and returns in seconds.
     python -m tests.warm --tier all --boundscheck-cache .numba-boundscheck   # make test
     python -m tests.warm --tier boundscheck --boundscheck-cache .numba-boundscheck   # its bounds-checked sets
 
-Every line-up beyond random alone plays one game loop (``kernels.players.dispatch.Decisions``):
-greedy's line-up compiles it, with greedy's decision and the helpers the other players share, and
-each other player then compiles its own decision only.
+Every line-up plays one game loop (its players' decisions called through pointers:
+``kernels.core.turn.decide``): greedy's line-up compiles it, with greedy's decision and the helpers the
+other players share, and each other player then compiles its own decision only.
 """
 
 from __future__ import annotations
@@ -53,18 +53,19 @@ def compile_set(name: str) -> None:
     from simkit.game.records import game_record
     from simkit.game.rules import Rules
     from simkit.kernels.core.state import new_state
+    from simkit.kernels.core.turn import decide
     from simkit.kernels.engine import reset
-    from simkit.kernels.players.dispatch import decide, workspace
+    from simkit.kernels.players.dispatch import workspace
 
     spec, players, teams = SETS[name]
     rules = Rules.make(players, teams)
     lineup = Lineup.parse(spec, rules)
     simulate(rules, lineup, 1, 0, 2)
     game_record(rules, lineup, 1, 0)
-    ids, params, policies = lineup.ids()[0], lineup.params()[0], lineup.player_set()
+    ids, params = lineup.ids()[0], lineup.params()[0]
     st = new_state()
     reset(rules.cfg(), st, 1, 0)
-    decide(policies, ids[0], params[0], tables(), rules.cfg(), st, workspace(policies, ids, params), 0, 0)
+    decide(lineup.decisions(), ids[0], params[0], tables(), rules.cfg(), st, workspace(ids, params), 0, 0)
 
 
 def tasks_of(tier: str, boundscheck_cache: str | None) -> list[tuple[str, str, dict]]:

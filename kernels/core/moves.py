@@ -8,20 +8,7 @@ import numpy as np
 
 from .jit import inline_kernel, kernel
 from .rng import shuffle
-from .state import (
-    DISCARD_N,
-    MAX_TEAMS,
-    PILE_N,
-    PILE_POS,
-    bit,
-    bit_of,
-    can_draw,
-    code_bit,
-    has,
-    may_declare,
-    popcount,
-    unsigned,
-)
+from .state import MAX_TEAMS, bit, bit_of, can_draw, code_bit, has, may_declare, popcount, unsigned
 from .tables import ONE_EYED
 
 # --- cards -------------------------------------------------------------------
@@ -44,8 +31,8 @@ def take_from_hand(st, seat, code):
     st.count[s, c] = left
     st.held[s] &= ~(np.uint64(left == 0) << c)  # the code leaves the set with its last copy (no branch)
     st.hand_n[s] -= 1
-    st.discard[unsigned(st.ctr[DISCARD_N])] = code
-    st.ctr[DISCARD_N] += 1
+    st.discard[unsigned(st.ctr.discard_n)] = code
+    st.ctr.discard_n += 1
 
 
 @inline_kernel
@@ -58,19 +45,19 @@ def draw(cfg, st, seat):
     been discarded to reshuffle).
     """
     reshuffled = 0
-    if st.ctr[PILE_POS] == st.ctr[PILE_N]:
+    if st.ctr.pile_pos == st.ctr.pile_n:
         if not can_draw(cfg, st):
             return -1, 0
-        n = st.ctr[DISCARD_N]
+        n = st.ctr.discard_n
         for i in range(n):
             st.pile[i] = st.discard[i]
-        st.ctr[DISCARD_N] = 0
-        st.ctr[PILE_POS] = 0
-        st.ctr[PILE_N] = n
+        st.ctr.discard_n = 0
+        st.ctr.pile_pos = 0
+        st.ctr.pile_n = n
         shuffle(st.rng, st.pile, n)
         reshuffled = 1
-    card = st.pile[unsigned(st.ctr[PILE_POS])]
-    st.ctr[PILE_POS] += 1
+    card = st.pile[unsigned(st.ctr.pile_pos)]
+    st.ctr.pile_pos += 1
     add_to_hand(st, seat, card)
     return card, reshuffled
 

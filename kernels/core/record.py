@@ -29,8 +29,9 @@ def _lines(nbytes: int) -> int:
 
 
 def record_dtype(fields: Iterable[tuple[str, type, tuple[int, ...]]], packed: bool = False) -> np.dtype:
-    """The record type of `fields` (name, scalar type, shape): each field starts a cache line (packed: each
-    field right after the one before, aligned as a C struct), and the record is whole cache lines long."""
+    """The record type of `fields` (name, scalar type or record type, shape): each field starts a cache line
+    and the record is whole cache lines long; packed: each field right after the one before, aligned as
+    in a C struct (a record of records, or one of an array of them)."""
     names, formats, offsets, end = [], [], [], 0
     for name, scalar, shape in fields:
         field = np.dtype((np.dtype(scalar), shape))
@@ -40,7 +41,10 @@ def record_dtype(fields: Iterable[tuple[str, type, tuple[int, ...]]], packed: bo
         formats.append(field)
         offsets.append(end)
         end += field.itemsize if packed else _lines(field.itemsize)
-    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": max(_lines(end), CACHE_LINE)})
+    if packed:
+        align = max((f.alignment for f in formats), default=1)
+        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": -(-end // align) * align})
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": max(end, CACHE_LINE)})
 
 
 def new_record(dtype: np.dtype) -> np.record:
@@ -55,5 +59,5 @@ def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """Zeroed arrays of the shapes and types of `arrays`, each starting a cache line, in one buffer of their
     own padded as ``new_record``'s: the fields of a record made for them (for arrays whose shapes vary from
     call to call, which the kernels cannot take as one record type: a tree search's arena)."""
-    record = new_record(record_dtype((f"a{i}", a.dtype.type, a.shape) for i, a in enumerate(arrays)))
+    record = new_record(record_dtype((f"a{i}", a.dtype, a.shape) for i, a in enumerate(arrays)))
     return [record[f"a{i}"] for i in range(len(arrays))]

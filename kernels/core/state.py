@@ -3,8 +3,8 @@
 Everything here is pure: functions read and write only the State and arrays
 they are given. (Kernel code avoids ``a and b`` / ``a or b`` on array reads: numba
 compiles those short-circuits into slow code, ~100 ns each; use ``if``.) The
-game configuration is a record (``kernels.core.config``); per-game statistics are
-a (N_STATS,) int64 row indexed by the ``S_*`` constants, named in ``STAT_NAMES``.
+game configuration is a record (``kernels.core.config``), and so are the counters,
+the last turn and the per-game statistics (``kernels.core.stats``) within the State.
 """
 
 import llvmlite.binding as ll
@@ -17,6 +17,7 @@ from numba.extending import intrinsic
 from .config import MAX_PLAYERS, MAX_TEAMS
 from .jit import inline_kernel
 from .record import new_record, record_dtype
+from .stats import GAME_STATS
 from .tables import N_CODES, N_LINES, ONE_EYED
 
 MAX_HAND = 16  # room for hands of up to 15 plus the card drawn before one leaves
@@ -25,73 +26,43 @@ MAX_SEQUENCES = 16  # per team: sequences_to_win <= 8 keeps a team below this
 MAX_NEW_SEQUENCES = 8  # two per direction through one cell
 
 
-# What the last turn did, in State.turn (kernels.core.turn): the dead card swapped
-# (-1: none) and its replacement, the card played (-1: a pass) and its cell,
-# the sequences it completed, the card drawn at the end (-1: none), the late
-# card drawn after it (-1: none) and how many times the discards were
+# What the last turn did, in st.turn (kernels.core.turn): the dead card swapped (-1: none) and its
+# replacement, the card played (-1: a pass) and its cell, the sequences it completed, the card drawn at
+# the end (-1: none), the late card drawn after it (-1: none) and how many times the discards were
 # reshuffled into a new pile.
-T_DEAD, T_REPLACEMENT, T_CARD, T_CELL, T_NEW_SEQUENCES, T_DRAWN, T_LATE, T_RESHUFFLES = range(8)
-N_TURN = 8
-
-# Counters in State.ctr: the pile and discards, the turns played so far and the
-# passes in a row (kept by kernels.core.turn.play_turn).
-PILE_POS, PILE_N, DISCARD_N, TURNS, PASS_RUN = range(5)
-N_CTR = 5
-
-# Per-game statistics (docs/ENGINE.md, "Per-game statistics").
-STAT_NAMES = (
-    "winner_team",
-    "end",
-    "turns",
-    "first_sequence_turn",
-    "first_sequence_team",
-    "sequences_0",
-    "sequences_1",
-    "sequences_2",
-    "chips_0",
-    "chips_1",
-    "chips_2",
-    "one_eyed_0",
-    "one_eyed_1",
-    "one_eyed_2",
-    "two_eyed_0",
-    "two_eyed_1",
-    "two_eyed_2",
-    "dead_swaps",
-    "reshuffles",
-    "passes",
+TURN = record_dtype(
+    (
+        (name, np.int64, ())
+        for name in ("dead", "replacement", "card", "cell", "new_sequences", "drawn", "late", "reshuffles")
+    ),
+    packed=True,
 )
-(
-    S_WINNER,
-    S_END,
-    S_TURNS,
-    S_FIRST_SEQ_TURN,
-    S_FIRST_SEQ_TEAM,
-    S_SEQUENCES,
-    _,
-    _,
-    S_CHIPS,
-    _,
-    _,
-    S_ONE_EYED,
-    _,
-    _,
-    S_TWO_EYED,
-    _,
-    _,
-    S_DEAD_SWAPS,
-    S_RESHUFFLES,
-    S_PASSES,
-) = range(len(STAT_NAMES))
-N_STATS = len(STAT_NAMES)
-END_WIN, END_STALEMATE, END_TURN_CAP = 0, 1, 2
-END_NAMES = ("win", "stalemate", "turn_cap")
 
-# One row of the move log per turn (kernels.engine.play_game, when given a log with rows).
-(L_SEAT, L_DEAD, L_CARD, L_ACTION, L_CELL, L_NDRAWN, L_DRAWN0, L_DRAWN1, L_DRAWN2, L_RESHUFFLE, L_NSEQ, L_SEQ0) = range(
-    12
+# The counters, in st.ctr: the draw pile is pile[pile_pos:pile_n], the discards discard[:discard_n]; the
+# turns played so far and the passes in a row (kept by kernels.core.turn.play_turn).
+COUNTERS = record_dtype(
+    ((name, np.int64, ()) for name in ("pile_pos", "pile_n", "discard_n", "turns", "pass_run")), packed=True
 )
-LOG_WIDTH = L_SEQ0 + MAX_NEW_SEQUENCES
+
+# One row of the move log per turn (kernels.engine.play_game, when given a log with rows): the seat, the
+# dead card it swapped (-1: none), the card it played and what it did with it (ACT_*; card and cell -1 for a
+# pass), the cards it drew (the dead card's replacement, the draw, the late card: ndrawn of them), whether
+# the discards were reshuffled, and the lines of the sequences it completed (nseq of them).
+LOG = record_dtype(
+    (
+        ("seat", np.int64, ()),
+        ("dead", np.int64, ()),
+        ("card", np.int64, ()),
+        ("action", np.int64, ()),
+        ("cell", np.int64, ()),
+        ("ndrawn", np.int64, ()),
+        ("drawn", np.int64, (3,)),
+        ("reshuffle", np.int64, ()),
+        ("nseq", np.int64, ()),
+        ("seqs", np.int64, (MAX_NEW_SEQUENCES,)),
+    ),
+    packed=True,
+)
 ACT_PLACE, ACT_REMOVE, ACT_PASS = 0, 1, 2
 ACTION_NAMES = ("place", "remove", "pass")
 
@@ -115,9 +86,9 @@ STATE_FIELDS = (
     ("seqs", np.int64, (MAX_TEAMS, MAX_SEQUENCES)),  # each team's sequences as line numbers: seqs[t, :nseq[t]]
     ("nseq", np.int64, (MAX_TEAMS,)),
     ("on_board", np.int64, (MAX_TEAMS,)),  # chips per team on the board
-    ("ctr", np.int64, (N_CTR,)),  # pile and discard counters, turns played, passes in a row
-    ("stats", np.int64, (N_STATS,)),  # this game's statistics
-    ("turn", np.int64, (N_TURN,)),  # what the last turn did (T_* indices)
+    ("ctr", COUNTERS, ()),  # pile and discard counters, turns played, passes in a row
+    ("stats", GAME_STATS, ()),  # this game's statistics (kernels.core.stats)
+    ("turn", TURN, ()),  # what the last turn did
     ("scratch", np.int64, (512,)),  # work space for policies
     # work space for policies (greedy: [0, 8); lookahead: [8, 40); evaluation: [40, 51))
     ("fscratch", np.float64, (64,)),
@@ -131,9 +102,9 @@ def new_state() -> np.record:
     return new_record(STATE)
 
 
-def new_log(turns: int) -> np.ndarray:
-    """A move log of `turns` rows: (turns, LOG_WIDTH) int64 (``kernels.engine.play_game``)."""
-    return np.zeros((turns, LOG_WIDTH), np.int64)
+def new_log(turns: int) -> np.recarray:
+    """A move log of `turns` rows, LOG records (``kernels.engine.play_game``)."""
+    return np.zeros(turns, LOG).view(np.recarray)
 
 
 # --- indices -----------------------------------------------------------------
@@ -157,6 +128,16 @@ def copy_board(st, sim):
         sim.occupied[w] = st.occupied[w]
         sim.locked[w] = st.locked[w]
     sim.dead[0] = st.dead[0]
+
+
+@inline_kernel
+def copy_counters(st, sim):
+    """Copy the counters of State `st` (the pile's and the discards', turns, passes in a row) into `sim`."""
+    sim.ctr.pile_pos = st.ctr.pile_pos
+    sim.ctr.pile_n = st.ctr.pile_n
+    sim.ctr.discard_n = st.ctr.discard_n
+    sim.ctr.turns = st.ctr.turns
+    sim.ctr.pass_run = st.ctr.pass_run
 
 
 @inline_kernel
@@ -281,11 +262,11 @@ def may_place(cfg, st, team):
 @inline_kernel
 def can_draw(cfg, st):
     """Whether a card can be drawn: the pile holds one, or the discards can be reshuffled into a new one."""
-    if st.ctr[PILE_POS] < st.ctr[PILE_N]:
+    if st.ctr.pile_pos < st.ctr.pile_n:
         return True
     if cfg.reshuffle == 0:
         return False
-    return st.ctr[DISCARD_N] > 0
+    return st.ctr.discard_n > 0
 
 
 @inline_kernel
@@ -296,7 +277,7 @@ def may_swap_dead(cfg, st):
         return False
     if cfg.reshuffle != 0:
         return True
-    return st.ctr[PILE_POS] < st.ctr[PILE_N]
+    return st.ctr.pile_pos < st.ctr.pile_n
 
 
 @inline_kernel

@@ -1,35 +1,25 @@
 """One turn of Sequence (RULES.md, "A turn"): the only place its steps are written.
 
-The game loop (``kernels.engine``), the lookahead's rollouts and the value
-fit (``fitting/fit_value.py``) all play their turns through ``play_turn``
-(the rollouts and tree searches through ``rollout_turn``, its twin: the same
-code in a dispatcher of its own).
-It returns what the turn came to; the details (cards swapped, played and
-drawn, sequences completed, reshuffles) are left in ``st.turn`` for callers
-that keep statistics or a log, at the cost of a few stores for those that
-do not.
+``play_turn`` is a turn of the game: its seat's player chooses with ``decide``. Players that play ahead
+(the rollouts, the tree search, the value fit) compose their turns from the same steps with the move
+they choose themselves: ``begin_turn`` (the dead-card swap), then ``end_turn`` (the card played, a win,
+the draw, the late card). A turn returns what it came to; the details (cards swapped, played and drawn,
+sequences completed, reshuffles) are left in ``st.turn`` for callers that keep statistics or a log.
+
+Who decides: the seat's player id ``policy``. Random (id ``RANDOM``) is called directly; every other
+player through its decision, a first-class function in the line-up's tuple ``decisions`` indexed by id
+(``kernels.players.dispatch.decisions``), so the turn and the game loop are compiled once for every
+line-up, and each player's decision once, as a function of its own.
 """
 
-from .decide import choose_action, choose_dead, counts_lines
-from .jit import inline_kernel, twin
+from .jit import inline_kernel
 from .moves import draw, play_card, swap_dead
-from .state import (
-    PASS_RUN,
-    T_CARD,
-    T_CELL,
-    T_DEAD,
-    T_DRAWN,
-    T_LATE,
-    T_NEW_SEQUENCES,
-    T_REPLACEMENT,
-    T_RESHUFFLES,
-    TURNS,
-    may_swap_dead,
-    unsigned,
-)
+from .params import SEAT
+from .random_move import random_action, random_dead
+from .state import may_swap_dead, unsigned
 
 PASSED, PLAYED, WON = 0, 1, 2
-ASK_POLICY = -1  # play_turn's `action` when the policy chooses
+RANDOM = 0  # the random player's id: played directly, never through its pointer
 
 
 @inline_kernel
@@ -45,63 +35,81 @@ def next_seat(seat, team, players, teams):
 
 
 @inline_kernel
-def play_turn(policies, policy, params, tb, cfg, st, sim, seat, team, action):
-    """Seat `seat` (of team `team`) takes its turn; returns PASSED, PLAYED or WON.
+def decide(decisions, policy, params, tb, cfg, st, work, seat, team):
+    """The (card, cell) the seat's player plays, or (-1, -1) to pass: random's move directly, any other
+    player's through its decision ``decisions[policy]`` (its parameter row `params`, its spare arrays
+    `work`: kernels.core.workspace)."""
+    if policy == RANDOM:
+        return random_action(tb, cfg, st, seat, team)
+    return decisions[policy](tb, cfg, st, work, seat, team, params)
 
-    policies: the player set (``kernels.core.decide``); policy: the seat's policy
-    id, params its (P,) float64 parameter row; sim: a spare State for
-    policies that play ahead. action: ASK_POLICY, or a move card * 128 + cell
-    to play instead of asking the policy (the lookahead's candidate, whose
-    dead card was already swapped).
 
-    1. The optional dead-card swap (dead_swap on, and a replacement to draw).
-    2. Play one card, or pass when no card can be played: nothing is played,
-    nothing drawn. 3. A team holding enough sequences wins at once, drawing
-    nothing. 4. Draw one card (none when none can be drawn). 5. The late card
-    (late_card): at the end of the seat's own K-th turn, unless the game ends
-    with this turn. Counts the turn in st.ctr[TURNS] and the passes in a row
-    in st.ctr[PASS_RUN].
+@inline_kernel
+def play_turn(decisions, policy, params, tb, cfg, st, work, seat, team, counted):
+    """Seat `seat` (of team `team`) takes its turn, its player `policy` deciding; returns PASSED, PLAYED or
+    WON. counted: whether the line counts st.in_line are kept (kernels.core.moves.play_card)."""
+    begin_turn(tb, cfg, st, seat, params[SEAT.dead_swap] == 0.0)  # a restriction may keep the dead cards
+    code, cell = decide(decisions, policy, params, tb, cfg, st, work, seat, team)
+    return end_turn(tb, cfg, st, seat, team, code, cell, counted)
+
+
+@inline_kernel
+def begin_turn(tb, cfg, st, seat, swaps):
+    """A turn's start: st.turn cleared, then step 1, the optional dead-card swap (dead_swap on, a
+    replacement to draw, and `swaps`: the player swaps), of one dead card uniformly among the distinct
+    dead codes held."""
+    t = st.turn
+    t.reshuffles = 0
+    t.dead = -1
+    t.drawn = -1
+    t.late = -1
+    t.new_sequences = 0
+    if swaps:
+        if may_swap_dead(cfg, st):
+            dead = random_dead(tb, st, seat)
+            if dead >= 0:
+                t.dead = dead
+                card, reshuffled = swap_dead(cfg, st, seat, dead)
+                t.replacement = card
+                t.reshuffles += reshuffled
+
+
+@inline_kernel
+def end_turn(tb, cfg, st, seat, team, code, cell, counted):
+    """The rest of the turn begun by ``begin_turn``: the seat plays `code` on `cell` (-1: a pass); returns
+    PASSED, PLAYED or WON.
+
+    2. Play the card, or pass when no card can be played: nothing is played, nothing drawn. 3. A team
+    holding enough sequences wins at once, drawing nothing. 4. Draw one card (none when none can be
+    drawn). 5. The late card (late_card): at the end of the seat's own K-th turn, unless the game ends
+    with this turn. Counts the turn in st.ctr.turns and the passes in a row in st.ctr.pass_run.
     """
     t = st.turn
-    t[T_RESHUFFLES] = 0
-    t[T_DEAD] = -1
-    t[T_DRAWN] = -1
-    t[T_LATE] = -1
-    t[T_NEW_SEQUENCES] = 0
-    if action == ASK_POLICY:
-        if may_swap_dead(cfg, st):
-            dead = choose_dead(policy, params, tb, cfg, st, seat, team)
-            if dead >= 0:
-                t[T_DEAD] = dead
-                card, reshuffled = swap_dead(cfg, st, seat, dead)
-                t[T_REPLACEMENT] = card
-                t[T_RESHUFFLES] += reshuffled
-        code, cell = choose_action(policies, policy, params, tb, cfg, st, sim, seat, team)
-    else:
-        code, cell = action // 128, action % 128
-    t[T_CARD] = code
-    t[T_CELL] = cell
-    st.ctr[TURNS] += 1
+    t.card = code
+    t.cell = cell
+    st.ctr.turns += 1
     if code < 0:
-        st.ctr[PASS_RUN] += 1
-        if st.ctr[PASS_RUN] < cfg.players:  # else the round of passes ends the game
+        st.ctr.pass_run += 1
+        if st.ctr.pass_run < cfg.players:  # else the round of passes ends the game
             late_card(cfg, st, seat)
         return PASSED
-    st.ctr[PASS_RUN] = 0
-    t[T_NEW_SEQUENCES] = play_card(tb, st, seat, team, code, cell, counts_lines(policies))
+    st.ctr.pass_run = 0
+    t.new_sequences = play_card(tb, st, seat, team, code, cell, counted)
     if st.nseq[unsigned(team)] >= cfg.sequences_to_win:
         return WON
     card, reshuffled = draw(cfg, st, seat)
-    t[T_DRAWN] = card
-    t[T_RESHUFFLES] += reshuffled
+    t.drawn = card
+    t.reshuffles += reshuffled
     late_card(cfg, st, seat)
     return PLAYED
 
 
-# play_turn for the players that play ahead (their rollouts and searches): the same code in a dispatcher of
-# its own. The game's play_turn is still compiling when its player's rollouts are (they are compiled inside
-# its choose_action); were they to call play_turn, numba would take the call for recursion (jit.twin).
-rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))
+@inline_kernel
+def play_move(tb, cfg, st, seat, team, move):
+    """A turn whose move is given (card * 128 + cell; a pass: -128), any dead card already swapped: a
+    candidate played ahead by a player that searches (the line counts kept)."""
+    begin_turn(tb, cfg, st, seat, False)
+    return end_turn(tb, cfg, st, seat, team, move // 128, move % 128, True)
 
 
 @inline_kernel
@@ -110,9 +118,9 @@ def late_card(cfg, st, seat):
     the end of its own K-th turn (passes included), unless the turn cap ends the game now."""
     k = cfg.late[unsigned(seat)]
     if k > 0:
-        turns = st.ctr[TURNS]
+        turns = st.ctr.turns
         if (turns - 1) // cfg.players == k - 1:  # the seat's own turns: seat, seat + players, ...
             if turns < cfg.max_turns:
                 card, reshuffled = draw(cfg, st, seat)
-                st.turn[T_LATE] = card
-                st.turn[T_RESHUFFLES] += reshuffled
+                st.turn.late = card
+                st.turn.reshuffles += reshuffled

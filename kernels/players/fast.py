@@ -11,43 +11,43 @@ The value reads only what the seat may see (RULES.md, Information):
 ``kernels.values.fair``'s features, every card the seat cannot see replaced
 by its expectation.
 
-Parameters (a float64 row): width, then the N_VALUE_WEIGHTS value weights,
-then the own N_GREEDY_PARAMS greedy weights. ``fast_action`` takes the value
-as a marker, as the lookahead's leaves do: ``FittedLeaf()`` (the fast
-policy: ``kernels.values.fair.fair_chance``) or ``RichLeaf()`` (``kernels.values.rich``'s value of hand
-and board, N_RICH_WEIGHTS weights in place of the N_VALUE_WEIGHTS; the
-one-ply player of fitting/rich_value.py).
+Its row (``fast_layout``): its own greedy block, ``width``, its leaf (the value it scores positions
+by: ``FITTED``, the fast policy's ``kernels.values.fair.fair_chance``, or ``RICH``,
+``kernels.values.rich``'s value of hand and board: the one-ply player of fitting/rich_value.py) and that
+value's weights, last; the kernel reads it by name through ``FAST_ROW``.
 """
 
-from typing import NamedTuple
-
-from ..core.decide import state_of
 from ..core.jit import inline_kernel, kernel
 from ..core.moves import play_card
-from ..core.state import DISCARD_N, copy_board
+from ..core.params import Block, Layout, Param
+from ..core.state import copy_board, copy_counters
 from ..core.tables import N_CODES
-from ..values.evaluation import N_VALUE_WEIGHTS
-from ..values.leaves import FittedLeaf, seen_chance, value_size
-from ..values.weights import VALUE_WEIGHTS, value_weights
-from .greedy import N_GREEDY_PARAMS, score_actions
-from .lookahead import OWN_WEIGHTS
+from ..values.leaves import FITTED, FITTED_VALUE, LEAF, seen_chance
+from ..values.weights import value_weights
+from .greedy import score_actions
+from .lookahead import OWN
 from .player import HEAVY, Player
 from .rollouts import MAX_SHORTLIST, shortlist
 
-P_WIDTH, P_VALUE = 0, 1
-P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
-N_FAST_PARAMS = P_GREEDY + N_GREEDY_PARAMS
 FAST = 4
+WIDTH = Block("fast", (Param("width", 2.0, "candidates: greedy's best this many", 1, MAX_SHORTLIST, whole=True),))
+
+
+def fast_layout(leaf: int, value: Block) -> Layout:
+    """The row of the one-ply player scoring positions by the value `leaf` (its weights `value`)."""
+    return Layout.of(("own", OWN), ("fast", WIDTH), ("leaf", LEAF.fixed(leaf=leaf)), ("value", value))
+
+
+FAST_ROW = fast_layout(FITTED, Block("value", ())).at  # its offsets by name, the same for any value
 
 
 @kernel
 def copy_view(st, sim, seat):
     """Copy into `sim` the board, the discards, the seat's hand and the other hands' sizes (no cards)."""
     copy_board(st, sim)
-    for i in range(st.ctr[DISCARD_N]):
+    for i in range(st.ctr.discard_n):
         sim.discard[i] = st.discard[i]
-    for i in range(st.ctr.shape[0]):
-        sim.ctr[i] = st.ctr[i]
+    copy_counters(st, sim)
     for s in range(st.hand_n.shape[0]):
         sim.hand_n[s] = st.hand_n[s]
     for code in range(N_CODES):
@@ -56,18 +56,17 @@ def copy_view(st, sim, seat):
 
 
 @kernel
-def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
-    """The shortlisted action whose position the value of `leaf` (FittedLeaf(): the fair value) likes
-    best, as (card, cell); (-1, -1) to pass."""
-    g = P_VALUE + value_size(leaf)
+def fast_action(tb, cfg, st, sim, seat, team, params):
+    """The shortlisted action whose position the player's value (its row's leaf and weights) likes best,
+    as (card, cell); (-1, -1) to pass."""
     moves, scores = st.scratch, st.fscores
-    n = score_actions(tb, cfg, st, seat, team, params[g : g + N_GREEDY_PARAMS], moves, scores)
+    n = score_actions(tb, cfg, st, seat, team, params[FAST_ROW.own : FAST_ROW.fast], moves, scores)
     if n == 0:
         return -1, -1
-    k = shortlist(moves, scores, n, min(max(int(params[P_WIDTH]), 1), MAX_SHORTLIST))
+    k = shortlist(moves, scores, n, min(max(int(params[FAST_ROW.width]), 1), MAX_SHORTLIST))
     if k == 1:
         return moves[0] // 128, moves[0] % 128
-    weights = params[P_VALUE:g]
+    leaf, weights = int(params[FAST_ROW.leaf]), params[FAST_ROW.value :]
     mover = (seat + 1) % cfg.players
     best, best_value = moves[0], -1.0
     for i in range(k):
@@ -82,28 +81,20 @@ def fast_action(leaf, tb, cfg, st, sim, seat, team, params):
     return best // 128, best % 128
 
 
-class Fast(NamedTuple):
-    """The fast player's mark in a player set."""
-
-
 @inline_kernel
-def play_fast(tb, cfg, st, sim, seat, team, params):
-    """The fast player's (card, cell) on the State of the spare arrays `sim`."""
-    return fast_action(FittedLeaf(), tb, cfg, st, state_of(sim), seat, team, params)
+def play_fast(tb, cfg, st, work, seat, team, params):
+    """The fast player's (card, cell), played ahead on the State of the spare arrays `work`."""
+    return fast_action(tb, cfg, st, work.sim, seat, team, params)
 
 
 PLAYERS = (
     Player(
         "fast",
         FAST,
-        Fast,
         play_fast,
         "greedy's best moves, each judged by the fitted value of what the seat sees",
         HEAVY,
-        compile_seconds=12,
-        ladder=2,
-        params={"width": 2.0, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS},
-        limits={"width": (1, 16, True)},
+        fast_layout(FITTED, FITTED_VALUE),
         table_defaults=value_weights,
     ),
 )

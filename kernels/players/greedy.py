@@ -18,91 +18,115 @@ Jacks are spent with care: a two-eyed Jack only on a cell where the move
 makes a four or a sequence, or blocks a four; a one-eyed Jack only to break
 an open four; a Jack move also costs ``jack_cost``. When nothing else is
 legal, Jack moves are taken anyway. The best score wins; ties go to the
-game's generator. Dead cards are always swapped (as the random policy does).
+game's generator. Dead cards are swapped (as the random policy does).
 
-Parameters (a float64 row, in this order; defaults in ``PLAYERS`` below):
-complete, build, growth, block, block4, break4, jack_cost.
+Its parameters are ``GREEDY``: the restrictions (``kernels.core.params.RESTRICTIONS``), then its
+weights. A restriction forgoes a use of the cards: no one-eyed Jack, a two-eyed Jack only to complete
+a sequence or never, no weight on blocking (no chip placed for it, no Jack spent on it), corners not
+counted towards a line, dead cards kept. A restriction gives way only where it would leave no legal
+move (then every Jack move is listed, as unrestricted), so a restricted player still plays by the
+rules.
 
-``UP_TO_GREEDY`` is the player set of random and greedy, the players of the
-lookahead's and the tree search's rollouts.
+``greedy_turn`` is a turn of greedy play, the turns of the lookahead's and the tree search's rollouts.
 """
-
-from typing import NamedTuple
 
 import numpy as np
 
-from ..core.decide import PlayerSet
 from ..core.jit import inline_kernel, kernel
+from ..core.params import RESTRICTIONS, SEAT, TWO_EYED_NEVER, Block, Layout, Param
+from ..core.random_move import random_action
 from ..core.rng import below
 from ..core.state import has, lowest_bit, may_declare, targets
 from ..core.tables import ONE_EYED, TWO_EYED
+from ..core.turn import RANDOM, begin_turn, end_turn
 from .player import LIGHT, Player
 
-P_COMPLETE, P_BUILD, P_GROWTH, P_BLOCK, P_BLOCK4, P_BREAK4, P_JACK_COST = range(7)
-N_GREEDY_PARAMS = 7
-GREEDY = 1
+GREEDY = Block(
+    "greedy",
+    RESTRICTIONS.params
+    + (
+        Param("complete", 1000.0, "a move that completes a sequence that may be declared"),
+        Param("build", 1.0, "a line open for the team, times growth to the power of its covered cells"),
+        Param("growth", 4.0, "what each covered cell multiplies a line's term by"),
+        Param("block", 1.0, "a line the move blocks, times growth to the power of the opponent's covered cells"),
+        Param("block4", 500.0, "added for a blocked four"),
+        Param("break4", 400.0, "each open four of the owner a one-eyed Jack's removal breaks"),
+        Param("jack_cost", 20.0, "taken off a Jack move"),
+    ),
+)
+G = GREEDY.at  # offsets in a block of greedy weights (the restrictions first)
+GREEDY_ID = 1
 CARELESS = -1.0e12  # added to a Jack move that breaks the care rule
 
 
 @inline_kernel
 def place_score(tb, cfg, st, team, cell, params, powers):
-    """(score, is_strong) of placing team's chip on the empty `cell`.
+    """(score, is_strong, completes) of placing team's chip on the empty `cell`.
 
-    is_strong: the move makes a four or a sequence, or blocks a four (the
-    condition for spending a two-eyed Jack). powers[i] = growth**i, i = 0..5.
-    Two and three teams have their own loops (the other teams' counts read
-    directly); both add a line's term with the same functions, in the same order.
+    is_strong: the move makes a four or a sequence, or blocks a four (the condition for spending a
+    two-eyed Jack); completes: it makes a sequence. powers[i] = growth**i, i = 0..5. Two and three teams
+    have their own loops (the other teams' counts read directly); both add a line's term with the same
+    functions, in the same order. The restrictions: `corners` ignore counts no corner, `blocking` never
+    adds no blocked line.
     """
     score = 0.0
     strong = False
+    completes = False
+    counted = 1 - np.int64(params[G.corners])  # 1: the corners count towards a line
+    blocks = params[G.blocking] == 0.0
     if cfg.teams == 2:
         opp = 1 - team
         for i in range(tb.cell_nlines[cell]):
             k = tb.cell_lines[cell, i]
             own = st.in_line[team, k]
             theirs = st.in_line[opp, k]
-            corners = tb.line_corners[k]
+            corners = tb.line_corners[k] * counted
             if theirs == 0:
-                score, made = add_open_line(score, tb, st, team, k, own + corners + 1, params, powers)
+                score, made, done = add_open_line(score, tb, st, team, k, own + corners + 1, params, powers)
                 strong |= made
+                completes |= done
             elif own == 0:
-                score, made = add_block(score, theirs + corners, params, powers)
-                strong |= made
-        return score, strong
+                if blocks:
+                    score, made = add_block(score, theirs + corners, params, powers)
+                    strong |= made
+        return score, strong, completes
     u1, u2 = other_teams(team)
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
         own = st.in_line[team, k]
         a = st.in_line[u1, k]
         b = st.in_line[u2, k]
-        corners = tb.line_corners[k]
+        corners = tb.line_corners[k] * counted
         if a + b == 0:
-            score, made = add_open_line(score, tb, st, team, k, own + corners + 1, params, powers)
+            score, made, done = add_open_line(score, tb, st, team, k, own + corners + 1, params, powers)
             strong |= made
+            completes |= done
         elif own == 0 and ((a == 0) | (b == 0)):  # the line's chips all belong to one opponent
-            score, made = add_block(score, a + b + corners, params, powers)
-            strong |= made
-    return score, strong
+            if blocks:
+                score, made = add_block(score, a + b + corners, params, powers)
+                strong |= made
+    return score, strong, completes
 
 
 @inline_kernel
 def add_open_line(score, tb, st, team, k, n, params, powers):
-    """(score plus line k's term, is_strong) for a line open for `team`, n cells covered after the move:
-    complete when it makes a sequence that may be declared, else build * growth**n; strong from a four."""
+    """(score plus line k's term, is_strong, completes) for a line open for `team`, n cells covered after
+    the move: complete when it makes a sequence that may be declared, else build * growth**n; strong from
+    a four."""
     if n == 5:
         if may_declare(tb, st, team, k):
-            return score + params[P_COMPLETE], True
-        return score, False
-    return score + params[P_BUILD] * powers[n], n == 4
+            return score + params[G.complete], True, True
+        return score, False, False
+    return score + params[G.build] * powers[n], n == 4, False
 
 
 @inline_kernel
 def add_block(score, m, params, powers):
     """(score plus the term of blocking a line where one opponent covers m cells, is_strong):
     block * growth**m, then block4 and strong for a four."""
-    score += params[P_BLOCK] * powers[m]
+    score += params[G.block] * powers[m]
     if m >= 4:
-        return score + params[P_BLOCK4], True
+        return score + params[G.block4], True
     return score, False
 
 
@@ -122,7 +146,8 @@ def chips_in_line(st, k):
 @inline_kernel
 def remove_score(tb, st, cell, params):
     """(score, fours) of removing the chip on `cell`: the open fours of its owner it
-    breaks, and break4 for each."""
+    breaks, and break4 for each (corners counted unless `corners` is ignore)."""
+    counted = 1 - np.int64(params[G.corners])
     owner = 0
     while not has(st.chips[owner], cell):
         owner += 1
@@ -130,17 +155,17 @@ def remove_score(tb, st, cell, params):
     for i in range(tb.cell_nlines[cell]):
         k = tb.cell_lines[cell, i]
         chips = st.in_line[owner, k]
-        if chips + tb.line_corners[k] == 4:
+        if chips + tb.line_corners[k] * counted == 4:
             if chips_in_line(st, k) == chips:
                 fours += 1  # four of the owner's and one empty cell
     score = 0.0
     for _ in range(fours):
-        score += params[P_BREAK4]
+        score += params[G.break4]
     return score, fours
 
 
 @inline_kernel
-def jack_cells(tb, cfg, st, team):
+def jack_cells(tb, cfg, st, team, params):
     """Where a Jack move can be careful: (place_lo, place_hi, remove_lo, remove_hi).
 
     A two-eyed Jack is careful only on a line it brings to four or five (own
@@ -150,8 +175,11 @@ def jack_cells(tb, cfg, st, team):
     scoring only these cells (a superset) loses no careful move.
 
     One pass over the 192 lines without branches: each line's test is a
-    mask (all ones or zero) ANDed with its cells.
+    mask (all ones or zero) ANDed with its cells. The restrictions: `corners` ignore counts no corner,
+    `blocking` never spends no two-eyed Jack to block.
     """
+    counted = 1 - np.int64(params[G.corners])
+    blocking = params[G.blocking] == 0.0
     zero = np.uint64(0)
     place_lo, place_hi = zero, zero
     if cfg.teams == 2:
@@ -160,9 +188,9 @@ def jack_cells(tb, cfg, st, team):
         for k in range(tb.line_lo.shape[0]):
             own = np.int64(st.in_line[team, k])
             theirs = np.int64(st.in_line[opp, k])
-            corners = tb.line_corners[k]
+            corners = tb.line_corners[k] * counted
             mine = (theirs == 0) & (own + corners >= 3)
-            blocks = (own == 0) & (theirs + corners >= 4)
+            blocks = blocking & (own == 0) & (theirs + corners >= 4)
             place = zero - np.uint64(mine | blocks)
             four = zero - np.uint64((own == 0) & (theirs + corners == 4))
             place_lo |= tb.line_lo[k] & place
@@ -176,11 +204,12 @@ def jack_cells(tb, cfg, st, team):
         own = np.int64(st.in_line[team, k])
         a = np.int64(st.in_line[u1, k])
         b = np.int64(st.in_line[u2, k])
-        corners = tb.line_corners[k]
+        corners = tb.line_corners[k] * counted
         only1 = (own == 0) & (b == 0)  # every chip on the line is u1's (or none)
         only2 = (own == 0) & (a == 0)
         mine = (a + b == 0) & (own + corners >= 3)
-        place = zero - np.uint64(mine | (only1 & (a + corners >= 4)) | (only2 & (b + corners >= 4)))
+        blocks = blocking & ((only1 & (a + corners >= 4)) | (only2 & (b + corners >= 4)))
+        place = zero - np.uint64(mine | blocks)
         four1 = zero - np.uint64(only1 & (a + corners == 4))
         four2 = zero - np.uint64(only2 & (b + corners == 4))
         place_lo |= tb.line_lo[k] & place
@@ -201,9 +230,10 @@ def jack_cells(tb, cfg, st, team):
 def score_cells(tb, cfg, st, team, params, powers, code, lo, hi, careless_too, actions, scores, n):
     """Append card `code`'s moves on the cells (lo, hi) with their scores; return the new n.
 
-    Careless Jack moves (see the module doc) are appended, CARELESS lower,
-    only when careless_too.
+    Careless Jack moves (see the module doc) are appended, CARELESS lower, only when careless_too. With
+    `two_eyed` complete, a two-eyed Jack's move is careful only when it completes a sequence.
     """
+    only_completing = params[G.two_eyed] == 1.0
     kind = tb.card_kind[code]
     for word in range(2):
         bits = lo if word == 0 else hi
@@ -213,11 +243,13 @@ def score_cells(tb, cfg, st, team, params, powers, code, lo, hi, careless_too, a
             if kind == ONE_EYED:
                 score, fours = remove_score(tb, st, cell, params)
                 careful = fours > 0  # the care rule, whatever break4 is
-                score -= params[P_JACK_COST]
+                score -= params[G.jack_cost]
             else:
-                score, careful = place_score(tb, cfg, st, team, cell, params, powers)
+                score, careful, completes = place_score(tb, cfg, st, team, cell, params, powers)
                 if kind == TWO_EYED:
-                    score -= params[P_JACK_COST]
+                    score -= params[G.jack_cost]
+                    if only_completing:
+                        careful = completes
                 else:
                     careful = True
             if careful:
@@ -237,19 +269,26 @@ def score_actions(tb, cfg, st, seat, team, params, actions, scores):
 
     Writes actions[i] = card * 128 + cell and scores[i], codes ascending,
     then cells ascending. Jack moves that fail the care rule are listed only
-    when no move passes it, scored CARELESS lower.
+    when no move passes it, scored CARELESS lower. The Jacks a restriction forgoes
+    (`one_eyed` never, `two_eyed` never) are listed only when nothing else is.
     """
     powers = st.fscratch
     powers[0] = 1.0
     for i in range(1, 6):
-        powers[i] = powers[i - 1] * params[P_GROWTH]
-    jacks = st.held[seat] & (tb.kind_codes[TWO_EYED] | tb.kind_codes[ONE_EYED])
+        powers[i] = powers[i - 1] * params[G.growth]
     zero = np.uint64(0)
+    held = st.held[seat]
+    forgone = zero
+    if params[G.one_eyed] != 0.0:
+        forgone |= tb.kind_codes[ONE_EYED]
+    if params[G.two_eyed] == TWO_EYED_NEVER:
+        forgone |= tb.kind_codes[TWO_EYED]
+    codes = held & ~forgone
+    jacks = codes & (tb.kind_codes[TWO_EYED] | tb.kind_codes[ONE_EYED])
     place_lo, place_hi, remove_lo, remove_hi = zero, zero, zero, zero
     if jacks != zero:
-        place_lo, place_hi, remove_lo, remove_hi = jack_cells(tb, cfg, st, team)
+        place_lo, place_hi, remove_lo, remove_hi = jack_cells(tb, cfg, st, team, params)
     n = 0
-    codes = st.held[seat]
     while codes != zero:
         code = lowest_bit(codes)  # distinct codes, ascending
         codes &= codes - np.uint64(1)
@@ -261,11 +300,21 @@ def score_actions(tb, cfg, st, seat, team, params, actions, scores):
             lo, hi = lo & remove_lo, hi & remove_hi
         n = score_cells(tb, cfg, st, team, params, powers, code, lo, hi, False, actions, scores, n)
     if n == 0:  # nothing careful: every Jack move, careless ones too
-        while jacks != zero:
-            code = lowest_bit(jacks)
-            jacks &= jacks - np.uint64(1)
-            lo, hi = targets(tb, cfg, st, team, code)
-            n = score_cells(tb, cfg, st, team, params, powers, code, lo, hi, True, actions, scores, n)
+        n = careless_jacks(tb, cfg, st, team, params, powers, jacks, actions, scores)
+    if n == 0:  # a restriction would leave no legal move: it gives way
+        n = careless_jacks(tb, cfg, st, team, params, powers, held & forgone, actions, scores)
+    return n
+
+
+@inline_kernel
+def careless_jacks(tb, cfg, st, team, params, powers, jacks, actions, scores):
+    """List every move of the Jack codes `jacks`, careless ones CARELESS lower; return how many."""
+    n = 0
+    while jacks != np.uint64(0):
+        code = lowest_bit(jacks)
+        jacks &= jacks - np.uint64(1)
+        lo, hi = targets(tb, cfg, st, team, code)
+        n = score_cells(tb, cfg, st, team, params, powers, code, lo, hi, True, actions, scores, n)
     return n
 
 
@@ -288,39 +337,31 @@ def greedy_action(tb, cfg, st, seat, team, params):
     return action // 128, action % 128
 
 
-class Greedy(NamedTuple):
-    """Greedy's mark: a player set holding it plays greedy (kernels.core.decide.PlayerSet)."""
-
-
-UP_TO_GREEDY = PlayerSet((Greedy(),))
-
-
 @inline_kernel
-def play_greedy(tb, cfg, st, sim, seat, team, params):
+def play_greedy(tb, cfg, st, work, seat, team, params):
     """Greedy's (card, cell), or (-1, -1) to pass."""
     return greedy_action(tb, cfg, st, seat, team, params)
 
 
-DEFAULTS = {
-    "complete": 1000.0,
-    "build": 1.0,
-    "growth": 4.0,
-    "block": 1.0,
-    "block4": 500.0,
-    "break4": 400.0,
-    "jack_cost": 20.0,
-}  # in the order of P_COMPLETE..P_JACK_COST
+@inline_kernel
+def greedy_turn(tb, cfg, st, seat, team, weights, policy):
+    """A turn of greedy play with greedy weights `weights` (random play when `policy` is RANDOM): the turns
+    of the players' rollouts, the line counts kept (kernels.core.turn's steps)."""
+    begin_turn(tb, cfg, st, seat, weights[SEAT.dead_swap] == 0.0)
+    if policy == RANDOM:
+        code, cell = random_action(tb, cfg, st, seat, team)
+    else:
+        code, cell = greedy_action(tb, cfg, st, seat, team, weights)
+    return end_turn(tb, cfg, st, seat, team, code, cell, True)
+
 
 PLAYERS = (
     Player(
         "greedy",
-        GREEDY,
-        Greedy,
+        GREEDY_ID,
         play_greedy,
         "a one-ply line heuristic: build, complete, block",
         LIGHT,
-        compile_seconds=9,
-        ladder=1,
-        params=DEFAULTS,
+        Layout.of(("own", GREEDY)),
     ),
 )

@@ -2,12 +2,12 @@
 
 Each module of kernels/players/ that holds a player declares it in a tuple
 ``PLAYERS`` (kernels.players.dispatch finds them): its name and kernel id,
-the mark that puts it in a player set and the kernel that plays its turn, its
+the kernel that plays its turn, its
 parameters with their defaults and ranges, the tables it plays, what it costs
 to run, whether it can see hidden cards, and a line saying what it does. The
 line-up parser (simkit.game.players), the player sets and the dispatcher
 (kernels.players.dispatch), the runner's chunks and compile notice, the
-studies' default games, the skill ladder and the docs' players table read it.
+studies' default games and the docs' players table read it.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# A research parameter's name in a spec: research.NAME (Player.research).
-RESEARCH = "research."
+import numpy as np
+
+from ..core.params import RESEARCH, Layout, Param
 
 # The table shapes (kernels.values.weights.table_shape) a player may be refused at.
 ALL_TABLES = ("2 teams", "2 teams, partners", "3 teams", "3 teams, partners")
@@ -49,35 +50,40 @@ SEARCHING = Cost("searching", "a few games/s per core", True, 10_000, 100)
 class Player:
     """One player: its kernel, its parameters, the tables it plays and what it costs.
 
-    id: the kernel's player id (players may share a kernel with other defaults). mark: the empty
-    NamedTuple class whose instance puts the kernel in a player set (None for random, in every set).
-    action: the kernel that plays its turn, ``action(tb, cfg, st, sim, seat, team, params) -> (card, cell)``.
-    params: every parameter with its default at a two-player table, in the order the kernel reads them; limits:
-    name -> (lowest, highest, whole numbers only); table_defaults: (players, teams) -> the
-    defaults that differ at that table. tables: the table shapes it plays; instead: what to play
-    at the others. compile_seconds: the rough first compile of its decision on two cores
-    (kernels.players.dispatch.decision; random's: the game loop of random alone; docs/research.md).
-    research: the parameters that, away from 0, let it see cards RULES.md hides: research
-    instruments, never fair play, 0 by default, and named in a spec only in the research group
-    (``research.NAME=VALUE``, RESEARCH below).
-    ladder: its rung on the skill ladder, weakest first (the skill study's order).
+    id: the kernel's player id (players may share a kernel with other defaults).
+    action: the kernel that plays its turn, ``action(tb, cfg, st, work, seat, team, params) -> (card, cell)``
+    (work: the spare arrays, kernels.core.workspace).
+    layout: its parameter row (kernels.core.params): every parameter with its default at a two-player
+    table, limits and help; table_defaults: (players, teams) -> the defaults that differ at that table.
+    tables: the table shapes it plays; instead: what to play at the others.
     """
 
     name: str
     id: int
-    mark: type | None
     action: Callable
     description: str
     cost: Cost
-    compile_seconds: int
-    ladder: int
-    params: dict[str, float] = field(default_factory=dict)
-    limits: dict[str, tuple[float, float, bool]] = field(default_factory=dict)
+    layout: Layout = field(default_factory=lambda: Layout(()))
     table_defaults: Callable[[int, int], dict[str, float]] | None = None
     tables: tuple[str, ...] = ALL_TABLES
     instead: str = ""
-    research: tuple[str, ...] = ()
     arena: Callable | None = None  # (its seats' parameter rows) -> the search nodes its spare arrays need
+
+    @property
+    def settable(self) -> dict[str, Param]:
+        """The parameters a spec may name, by name (a fixed setting of the row is not one), in row order."""
+        return {p.name: p for p in self.layout.params if not p.fixed}
+
+    @property
+    def params(self) -> dict[str, float]:
+        """Every parameter a spec may name, with its default at a two-player table (before table_defaults)."""
+        return {name: p.default for name, p in self.settable.items()}
+
+    @property
+    def research(self) -> tuple[str, ...]:
+        """The parameters that, away from 0, let it see cards RULES.md hides: research instruments, never
+        fair play, 0 by default, and named in a spec only in the research group (``research.NAME=VALUE``)."""
+        return tuple(name for name, p in self.settable.items() if p.research)
 
     def spec_name(self, param: str) -> str:
         """How a spec names `param`: research.NAME for a research parameter, else NAME."""
@@ -94,3 +100,7 @@ class Player:
             return dict(self.params)
         players, teams = (table.players, table.teams) if table is not None else (2, 2)
         return {**self.params, **self.table_defaults(players, teams)}
+
+    def row(self, values: dict[str, float]) -> np.ndarray:
+        """Its parameter row (layout.width,) float64: `values` by name, a fixed setting its own value."""
+        return np.array([p.default if p.fixed else values[p.name] for p in self.layout.params], np.float64)

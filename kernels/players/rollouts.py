@@ -37,61 +37,86 @@ removal is the kind of move the rollouts find and greedy's order hides
 (docs/research.md). The real game's generator is
 advanced once per searched decision.
 
-The leaves' value is chosen by a marker type, ``leaf``, when the caller is
-compiled (``kernels.values.leaves``): ``FittedLeaf()``
-scores them by ``kernels.values.evaluation`` (the lookahead), and
-``RichLeaf()`` by ``kernels.values.rich``'s value of hand and board, as the seat
-that played last sees the deal (with three teams, if that seat is of
-another team, the searching team's seat that played before it), or with
-``view`` the searching seat (swift).
+The leaves' value is the player's (``kernels.values.leaves``): ``FITTED`` scores them by
+``kernels.values.evaluation`` (the lookahead), ``RICH`` by ``kernels.values.rich``'s value of hand and
+board, as the seat that played last sees the deal (with three teams, if that seat is of another team,
+the searching team's seat that played before it), or with ``view`` the searching seat (swift).
 
-Parameters (a float64 row): rollouts, shortlist, margin, playout, horizon,
-race, the leaf's value weights (N_VALUE_WEIGHTS for FittedLeaf, N_RICH_WEIGHTS
-for RichLeaf), the policy's own N_GREEDY_PARAMS greedy weights, the
-opponents' N_GREEDY_PARAMS greedy weights, then ``gap``, ``batch``, ``view``
-and ``removals`` (swift declares them; the lookahead does not, so
-their rows hold 0 there: every candidate searched, a look at the race every
-BATCH deals and no widening for removals, as before they existed). ``view``
-1 scores RichLeaf's leaves as the searching seat sees the deal (its own
-hand, partly real), 0 as the seat that played last (with partners at
-horizon 2: the partner, its hand re-dealt).
-P_GREEDY, P_OPPONENT and N_LOOKAHEAD_PARAMS are FittedLeaf's layout;
-``value_size(leaf)`` gives the value weights' count of either,
-``gap_at(leaf)`` where gap is (batch, view and removals follow it).
+The row of a player that races (``race_layout``): its own greedy block, ``RACE`` (rollouts, shortlist,
+margin, playout, horizon, race), the opponents' greedy block (``opponent_*``), ``SETTINGS`` (``gap``,
+``batch``, ``view`` and ``removals``: swift's to set, fixed for the lookahead at 0, BATCH, 0 and 0: every
+candidate searched, a look at the race every BATCH deals, no view, no decision widened for a removal),
+its leaf, then its value weights. The kernels read it by name through ``RACE_ROW``.
 """
 
 import numpy as np
-from numba.extending import overload
 
-from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
+from ..core.jit import inline_kernel, kernel
 from ..core.moves import add_to_hand
+from ..core.params import Block, Layout, Param
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
-from ..core.state import DISCARD_N, PASS_RUN, PILE_N, PILE_POS, TURNS, copy_board, lowest_bit
+from ..core.state import copy_board, lowest_bit
 from ..core.tables import N_CODES, ONE_EYED
-from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
-from ..values.evaluation import N_VALUE_WEIGHTS
-from ..values.leaves import leaf_chance, value_size
-from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
-from .random_player import RANDOM
+from ..core.turn import PASSED, RANDOM, WON, next_seat, play_move
+from ..values.leaves import LEAF, leaf_chance
+from .greedy import GREEDY, GREEDY_ID, greedy_turn, score_actions
 
-P_ROLLOUTS, P_SHORTLIST, P_MARGIN, P_PLAYOUT, P_HORIZON, P_RACE, P_VALUE = range(7)
-P_GREEDY = P_VALUE + N_VALUE_WEIGHTS
-P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
 PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
 MAX_SHORTLIST = 16
 BATCH = 16  # deals between two looks at the race (the lookahead's; swift's `batch`)
-N_LOOKAHEAD_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
+
+RACE = Block(
+    "race",
+    (
+        Param("rollouts", 10.0, "deals each candidate is played on, at most", 0, 100_000, whole=True),
+        Param("shortlist", 3.0, "candidates: greedy's best this many", 1, MAX_SHORTLIST, whole=True),
+        Param("margin", 0.5, "standard errors by which a challenger must beat greedy's choice", 0),
+        Param("playout", 0.0, "how the rollouts play: 0 greedy, 1 random", 0, 1, whole=True),
+        Param("horizon", 2.0, "plies of a rollout before its position is scored; 0: to the end", 0, 10_000, whole=True),
+        Param("race", 0.5, "standard errors below greedy's choice that drop a challenger; 0: none dropped", 0),
+    ),
+)
+SETTINGS = Block(
+    "settings",
+    (
+        Param("gap", 16.0, "a candidate more than this behind greedy's choice is not searched; 0: all are", 0),
+        Param("batch", 2.0, "deals between two looks at the race", 1, 1_000_000, whole=True),
+        Param(
+            "view",
+            0.0,
+            "1: leaves scored as the searching seat sees the deal; 0: as the seat that played last",
+            0,
+            1,
+            whole=True,
+        ),
+        Param(
+            "removals",
+            4.0,
+            "a decision whose greedy best this many hold a one-eyed Jack searches them all; 0: off",
+            0,
+            MAX_SHORTLIST,
+            whole=True,
+        ),
+    ),
+)
 
 
-def gap_at(leaf):
-    """Where `gap` is in the parameter row of a policy whose leaves are `leaf`'s: after both greedy weights."""
-    return P_VALUE + value_size(leaf) + 2 * N_GREEDY_PARAMS
+def race_layout(own: Block, race: Block, settings: Block, leaf: Block, value: Block) -> Layout:
+    """The row of a player that races: `own` (its greedy weights), `race`, the opponents' greedy weights,
+    `settings`, `leaf` (the value it scores leaves by) and that value's weights, last."""
+    return Layout.of(
+        ("own", own),
+        ("race", race),
+        ("opponent", GREEDY, "opponent_"),
+        ("settings", settings),
+        ("leaf", leaf),
+        ("value", value),
+    )
 
 
-@overload(gap_at, jit_options=INLINE_OPTIONS)
-def _gap_at(leaf):
-    at = gap_at(leaf.instance_class())
-    return lambda leaf: at
+# The row's offsets by name, the same whatever the value (its weights come last).
+RACE_ROW = race_layout(GREEDY, RACE, SETTINGS, LEAF, Block("value", ())).at
+VIEW_AT = RACE_ROW.view  # as a constant of its own: numba takes `.view` in a kernel for an array's method
 
 
 @kernel
@@ -112,12 +137,12 @@ def determinise(st, sim, seat, draws):
     count = sim.scratch
     for code in range(N_CODES):
         count[code] = 2
-    for i in range(st.ctr[DISCARD_N]):
+    for i in range(st.ctr.discard_n):
         sim.discard[i] = st.discard[i]
         count[st.discard[i]] -= 1
-    sim.ctr[DISCARD_N] = st.ctr[DISCARD_N]
-    sim.ctr[TURNS] = st.ctr[TURNS]
-    sim.ctr[PASS_RUN] = st.ctr[PASS_RUN]
+    sim.ctr.discard_n = st.ctr.discard_n
+    sim.ctr.turns = st.ctr.turns
+    sim.ctr.pass_run = st.ctr.pass_run
     for code in range(N_CODES):
         sim.count[seat, code] = st.count[seat, code]
         count[code] -= st.count[seat, code]
@@ -137,8 +162,8 @@ def determinise(st, sim, seat, draws):
     else:
         shuffle_front(sim.rng, sim.pile, 0, n, needed)
     # Deal the other hands from the front; the rest is the draw pile.
-    sim.ctr[PILE_POS] = 0
-    sim.ctr[PILE_N] = n
+    sim.ctr.pile_pos = 0
+    sim.ctr.pile_n = n
     for s in range(st.hand_n.shape[0]):
         if s != seat:
             held = sim.held[s]  # empty the hand: the codes held are those counted
@@ -148,8 +173,8 @@ def determinise(st, sim, seat, draws):
             sim.hand_n[s] = 0
             sim.held[s] = 0
             for _ in range(st.hand_n[s]):
-                add_to_hand(sim, s, sim.pile[sim.ctr[PILE_POS]])
-                sim.ctr[PILE_POS] += 1
+                add_to_hand(sim, s, sim.pile[sim.ctr.pile_pos])
+                sim.ctr.pile_pos += 1
 
 
 @kernel
@@ -165,12 +190,12 @@ def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, 
     """
     players, teams = cfg.players, cfg.teams
     plies = cfg.max_turns if horizon == 0 else horizon
-    policy = GREEDY if playout == PLAYOUT_GREEDY else RANDOM
+    policy = GREEDY_ID if playout == PLAYOUT_GREEDY else RANDOM
     seat_team = seat % teams
     passes = 0
     for _ in range(plies):
         weights = gparams if seat_team == team else oparams
-        result = rollout_turn(UP_TO_GREEDY, policy, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = greedy_turn(tb, cfg, sim, seat, seat_team, weights, policy)
         if result == WON:
             return 1.0 if seat_team == team else 0.0
         if result == PASSED:
@@ -203,28 +228,27 @@ def shortlist(actions, scores, n, k):
 
 
 @kernel
-def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
-    """The raced shortlist's choice (see the module doc), its leaves scored by the value of `leaf`,
-    as (card, cell); (-1, -1) to pass."""
-    g = P_VALUE + value_size(leaf)
-    gparams = params[g : g + N_GREEDY_PARAMS]
+def raced_action(tb, cfg, st, sim, seat, team, params):
+    """The raced shortlist's choice (see the module doc), as (card, cell); (-1, -1) to pass. params: the
+    player's row (``race_layout``)."""
+    gparams = params[RACE_ROW.own : RACE_ROW.race]
     actions, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
     if n == 0:
         return -1, -1
-    short = min(max(int(params[P_SHORTLIST]), 1), MAX_SHORTLIST)
-    removals = min(int(params[gap_at(leaf) + 3]), MAX_SHORTLIST)  # swift's; 0 (the lookahead's): off
+    short = min(max(int(params[RACE_ROW.shortlist]), 1), MAX_SHORTLIST)
+    removals = min(int(params[RACE_ROW.removals]), MAX_SHORTLIST)
     # One partial sort for both: its first k actions are those a sort of k alone would give, in order.
     ranked = shortlist(actions, scores, n, max(short, removals))
     if removals > 0 and holds_removal(tb, actions, min(removals, ranked)):
         short = ranked  # every ranked one searched (the k and the shortlist), whatever the gap
     else:
         short = min(short, ranked)
-        gap = params[gap_at(leaf)]  # 0: every candidate is searched
+        gap = params[RACE_ROW.gap]  # 0: every candidate is searched
         if gap > 0.0:
             while short > 1 and scores[0] - scores[short - 1] > gap:
                 short -= 1
-    rollouts = int(params[P_ROLLOUTS])
+    rollouts = int(params[RACE_ROW.rollouts])
     if short == 1 or rollouts < 1:
         return actions[0] // 128, actions[0] % 128
     base = next_u64(st.rng)
@@ -236,24 +260,20 @@ def raced_action(leaf, tb, cfg, st, sim, seat, team, params):
     acc, racing = st.fscratch, st.scratch[MAX_SHORTLIST : MAX_SHORTLIST + short]
     race_start(acc, racing, short)
     left = short - 1
-    race = params[P_RACE]
-    batch = int(params[gap_at(leaf) + 1])  # swift's `batch`; 0 (the lookahead's rows): BATCH
-    if batch < 1:
-        batch = BATCH
+    race = params[RACE_ROW.race]
+    batch = int(params[RACE_ROW.batch])
     r = np.int64(0)  # int64, not the literal 0: one compile of rollout_value (see engine.play_to_end)
     while r < rollouts and left > 0:
         end = min(r + batch, rollouts)
         while r < end:
-            first = rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[0], params, base, r)
+            first = rollout_value(tb, cfg, st, sim, seat, team, actions[0], params, base, r)
             for i in range(1, short):
                 if racing[i] == 1:
-                    race_add(
-                        acc, i, rollout_value(leaf, tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first
-                    )
+                    race_add(acc, i, rollout_value(tb, cfg, st, sim, seat, team, actions[i], params, base, r) - first)
             r += 1
         if race > 0.0:
             left -= race_drop(acc, racing, short, r, race)
-    chosen = race_winner(acc, racing, short, r, params[P_MARGIN])
+    chosen = race_winner(acc, racing, short, r, params[RACE_ROW.margin])
     return actions[chosen] // 128, actions[chosen] % 128
 
 
@@ -327,7 +347,7 @@ def draws_needed(cfg, params):
     """The most cards a rollout can draw: one after the action, then a dead card's
     replacement and a draw per ply, and every late card still owed (-1: no limit,
     for rollouts to the end)."""
-    horizon = int(params[P_HORIZON])
+    horizon = int(params[RACE_ROW.horizon])
     if horizon == 0:
         return -1
     late = 0
@@ -342,22 +362,22 @@ def wins_at_once(tb, cfg, st, sim, seat, team, action, gparams, base):
     """Whether `action` wins the game at once (on any deal: a win depends on the board alone)."""
     seed_stream(sim.rng, base, np.int64(0))  # int64 arguments: the types of the other calls (one compile)
     determinise(st, sim, seat, np.int64(1))
-    return rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON
+    return play_move(tb, cfg, sim, seat, team, action) == WON
 
 
 @kernel
-def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
-    """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out; the
-    leaves scored by the value of `leaf` (FittedLeaf(): the lookahead's)."""
-    g = P_VALUE + value_size(leaf)
-    gparams, oparams = params[g : g + N_GREEDY_PARAMS], params[g + N_GREEDY_PARAMS : g + 2 * N_GREEDY_PARAMS]
-    viewer = seat if params[gap_at(leaf) + 2] > 0.0 else -1  # swift's `view`
+def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
+    """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out; the leaves
+    scored by the player's value (its row's leaf and value weights)."""
+    gparams = params[RACE_ROW.own : RACE_ROW.race]
+    oparams = params[RACE_ROW.opponent : RACE_ROW.settings]
+    viewer = seat if params[VIEW_AT] > 0.0 else -1
     seed_stream(sim.rng, base, r)
     determinise(st, sim, seat, draws_needed(cfg, params))
-    if rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, action) == WON:
+    if play_move(tb, cfg, sim, seat, team, action) == WON:
         return 1.0
     return rollout(
-        leaf,
+        int(params[RACE_ROW.leaf]),
         tb,
         cfg,
         sim,
@@ -365,8 +385,8 @@ def rollout_value(leaf, tb, cfg, st, sim, seat, team, action, params, base, r):
         team,
         gparams,
         oparams,
-        int(params[P_PLAYOUT]),
-        int(params[P_HORIZON]),
-        params[P_VALUE:g],
+        int(params[RACE_ROW.playout]),
+        int(params[RACE_ROW.horizon]),
+        params[RACE_ROW.value :],
         viewer,
     )

@@ -18,10 +18,9 @@ down the tree playing real turns (``kernels.core.turn.play_turn``) in that deal:
   child's mean is the chance to win of the team whose move it is; a child is
   *available* in an iteration whose deal allows its move);
 - from the new node, ``horizon`` plies of greedy play, then the position is
-  scored for every team by the value of the search's ``leaf``, a marker type
-  chosen when the caller is compiled (``kernels.values.leaves``):
-  ``FittedLeaf()`` (ismcts) by the fitted value of ``kernels.values.evaluation`` (a
-  softmax of the teams' weighted features), ``RichLeaf()`` (ismcts-rich,
+  scored for every team by the value of the search's ``leaf`` (``kernels.values.leaves``):
+  ``FITTED`` (ismcts) by the fitted value of ``kernels.values.evaluation`` (a
+  softmax of the teams' weighted features), ``RICH`` (ismcts-rich,
   two-team tables) by ``kernels.values.rich``'s value of hand and board as the seat
   that played last sees the deal; a game that ends sooner scores 1 for the
   winner (a draw: 1/teams each), and every node on the path adds the score
@@ -49,111 +48,85 @@ splits what that is worth: every hand is copied, the draw pile's
 cards are shuffled afresh per deal (the search sees the hands, not the order
 of the deck).
 
-Memory: the tree lives in a ``SearchWork`` arena made in Python
-(``new_work``), one per thread, handed to the game loop as its ``sim``
-argument (kernels never allocate). An iteration adds at most one node; when
+Memory: the tree lives in the arena of the spare arrays (``kernels.core.workspace``),
+made in Python, one per thread (kernels never allocate). An iteration adds at most one node; when
 the arena is full the walk stops adding and scores the move it would have
 added.
 
-Parameters (a float64 row): iterations, width, reply, explore, horizon,
-cheat, race, margin, the leaf's value weights (N_VALUE_WEIGHTS for
-FittedLeaf, N_RICH_WEIGHTS for RichLeaf), the own N_GREEDY_PARAMS greedy
-weights, then the opponents' N_GREEDY_PARAMS; ``greedy_at(leaf)`` is where
-the greedy weights start (P_GREEDY for FittedLeaf).
+Its row (``search_layout``): its own greedy block, ``SEARCH`` (iterations, width, reply, explore,
+horizon, cheat, race, margin), the opponents' greedy block (``opponent_*``), its leaf (the value its
+playouts' ends are scored by: ``kernels.values.leaves``) and that value's weights, last; the kernels
+read it by name through ``SEARCH_ROW``.
 """
 
-import math
-from typing import NamedTuple
-
 import numpy as np
-from numba.extending import overload
 
-from ..core.decide import choose_dead
-from ..core.jit import INLINE_OPTIONS, inline_kernel, kernel
-from ..core.moves import swap_dead
-from ..core.record import cache_lines_apart
+from ..core.jit import inline_kernel, kernel
+from ..core.params import SEAT, Block, Layout, Param
 from ..core.rng import next_u64, seed_stream, shuffle_front
-from ..core.state import DISCARD_N, MAX_TEAMS, PASS_RUN, PILE_N, PILE_POS, TURNS, copy_board, may_swap_dead, new_state
+from ..core.state import copy_board, copy_counters
 from ..core.tables import N_CODES
-from ..core.turn import ASK_POLICY, PASSED, WON, next_seat, rollout_turn
-from ..values.evaluation import N_VALUE_WEIGHTS, features, team_score
-from ..values.leaves import FittedLeaf, RichLeaf, leaf_chance, value_size
-from ..values.weights import RICH_WEIGHTS, VALUE_WEIGHTS, rich_weights, value_weights
-from .greedy import GREEDY, N_GREEDY_PARAMS, UP_TO_GREEDY, score_actions
-from .lookahead import OPPONENT_DEFAULTS, OWN_WEIGHTS
+from ..core.turn import PASSED, WON, begin_turn, next_seat, play_move
+from ..core.workspace import MAX_PATH
+from ..values.evaluation import features, team_score
+from ..values.leaves import FITTED, FITTED_VALUE, LEAF, RICH, RICH_VALUE, leaf_chance
+from ..values.weights import rich_weights, value_weights
+from .greedy import GREEDY, GREEDY_ID, greedy_turn, score_actions
+from .lookahead import OWN
 from .player import SEARCHING, TWO_TEAM_TABLES, Player
 from .rollouts import BATCH, MAX_SHORTLIST, determinise, race_add, race_drop, race_start, race_winner, shortlist
 
-P_ITERATIONS, P_WIDTH, P_REPLY, P_EXPLORE, P_HORIZON, P_CHEAT, P_RACE, P_MARGIN, P_VALUE = range(9)
 CHEAT_HANDS = 2.0  # cheat=2: the hands seen, not the deck's order (cheat=1: both)
-P_GREEDY = P_VALUE + N_VALUE_WEIGHTS  # P_GREEDY, P_OPPONENT, N_SEARCH_PARAMS: FittedLeaf's layout (ismcts)
-P_OPPONENT = P_GREEDY + N_GREEDY_PARAMS
-N_SEARCH_PARAMS = P_OPPONENT + N_GREEDY_PARAMS
 MAX_WIDTH = MAX_SHORTLIST
 MAX_ITERATIONS = 1_000_000
-MAX_DEPTH = 48  # plies below the root; a walk stops adding nodes there
+MAX_DEPTH = MAX_PATH - 2  # plies below the root; a walk stops adding nodes there
 
-
-def greedy_at(leaf):
-    """Where the own greedy weights start in the row of a search whose leaves are `leaf`'s (after its
-    value weights); the opponents' follow them, and the row ends N_GREEDY_PARAMS later."""
-    return P_VALUE + value_size(leaf)
-
-
-@overload(greedy_at, jit_options=INLINE_OPTIONS)
-def _greedy_at(leaf):
-    at = greedy_at(leaf.instance_class())
-    return lambda leaf: at
-
-
-def search_params(leaf) -> int:
-    """The length of the parameter row of a search whose leaves are `leaf`'s (Python)."""
-    return greedy_at(leaf) + 2 * N_GREEDY_PARAMS
-
-
-# One row of SearchWork.nodes per node; node 0 is the root.
-N_MOVE, N_CHILD, N_SIBLING, N_VISITS, N_AVAILABLE, N_TEAM = range(6)
-N_NODE_FIELDS = 6
-NO_NODE = -1
-PASS_MOVE = -128  # play_turn's action for a pass: card -1 (-128 // 128), no policy asked
-
-
-class SearchWork(NamedTuple):
-    """The ismcts policy's arrays, made in Python (``new_work``), one per thread.
-
-    sim:    a State to play the deals on (the game loop's spare State).
-    nodes:  (N, N_NODE_FIELDS) int64, the tree: each node's move (card * 128 + cell, or
-            PASS_MOVE), first child, next sibling, visits, availability count, and the team
-            that made the move.
-    reward: (N,) float64, per node the sum of its mover's team's scores.
-    path:   (MAX_DEPTH + 2,) int64, the nodes of the walk in play.
-    value:  (MAX_TEAMS,) float64, each team's score of the iteration's end position.
-    size:   (1,) int64, nodes in use.
-    """
-
-    sim: np.record
-    nodes: np.ndarray
-    reward: np.ndarray
-    path: np.ndarray
-    value: np.ndarray
-    size: np.ndarray
-
-
-def new_work(nodes: int) -> SearchWork:
-    """Fresh arrays for a search of up to nodes - 1 iterations (plain Python: kernels never allocate)."""
-    nodes = max(int(nodes), 2)
-    return SearchWork(
-        new_state(),
-        *cache_lines_apart(
-            [
-                np.zeros((nodes, N_NODE_FIELDS), np.int64),
-                np.zeros(nodes, np.float64),
-                np.zeros(MAX_DEPTH + 2, np.int64),
-                np.zeros(MAX_TEAMS, np.float64),
-                np.zeros(1, np.int64),
-            ]
+SEARCH = Block(
+    "search",
+    (
+        Param("iterations", 1000.0, "walks of the tree", 0, MAX_ITERATIONS, whole=True),
+        Param(
+            "width",
+            4.0,
+            "the searching team's candidates at a node: its greedy best this many",
+            1,
+            MAX_WIDTH,
+            whole=True,
         ),
+        Param("reply", 4.0, "the other teams' candidates at a node", 1, MAX_WIDTH, whole=True),
+        Param("explore", 0.5, "UCB1's weight of exploring", 0),
+        Param("horizon", 2.0, "plies of greedy play after a walk before its position is scored", 0, 10_000, whole=True),
+        Param(
+            "cheat",
+            0.0,
+            "1: every deal copied from the real game (hands and pile seen); 2: the hands seen, the pile re-dealt",
+            0,
+            2,
+            whole=True,
+            research=True,
+        ),
+        Param("race", 1.0, "standard errors below greedy's choice that drop a root candidate; 0: no race", 0),
+        Param("margin", 0.5, "standard errors by which a challenger must beat greedy's choice", 0),
+    ),
+)
+
+
+def search_layout(leaf: int, value: Block) -> Layout:
+    """The row of a tree search whose playouts' ends are scored by the value `leaf` (its weights `value`)."""
+    return Layout.of(
+        ("own", OWN),
+        ("search", SEARCH),
+        ("opponent", GREEDY, "opponent_"),
+        ("leaf", LEAF.fixed(leaf=leaf)),
+        ("value", value),
     )
+
+
+SEARCH_ROW = search_layout(FITTED, Block("value", ())).at  # its offsets by name, the same for either value
+
+
+NO_NODE = -1
+PASS_MOVE = -128  # a pass, as play_move takes it: card -1 (-128 // 128)
 
 
 @kernel
@@ -168,12 +141,11 @@ def reveal(st, sim):
         sim.hand_n[s] = st.hand_n[s]
         for code in range(N_CODES):
             sim.count[s, code] = st.count[s, code]
-    for i in range(st.ctr[PILE_N]):
+    for i in range(st.ctr.pile_n):
         sim.pile[i] = st.pile[i]
-    for i in range(st.ctr[DISCARD_N]):
+    for i in range(st.ctr.discard_n):
         sim.discard[i] = st.discard[i]
-    for i in range(st.ctr.shape[0]):
-        sim.ctr[i] = st.ctr[i]
+    copy_counters(st, sim)
 
 
 @kernel
@@ -182,7 +154,7 @@ def shuffle_pile(sim):
 
     The cards are first put in code order, so the result depends on which cards are left,
     never on their order. Uses and advances sim.rng; sim.scratch[:N_CODES] as work space."""
-    pos, n = sim.ctr[PILE_POS], sim.ctr[PILE_N]
+    pos, n = sim.ctr.pile_pos, sim.ctr.pile_n
     count = sim.scratch
     for code in range(N_CODES):
         count[code] = 0
@@ -215,30 +187,19 @@ def end_value(tb, cfg, sim, mover, vweights, value):
         value[u] /= total
 
 
+@inline_kernel
 def leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
-    """Every team's chance to win by the value of `leaf` into value; `mover` moves next (kernel code)."""
-    raise NotImplementedError("kernel code only")
-
-
-@overload(leaf_values, jit_options=INLINE_OPTIONS)
-def _leaf_values(leaf, tb, cfg, sim, mover, vweights, value):
-    if leaf.instance_class is FittedLeaf:
-
-        def fitted(leaf, tb, cfg, sim, mover, vweights, value):
-            end_value(tb, cfg, sim, mover, vweights, value)
-
-        return fitted
-
-    def rich(leaf, tb, cfg, sim, mover, vweights, value):
-        # Two teams (its declaration refuses three): the chance of the team of the seat that
-        # played last, as that seat sees the deal (leaf_chance's view -1), and its complement.
-        players = cfg.players
-        t = ((mover + players - 1) % players) % 2
-        p = leaf_chance(leaf, tb, cfg, sim, mover, t, -1, vweights)
-        value[t] = p
-        value[1 - t] = 1.0 - p
-
-    return rich
+    """Every team's chance to win by the value `leaf` (FITTED or RICH) into value; `mover` moves next.
+    RICH (two teams: its player refuses three) scores the chance of the team of the seat that played last,
+    as that seat sees the deal, and its complement."""
+    if leaf == FITTED:
+        end_value(tb, cfg, sim, mover, vweights, value)
+        return
+    players = cfg.players
+    t = ((mover + players - 1) % players) % 2
+    p = leaf_chance(leaf, tb, cfg, sim, mover, t, -1, vweights)
+    value[t] = p
+    value[1 - t] = 1.0 - p
 
 
 @inline_kernel
@@ -259,16 +220,16 @@ def playout(leaf, tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights,
     players, teams = cfg.players, cfg.teams
     seat_team = seat % teams
     for _ in range(horizon):
-        if sim.ctr[TURNS] >= cfg.max_turns:
+        if sim.ctr.turns >= cfg.max_turns:
             score_result(cfg, value, -1)
             return
         weights = gparams if seat_team == team else oparams
-        result = rollout_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, seat, seat_team, ASK_POLICY)
+        result = greedy_turn(tb, cfg, sim, seat, seat_team, weights, GREEDY_ID)
         if result == WON:
             score_result(cfg, value, seat_team)
             return
         if result == PASSED:
-            if sim.ctr[PASS_RUN] == players:
+            if sim.ctr.pass_run == players:
                 score_result(cfg, value, -1)
                 return
         seat, seat_team = next_seat(seat, seat_team, players, teams)
@@ -278,11 +239,11 @@ def playout(leaf, tb, cfg, sim, seat, team, gparams, oparams, horizon, vweights,
 @inline_kernel
 def find_child(nodes, node, move):
     """The child of `node` reached by `move`, or NO_NODE."""
-    child = nodes[node, N_CHILD]
+    child = nodes[node].child
     while child != NO_NODE:
-        if nodes[child, N_MOVE] == move:
+        if nodes[child].move == move:
             return child
-        child = nodes[child, N_SIBLING]
+        child = nodes[child].sibling
     return NO_NODE
 
 
@@ -293,14 +254,14 @@ def add_child(work, node, move, team):
     if n >= work.nodes.shape[0]:
         return NO_NODE
     nodes = work.nodes
-    nodes[n, N_MOVE] = move
-    nodes[n, N_CHILD] = NO_NODE
-    nodes[n, N_SIBLING] = nodes[node, N_CHILD]
-    nodes[n, N_VISITS] = 0
-    nodes[n, N_AVAILABLE] = 1
-    nodes[n, N_TEAM] = team
-    work.reward[n] = 0.0
-    nodes[node, N_CHILD] = n
+    nodes[n].move = move
+    nodes[n].child = NO_NODE
+    nodes[n].sibling = nodes[node].child
+    nodes[n].visits = 0
+    nodes[n].available = 1
+    nodes[n].team = team
+    work.nodes[n].reward = 0.0
+    nodes[node].child = n
     work.size[0] = n + 1
     return n
 
@@ -313,7 +274,7 @@ def select(work, node, moves, k, explore):
     candidate without a child comes first: (NO_NODE, its index). Otherwise the child of
     the largest UCB1 score, (child, -1).
     """
-    nodes, reward = work.nodes, work.reward
+    nodes = work.nodes
     new = -1
     best, best_score = NO_NODE, -np.inf
     for i in range(k):
@@ -322,12 +283,12 @@ def select(work, node, moves, k, explore):
             if new < 0:
                 new = i
             continue
-        nodes[child, N_AVAILABLE] += 1
-        visits = nodes[child, N_VISITS]
+        nodes[child].available += 1
+        visits = nodes[child].visits
         if visits == 0:
             score = np.inf
         else:
-            score = reward[child] / visits + explore * np.sqrt(np.log(nodes[child, N_AVAILABLE]) / visits)
+            score = nodes[child].reward / visits + explore * np.sqrt(np.log(nodes[child].available) / visits)
         if score > best_score:
             best, best_score = child, score
     if new >= 0:
@@ -336,44 +297,40 @@ def select(work, node, moves, k, explore):
 
 
 @kernel
-def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
+def iterate(tb, cfg, st, work, seat, team, params, base, i, forced):
     """One iteration: deal, walk down (adding at most one node), play out, score, back up.
 
     forced: the root child the walk starts with (NO_NODE: chosen as at any node). Returns
     the score of the searching team."""
     sim = work.sim
     seed_stream(sim.rng, base, i)
-    if params[P_CHEAT] != 0.0:
+    if params[SEARCH_ROW.cheat] != 0.0:
         reveal(st, sim)
-        if params[P_CHEAT] == CHEAT_HANDS:
+        if params[SEARCH_ROW.cheat] == CHEAT_HANDS:
             shuffle_pile(sim)
     else:
         determinise(st, sim, seat, np.int64(-1))  # int64: one compile of determinise
     players, teams = cfg.players, cfg.teams
-    g = greedy_at(leaf)
-    gparams = params[g : g + N_GREEDY_PARAMS]
-    oparams = params[g + N_GREEDY_PARAMS : g + 2 * N_GREEDY_PARAMS]
-    vweights = params[P_VALUE:g]
-    width = min(max(int(params[P_WIDTH]), 1), MAX_WIDTH)
-    reply = min(max(int(params[P_REPLY]), 1), MAX_WIDTH)
-    explore = params[P_EXPLORE]
+    gparams = params[SEARCH_ROW.own : SEARCH_ROW.search]
+    oparams = params[SEARCH_ROW.opponent : SEARCH_ROW.leaf]
+    leaf, vweights = int(params[SEARCH_ROW.leaf]), params[SEARCH_ROW.value :]
+    width = min(max(int(params[SEARCH_ROW.width]), 1), MAX_WIDTH)
+    reply = min(max(int(params[SEARCH_ROW.reply]), 1), MAX_WIDTH)
+    explore = params[SEARCH_ROW.explore]
     nodes, path = work.nodes, work.path
     node, depth = 0, 0
     path[0] = 0
     s, t = seat, team
     winner = -2  # -2: the game goes on; -1: a draw; else the winning team
     while True:
-        if sim.ctr[TURNS] >= cfg.max_turns:
+        if sim.ctr.turns >= cfg.max_turns:
             winner = -1
             break
         if depth >= MAX_DEPTH:
             break
-        if depth > 0:
-            if may_swap_dead(cfg, sim):
-                dead = choose_dead(GREEDY, gparams, tb, cfg, sim, s, t)
-                if dead >= 0:
-                    swap_dead(cfg, sim, s, dead)
         weights = gparams if t == team else oparams
+        # the dead-card swap, as the seat's restrictions allow (the root's: the real turn's)
+        begin_turn(tb, cfg, sim, s, (depth > 0) & (weights[SEAT.dead_swap] == 0.0))
         moves = sim.scratch
         n = score_actions(tb, cfg, sim, s, t, weights, moves, sim.fscores)
         if n == 0:
@@ -390,8 +347,8 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
             move = moves[index]
             child = add_child(work, node, move, t)
         else:
-            move = nodes[child, N_MOVE]
-        result = rollout_turn(UP_TO_GREEDY, GREEDY, weights, tb, cfg, sim, sim, s, t, move)
+            move = nodes[child].move
+        result = play_move(tb, cfg, sim, s, t, move)
         if child != NO_NODE:
             depth += 1
             path[depth] = child
@@ -400,7 +357,7 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
             winner = t
             break
         if result == PASSED:
-            if sim.ctr[PASS_RUN] == players:
+            if sim.ctr.pass_run == players:
                 winner = -1
                 break
         s, t = next_seat(s, t, players, teams)
@@ -408,14 +365,14 @@ def iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, forced):
             break
     value = work.value
     if winner == -2:
-        playout(leaf, tb, cfg, sim, s, team, gparams, oparams, int(params[P_HORIZON]), vweights, value)
+        playout(leaf, tb, cfg, sim, s, team, gparams, oparams, int(params[SEARCH_ROW.horizon]), vweights, value)
     else:
         score_result(cfg, value, winner)
-    nodes[0, N_VISITS] += 1
+    nodes[0].visits += 1
     for d in range(1, depth + 1):
         c = path[d]
-        nodes[c, N_VISITS] += 1
-        work.reward[c] += value[nodes[c, N_TEAM]]
+        nodes[c].visits += 1
+        nodes[c].reward += value[nodes[c].team]
     return value[team]
 
 
@@ -424,22 +381,21 @@ def wins_now(tb, cfg, st, work, seat, team, move, gparams):
     """Whether `move` wins the game at once (a win depends on the board alone)."""
     sim = work.sim
     determinise(st, sim, seat, np.int64(1))
-    return rollout_turn(UP_TO_GREEDY, GREEDY, gparams, tb, cfg, sim, sim, seat, team, move) == WON
+    return play_move(tb, cfg, sim, seat, team, move) == WON
 
 
 @kernel
-def search_action(leaf, tb, cfg, st, work, seat, team, params):
+def search_action(tb, cfg, st, work, seat, team, params):
     """The most visited root move after the search (see the module doc) as (card, cell); (-1, -1) to pass.
-    leaf: FittedLeaf() (ismcts) or RichLeaf() (ismcts-rich), the value at the playouts' ends."""
-    g = greedy_at(leaf)
-    gparams = params[g : g + N_GREEDY_PARAMS]
+    params: the player's row (``search_layout``)."""
+    gparams = params[SEARCH_ROW.own : SEARCH_ROW.search]
     moves, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, moves, scores)
     if n == 0:
         return -1, -1
-    width = min(max(int(params[P_WIDTH]), 1), MAX_WIDTH)
+    width = min(max(int(params[SEARCH_ROW.width]), 1), MAX_WIDTH)
     k = shortlist(moves, scores, n, width)
-    iterations = min(int(params[P_ITERATIONS]), MAX_ITERATIONS)
+    iterations = min(int(params[SEARCH_ROW.iterations]), MAX_ITERATIONS)
     first = moves[0]
     if k == 1 or iterations < 1:
         return first // 128, first % 128
@@ -448,30 +404,30 @@ def search_action(leaf, tb, cfg, st, work, seat, team, params):
     if wins_now(tb, cfg, st, work, seat, team, first, gparams):
         return first // 128, first % 128
     nodes = work.nodes
-    nodes[0, N_MOVE] = PASS_MOVE
-    nodes[0, N_CHILD] = NO_NODE
-    nodes[0, N_SIBLING] = NO_NODE
-    nodes[0, N_VISITS] = 0
-    nodes[0, N_AVAILABLE] = 0
-    nodes[0, N_TEAM] = team
+    nodes[0].move = PASS_MOVE
+    nodes[0].child = NO_NODE
+    nodes[0].sibling = NO_NODE
+    nodes[0].visits = 0
+    nodes[0].available = 0
+    nodes[0].team = team
     work.size[0] = 1
-    if params[P_RACE] > 0.0:
-        return raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iterations)
+    if params[SEARCH_ROW.race] > 0.0:
+        return raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations)
     for i in range(iterations):
-        iterate(leaf, tb, cfg, st, work, seat, team, params, base, i, NO_NODE)
+        iterate(tb, cfg, st, work, seat, team, params, base, i, NO_NODE)
     best, best_visits, best_mean = first, -1, 0.0
-    child = nodes[0, N_CHILD]
+    child = nodes[0].child
     while child != NO_NODE:
-        visits = nodes[child, N_VISITS]
-        mean = work.reward[child] / max(visits, 1)
+        visits = nodes[child].visits
+        mean = work.nodes[child].reward / max(visits, 1)
         if visits > best_visits or (visits == best_visits and mean > best_mean):
-            best, best_visits, best_mean = nodes[child, N_MOVE], visits, mean
-        child = nodes[child, N_SIBLING]
+            best, best_visits, best_mean = nodes[child].move, visits, mean
+        child = nodes[child].sibling
     return best // 128, best % 128
 
 
 @kernel
-def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
+def raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
     """race > 0: the root candidates compared on the same deals, as the lookahead does.
 
     Deal i is searched once below every candidate still in the race (each walk one of the
@@ -487,14 +443,14 @@ def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iteration
     for j in range(k):
         children[j] = add_child(work, 0, moves[j], team)
     left = k - 1
-    race, margin = params[P_RACE], params[P_MARGIN]
+    race, margin = params[SEARCH_ROW.race], params[SEARCH_ROW.margin]
     walks, deals = 0, 0
     while walks < iterations and left > 0:
-        first = iterate(leaf, tb, cfg, st, work, seat, team, params, base, deals, children[0])
+        first = iterate(tb, cfg, st, work, seat, team, params, base, deals, children[0])
         walks += 1
         for j in range(1, k):
             if racing[j] == 1:
-                race_add(acc, j, iterate(leaf, tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first)
+                race_add(acc, j, iterate(tb, cfg, st, work, seat, team, params, base, deals, children[j]) - first)
                 walks += 1
         deals += 1
         if deals % BATCH == 0:
@@ -506,85 +462,46 @@ def raced(leaf, tb, cfg, st, work, seat, team, params, base, moves, k, iteration
 ISMCTS, ISMCTS_RICH = 3, 6
 
 
-class Ismcts(NamedTuple):
-    """ismcts's mark in a player set."""
-
-
-class IsmctsRich(NamedTuple):
-    """ismcts-rich's mark in a player set."""
+@inline_kernel
+def play_ismcts(tb, cfg, st, work, seat, team, params):
+    """ismcts's (card, cell); work: the line-up's spare arrays, its tree in their arena."""
+    return search_action(tb, cfg, st, work, seat, team, params)
 
 
 @inline_kernel
-def play_ismcts(tb, cfg, st, sim, seat, team, params):
-    """ismcts's (card, cell); sim: the SearchWork of the line-up."""
-    return search_action(FittedLeaf(), tb, cfg, st, sim, seat, team, params)
-
-
-@inline_kernel
-def play_ismcts_rich(tb, cfg, st, sim, seat, team, params):
-    """ismcts-rich's (card, cell); sim: the SearchWork of the line-up."""
-    return search_action(RichLeaf(), tb, cfg, st, sim, seat, team, params)
+def play_ismcts_rich(tb, cfg, st, work, seat, team, params):
+    """ismcts-rich's (card, cell); work: the line-up's spare arrays, its tree in their arena."""
+    return search_action(tb, cfg, st, work, seat, team, params)
 
 
 def arena(rows) -> int:
     """The search nodes of the spare arrays of seats with these parameter rows: a node per walk, the root
     and its children."""
-    return int(np.asarray(rows)[..., P_ITERATIONS].max(initial=0)) + 2 + MAX_WIDTH
+    return int(np.asarray(rows)[..., SEARCH_ROW.iterations].max(initial=0)) + 2 + MAX_WIDTH
 
-
-SEARCH_DEFAULTS = {
-    "iterations": 1000.0,
-    "width": 4.0,
-    "reply": 4.0,
-    "explore": 0.5,
-    "horizon": 2.0,
-    "cheat": 0.0,
-    "race": 1.0,
-    "margin": 0.5,
-}  # in the order of P_ITERATIONS..P_MARGIN
-SEARCH_LIMITS = {
-    "iterations": (0, MAX_ITERATIONS, True),
-    "width": (1, MAX_WIDTH, True),
-    "reply": (1, MAX_WIDTH, True),
-    "explore": (0, math.inf, False),
-    "horizon": (0, 10_000, True),
-    "cheat": (0, 2, True),
-    "race": (0, math.inf, False),
-    "margin": (0, math.inf, False),
-}
 
 PLAYERS = (
     Player(
         "ismcts",
         ISMCTS,
-        Ismcts,
         play_ismcts,
         "information-set Monte Carlo tree search",
         SEARCHING,
-        compile_seconds=36,
-        ladder=5,
-        params={**SEARCH_DEFAULTS, **VALUE_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
-        limits=SEARCH_LIMITS,
+        search_layout(FITTED, FITTED_VALUE),
         table_defaults=value_weights,
-        research=("cheat",),
         arena=arena,
     ),
     Player(
         "ismcts-rich",
         ISMCTS_RICH,
-        IsmctsRich,
         play_ismcts_rich,
         "the tree search with swift's value at its leaves (two teams); the highest skill rating, ismcts "
         "within its interval",
         SEARCHING,
-        compile_seconds=38,
-        ladder=6,
-        params={**SEARCH_DEFAULTS, **RICH_WEIGHTS["2 teams"], **OWN_WEIGHTS, **OPPONENT_DEFAULTS},
-        limits=SEARCH_LIMITS,
+        search_layout(RICH, RICH_VALUE),
         table_defaults=rich_weights,
         tables=TWO_TEAM_TABLES,
         instead="ismcts (the same search on the lookahead's value)",
-        research=("cheat",),
         arena=arena,
     ),
 )

@@ -17,7 +17,7 @@ the fast player's value, and the first features of ``kernels.values.rich``.
 import numpy as np
 
 from ..core.jit import inline_kernel, kernel
-from ..core.state import DISCARD_N, lowest_bit
+from ..core.state import lowest_bit
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import (
     F_COMPLETABLE,
@@ -66,7 +66,7 @@ def fair_features(tb, cfg, st, seat, out, copies):
     own_team = seat % teams
     for code in range(N_CODES):
         copies[code] = 2.0 - st.count[seat, code]
-    for i in range(st.ctr[DISCARD_N]):
+    for i in range(st.ctr.discard_n):
         copies[st.discard[i]] -= 1.0
     unseen = 0.0
     for code in range(N_CODES):

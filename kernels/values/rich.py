@@ -25,7 +25,7 @@ fitting/rich_value.py on lookahead games, one set per table shape
 import numpy as np
 
 from ..core.jit import kernel
-from ..core.state import PILE_N, PILE_POS, lowest_bit, popcount
+from ..core.state import lowest_bit, popcount
 from ..core.tables import N_CODES, ONE_EYED, TWO_EYED
 from .evaluation import F_FOUR_CELLS, F_FOURS, F_SEQUENCES, F_THREES, F_TWO_EYED, N_FEATURES
 from .fair import COPIES, fair_features
@@ -143,7 +143,7 @@ def rich_features(tb, cfg, st, seat, out):
     e[11] = own_one * other_fours
     e[12] = own_one if other_fours > 0 else 0.0
     e[13] = out[N_FEATURES + F_TWO_EYED] * other_threes
-    left = (st.ctr[PILE_N] - st.ctr[PILE_POS]) / 104.0
+    left = (st.ctr.pile_n - st.ctr.pile_pos) / 104.0
     e[14] = left
     e[15] = left * out[F_SEQUENCES]
     e[16] = left * out[N_FEATURES + F_SEQUENCES]

@@ -12,8 +12,9 @@ from simkit.game.rules import Rules
 from simkit.kernels.batch import run_batch
 from simkit.kernels.core.jit import is_cached, is_compiled
 from simkit.kernels.core.state import new_log, new_state
+from simkit.kernels.core.stats import GAME_STATS
 from simkit.kernels.engine import play_game, play_to_end
-from simkit.kernels.players.dispatch import Decisions, decision, decision_type, workspace
+from simkit.kernels.players.dispatch import decision, decision_type, workspace
 
 MAX_SEED = 2**63 - 1
 _threads: list[int | None] = [None]  # kernel threads (None: all cores); set_threads changes it
@@ -62,7 +63,7 @@ def simulate(
 ) -> np.ndarray:
     """Statistics of games first_game .. first_game + n_games - 1.
 
-    Returns (n_games, len(STAT_NAMES)) int64; runs on get_threads() threads.
+    Returns (n_games,) GAME_STATS records (simkit.kernels.core.stats); runs on get_threads() threads.
     stop and done watch and stop the batch from another thread
     (``simkit.kernels.batch``).
     """
@@ -73,7 +74,7 @@ def simulate(
             f"{rules.players} players in {rules.teams} teams"
         )
     return run_batch(
-        lineup.player_set(),
+        lineup.decisions(),
         tables(),
         rules.cfg(),
         lineup.ids(),
@@ -87,15 +88,17 @@ def simulate(
     )
 
 
-def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int) -> tuple[np.record, np.ndarray]:
-    """Play one game with its move log; returns the kernel's State at the end and the log,
-    (max_turns, LOG_WIDTH) int64 (``simkit.kernels.core.state``)."""
+def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int) -> tuple[np.record, np.recarray, np.record]:
+    """Play one game with its move log; returns the kernel's State at the end, the log ((max_turns,) LOG
+    records, ``simkit.kernels.core.state``) and the game's statistics (a GAME_STATS record)."""
     check_games(seed, game, 1)
-    st, log = new_state(), new_log(rules.max_turns)
+    st, log, stats = new_state(), new_log(rules.max_turns), np.zeros(1, GAME_STATS).view(np.recarray)[0]
     r = game % lineup.rotations
-    policies, ids, params = lineup.player_set(), lineup.ids()[r], lineup.params()[r]
-    play_game(policies, tables(), rules.cfg(), ids, params, st, workspace(policies, ids, params), log, seed, game)
-    return st, log
+    ids, params = lineup.ids()[r], lineup.params()[r]
+    play_game(
+        lineup.decisions(), tables(), rules.cfg(), ids, params, st, workspace(ids, params), log, seed, game, stats
+    )
+    return st, log, stats
 
 
 GAME_LOOP = "game loop"
@@ -105,13 +108,13 @@ def left_to_compile(lineup: Lineup, rules: Rules) -> list[str]:
     """What a first run of the line-up compiles that numba's cache does not hold yet: GAME_LOOP for its
     game loop, and the name of each of its players whose decision is not compiled. Empty: only an entry
     point is left (a batch, a record), a second or two."""
-    policies, ids, params = lineup.player_set(), lineup.ids(), lineup.params()
+    decisions, ids, params = lineup.decisions(), lineup.ids(), lineup.params()
     left = []
-    loop_args = (tables(), rules.cfg(), ids[0], params[0], new_state(), workspace(policies, ids, params), new_log(0))
-    if not is_cached(play_to_end, policies, *loop_args, np.int64(0), np.int64(0)):
+    stats = np.zeros(1, GAME_STATS)[0]
+    loop_args = (tables(), rules.cfg(), ids[0], params[0], new_state(), workspace(ids, params), new_log(0))
+    if not is_cached(play_to_end, decisions, *loop_args, np.int64(0), np.int64(0), stats):
         left.append(GAME_LOOP)
-    if isinstance(policies, Decisions):
-        signature = decision_type().signature.args
-        kinds = {p.kind.id: p.kind.name for p in lineup.per_team}
-        left += [name for i, name in kinds.items() if not is_compiled(decision(i), signature)]
+    signature = decision_type().signature.args
+    kinds = {p.kind.id: p.kind.name for p in lineup.per_team}
+    left += [name for i, name in kinds.items() if not is_compiled(decision(i), signature)]
     return left

@@ -15,21 +15,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.game.rules import Rules
+from simkit.kernels.core.params import RESEARCH
 from simkit.kernels.players import dispatch
 from simkit.kernels.players.lookahead import OWN_WEIGHTS as LOOKAHEAD_OWN_WEIGHTS
-from simkit.kernels.players.player import ALL_TABLES, RESEARCH, Player
-from simkit.kernels.players.swift import SETTINGS as SWIFT_SETTINGS
+from simkit.kernels.players.player import ALL_TABLES, Player
+from simkit.kernels.players.swift import BY_SHAPE as SWIFT_SETTINGS
 from simkit.kernels.values.weights import RICH_NAMES, RICH_WEIGHTS, VALUE_NAMES, VALUE_WEIGHTS, table_shape
 from simkit.suggest import did_you_mean
-
-N_PARAMS = 80  # width of the kernel's per-seat parameter rows
 
 # Every declared player by name, in kernel id order: its parameters, defaults, limits, tables and cost.
 PLAYERS: dict[str, Player] = {p.name: p for p in dispatch.PLAYERS}
 
 __all__ = [
     "LOOKAHEAD_OWN_WEIGHTS",
-    "N_PARAMS",
     "PLAYERS",
     "RICH_NAMES",
     "RICH_WEIGHTS",
@@ -65,16 +63,26 @@ class PlayerSpec:
     @property
     def spec(self) -> str:
         """Canonical text form: the name, then every parameter that differs from its table's default."""
+        settable = self.kind.settable
         extra = [
-            f"{self.kind.spec_name(k)}={_fmt(v)}"
-            for k, v, d in zip(self.kind.params, self.values, self.defaults)
+            f"{self.kind.spec_name(k)}={settable[k].text(v)}"
+            for k, v, d in zip(settable, self.values, self.defaults)
             if v != d
         ]
         return ":".join([self.kind.name, *extra])
 
     def resolved(self) -> dict:
-        """The player's name and every parameter's value, defaults included (for a run's identity)."""
-        return {"name": self.kind.name, "params": dict(zip(self.kind.params, self.values))}
+        """The player's name and every parameter's value, defaults included, for a run's identity: a
+        restriction only when it forgoes something (at 0 it plays the games of the player without it)."""
+        settable = self.kind.settable
+        return {
+            "name": self.kind.name,
+            "params": {k: v for k, v in zip(settable, self.values) if v != 0 or not settable[k].restriction},
+        }
+
+    def row(self) -> np.ndarray:
+        """Its parameter row (kernels.core.params.Layout): (width,) float64."""
+        return self.kind.row(dict(zip(self.kind.settable, self.values)))
 
     @classmethod
     def parse(cls, text: str, rules: Rules | None = None) -> PlayerSpec:
@@ -113,13 +121,7 @@ class PlayerSpec:
             if key in given:
                 raise LineupError(f"parameter {named} of {kind.name!r} is given twice in {text.strip()!r}")
             given.add(key)
-            try:
-                values[key] = float(raw)
-            except ValueError:
-                raise LineupError(f"parameter {named} of {kind.name!r} must be a number, got {raw!r}") from None
-            if not math.isfinite(values[key]):
-                raise LineupError(f"parameter {named} of {kind.name!r} must be finite, got {raw!r}")
-            _check_limits(kind, key, values[key])
+            values[key] = _value(kind, named, raw)
         return cls(kind, tuple(values.values()), tuple(defaults.values()))
 
 
@@ -142,18 +144,27 @@ def parameters_text(kind: Player) -> str:
     return f"{', '.join(plain)}, and {weights}" if plain else weights
 
 
-def _check_limits(kind: Player, key: str, value: float) -> None:
-    """Refuse a value outside the parameter's limits, saying what is allowed."""
-    if key not in kind.limits:
-        return
-    low, high, whole = kind.limits[key]
-    if not low <= value <= high or (whole and not value.is_integer()):
-        allowed = f"a whole number from {_fmt(low)} to {_fmt(high)}" if whole else f"at least {_fmt(low)}"
-        raise LineupError(f"parameter {kind.spec_name(key)} of {kind.name!r} must be {allowed}, got {_fmt(value)}")
-
-
-def _fmt(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else repr(v)
+def _value(kind: Player, named: str, raw: str) -> float:
+    """The value of parameter `named` of `kind` given as `raw` (a number, or one of its words), checked
+    against its limits; a refusal says what is allowed."""
+    param = kind.settable[named.removeprefix(RESEARCH)]
+    word = raw.strip().lower()
+    if param.words and word in param.words:
+        return float(param.words.index(word))
+    try:
+        value = float(raw)
+    except ValueError:
+        kind_of = f"one of {param.allowed()}" if param.words else "a number"
+        raise LineupError(f"parameter {named} of {kind.name!r} must be {kind_of}, got {raw!r}") from None
+    if not math.isfinite(value):
+        raise LineupError(f"parameter {named} of {kind.name!r} must be finite, got {raw!r}")
+    if param.words:
+        if not (value.is_integer() and 0 <= value < len(param.words)):
+            raise LineupError(f"parameter {named} of {kind.name!r} must be one of {param.allowed()}, got {raw!r}")
+    elif not param.low <= value <= param.high or (param.whole and not value.is_integer()):
+        shown = str(int(value)) if value.is_integer() else repr(value)
+        raise LineupError(f"parameter {named} of {kind.name!r} must be {param.allowed()}, got {shown}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -228,16 +239,17 @@ class Lineup:
         return np.array([[p.kind.id for p in self.seats(r)] for r in range(self.rotations)], np.int64)
 
     def params(self) -> np.ndarray:
-        """(rotations, players, N_PARAMS) float64 parameter rows."""
-        out = np.zeros((self.rotations, self.players, N_PARAMS), np.float64)
+        """(rotations, players, ROW_WIDTH) float64 parameter rows (each player's layout, zeros after it)."""
+        out = np.zeros((self.rotations, self.players, dispatch.ROW_WIDTH), np.float64)
         for r in range(self.rotations):
             for s, p in enumerate(self.seats(r)):
-                out[r, s, : len(p.values)] = p.values
+                row = p.row()
+                out[r, s, : len(row)] = row
         return out
 
-    def player_set(self):
-        """The kernel's player set: the smallest that holds every player of the line-up."""
-        return dispatch.player_set([p.kind.id for p in self.per_team])
+    def decisions(self) -> tuple:
+        """The kernel's decisions of the line-up's players (kernels.players.dispatch.decisions)."""
+        return dispatch.decisions([p.kind.id for p in self.per_team])
 
     @property
     def chunk_size(self) -> int:
@@ -260,10 +272,12 @@ class Lineup:
         return len({p.spec for p in self.per_team}) > 1
 
 
-def markdown_table() -> str:
-    """The docs' players table (docs/guide/players.md), from the declarations, weakest first."""
+def markdown_table(rated: list[str] | None = None) -> str:
+    """The docs' players table (docs/guide/players.md), from the declarations: the players of `rated` first,
+    in its order (the skill study's ratings, weakest first), then the others by id."""
+    order = [*(rated or []), *PLAYERS]
     lines = ["| player | in one line | tables | cost | hidden cards |", "| --- | --- | --- | --- | --- |"]
-    for p in sorted(PLAYERS.values(), key=lambda p: p.ladder):
+    for p in sorted(PLAYERS.values(), key=lambda p: order.index(p.name)):
         teams = sorted({int(shape.split()[0]) for shape in p.tables})
         tables = "any" if set(p.tables) == set(ALL_TABLES) else " or ".join(map(str, teams)) + " teams"
         hidden = " or ".join(f"with `{p.spec_name(name)}` > 0" for name in p.research) or "never"

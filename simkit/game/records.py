@@ -14,6 +14,7 @@ from simkit.game.play import play_logged
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.core import state as ks
+from simkit.kernels.core.stats import END_NAMES
 
 FORMAT = "simkit.game/1"
 
@@ -24,26 +25,25 @@ def _card(code: int) -> str | None:
 
 def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
     """Play game `game` of seed `seed` and return its record as a dict."""
-    st, log = play_logged(rules, lineup, seed, game)
+    st, log, stats = play_logged(rules, lineup, seed, game)
     tb = tables()
-    stats = st.stats
     turns = []
-    for row in log[: stats[ks.S_TURNS]]:
-        action = int(row[ks.L_ACTION])
+    for row in log[: stats.turns]:
+        action = int(row.action)
         turns.append(
             {
-                "seat": int(row[ks.L_SEAT]),
-                "dead": _card(row[ks.L_DEAD]),
-                "card": _card(row[ks.L_CARD]),
+                "seat": int(row.seat),
+                "dead": _card(row.dead),
+                "card": _card(row.card),
                 "action": ks.ACTION_NAMES[action],
-                "cell": None if action == ks.ACT_PASS else int(row[ks.L_CELL]),
-                "cell_name": None if action == ks.ACT_PASS else cell_name(int(row[ks.L_CELL])),
-                "drawn": [card_name(c) for c in row[ks.L_DRAWN0 : ks.L_DRAWN0 + row[ks.L_NDRAWN]]],
-                "reshuffle": bool(row[ks.L_RESHUFFLE]),
-                "sequences": [[int(c) for c in tb.line_cells[k]] for k in row[ks.L_SEQ0 : ks.L_SEQ0 + row[ks.L_NSEQ]]],
+                "cell": None if action == ks.ACT_PASS else int(row.cell),
+                "cell_name": None if action == ks.ACT_PASS else cell_name(int(row.cell)),
+                "drawn": [card_name(c) for c in row.drawn[: row.ndrawn]],
+                "reshuffle": bool(row.reshuffle),
+                "sequences": [[int(c) for c in tb.line_cells[k]] for k in row.seqs[: row.nseq]],
             }
         )
-    winner = int(stats[ks.S_WINNER])
+    winner = int(stats.winner_team)
     return {
         "format": FORMAT,
         "rules": rules.record_rules(),
@@ -55,7 +55,7 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
         "turns": turns,
         "result": {
             "winner_team": None if winner < 0 else winner,
-            "end": ks.END_NAMES[stats[ks.S_END]],
+            "end": END_NAMES[stats.end],
             "turns": len(turns),
             "sequences": [int(st.nseq[t]) for t in range(rules.teams)],
         },

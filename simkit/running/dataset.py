@@ -64,8 +64,9 @@ from simkit.game.options import OPTIONS, is_default, sizes_text
 from simkit.game.players import Lineup
 from simkit.game.rules import CHIP_SUPPLY, Rules
 from simkit.kernels import GAMES_STAMP
+from simkit.kernels.core.config import MAX_TEAMS
 from simkit.kernels.core.jit import SOURCES_HASH
-from simkit.kernels.core.state import END_NAMES, STAT_NAMES
+from simkit.kernels.core.stats import STATS
 from simkit.running import manifest as mf
 from simkit.running.manifest import FORMAT, part_name, writing
 from simkit.version import VERSION
@@ -73,23 +74,6 @@ from simkit.version import VERSION
 MANIFEST = mf.HEADER  # the manifest's header file, DIR/_manifest.json
 PART_GLOB = "part-*.parquet"
 UNREADABLE_GLOB = "_part-*.parquet.unreadable-*"  # parts set aside: "_" hides them from Parquet readers
-
-# Per-game statistics columns and their Arrow types (kernel STAT_NAMES order).
-STAT_TYPES: dict[str, pa.DataType] = {
-    "winner_team": pa.int8(),
-    "end": pa.dictionary(pa.int8(), pa.string()),
-    "turns": pa.int32(),
-    "first_sequence_turn": pa.int32(),
-    "first_sequence_team": pa.int8(),
-    **{f"sequences_{t}": pa.int8() for t in range(3)},
-    **{f"chips_{t}": pa.int8() for t in range(3)},
-    **{f"one_eyed_{t}": pa.int16() for t in range(3)},
-    **{f"two_eyed_{t}": pa.int16() for t in range(3)},
-    "dead_swaps": pa.int32(),
-    "reshuffles": pa.int32(),
-    "passes": pa.int32(),
-}
-assert tuple(STAT_TYPES) == STAT_NAMES
 
 STRING = pa.dictionary(pa.int8(), pa.string())
 NUMPY_TYPES = {
@@ -101,6 +85,23 @@ NUMPY_TYPES = {
 }
 """The numpy type of each Arrow type of a non-text column (Arrow's to_pandas_dtype would import
 pandas, half a second of CPU, in the writer thread of every run)."""
+ARROW_TYPES = {np.dtype(t): a for a, t in NUMPY_TYPES.items()}
+
+
+def stat_columns() -> dict[str, tuple[str, int | None, pa.DataType]]:
+    """The dataset's column of each per-game statistic (simkit.kernels.core.stats.STATS), in order: name ->
+    (the statistic, its team or None, its Arrow type: text for a category, else its declared type)."""
+    columns = {}
+    for stat in STATS:
+        typ = STRING if stat.names else ARROW_TYPES[np.dtype(stat.column)]
+        for team in range(MAX_TEAMS) if stat.per_team else [None]:
+            columns[stat.name if team is None else f"{stat.name}_{team}"] = (stat.name, team, typ)
+    return columns
+
+
+STAT_COLUMNS = stat_columns()
+STAT_TYPES: dict[str, pa.DataType] = {name: typ for name, (*_, typ) in STAT_COLUMNS.items()}
+"""The per-game statistics' columns and their Arrow types."""
 OPTION_TYPES: dict[str, pa.DataType] = {name: option.column_type for name, option in OPTIONS.items()}
 """A column per rule option (simkit.game.options.OPTIONS), in the table's order."""
 CONFIG_TYPES: dict[str, pa.DataType] = {
@@ -198,7 +199,7 @@ def _column(values: np.ndarray, typ: pa.DataType) -> pa.Array:
 
 
 def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
-    """Arrow table of a (n, N_STATS) stats block for games first_game.. of the run `identity`."""
+    """Arrow table of the (n,) GAME_STATS records `stats` of games first_game.. of the run `identity`."""
     n = stats.shape[0]
     rules = identity["rules"]
     games = np.arange(first_game, first_game + n, dtype=np.int64)
@@ -216,12 +217,10 @@ def to_table(stats: np.ndarray, first_game: int, identity: dict) -> pa.Table:
         else:
             columns.append(_column(np.full(n, constants[name], NUMPY_TYPES[typ]), typ))
     columns.append(_column(games, pa.int64()))
-    by_column = np.ascontiguousarray(stats.T)  # the kernel's stats are column by column: no copy
-    for col, (name, typ) in zip(by_column, STAT_TYPES.items()):
-        if name == "end":
-            columns.append(_strings(list(END_NAMES), col))
-        else:
-            columns.append(_column(col, typ))
+    names = {stat.name: stat.names for stat in STATS}
+    for stat, team, typ in STAT_COLUMNS.values():
+        values = stats[stat] if team is None else stats[stat][:, team]
+        columns.append(_strings(list(names[stat]), values) if typ == STRING else _column(values, typ))
     return pa.Table.from_arrays(columns, schema=SCHEMA)
 
 

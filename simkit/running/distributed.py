@@ -70,7 +70,7 @@ import pyarrow.parquet as pq
 from simkit.files.atomic import remove_temporaries
 from simkit.game.play import set_threads, simulate
 from simkit.kernels.batch import new_done
-from simkit.kernels.core.state import N_STATS
+from simkit.kernels.core.stats import GAME_STATS
 from simkit.running import dataset as ds
 from simkit.running.executors import Chunks, Executor, Finished, RunEvents, in_background, noting_compile
 from simkit.version import VERSION
@@ -651,7 +651,7 @@ def _compile(rules, lineup, seed: int, identity: dict) -> None:
     """
     set_threads(1)
     simulate(rules, lineup, seed, 0, 0)
-    table = ds.to_table(np.zeros((1, N_STATS), np.int64), 0, identity)
+    table = ds.to_table(np.zeros(1, GAME_STATS), 0, identity)
     pq.write_table(table, pa.BufferOutputStream(), **ds.WRITE_OPTIONS)
 
 

@@ -23,18 +23,20 @@ One module for the run directory's life: its chunks, lock, resume, refusals and 
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import time
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from simkit.files.atomic import remove_temporaries
 from simkit.files.lock import LOCK_NAME, DirectoryLock, LockedError
 from simkit.game.options import OPTIONS, is_default, shown
 from simkit.game.play import GAME_LOOP, check_games, left_to_compile
-from simkit.game.players import PLAYERS, Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.kernels.players.dispatch import DECISIONS_LOOP_SECONDS
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.distributed import DaskExecutor  # loaded only when a cluster plays
@@ -52,32 +54,32 @@ def default_chunk_size(lineup: Lineup) -> int:
 ENTRY_SECONDS = 2  # an entry point (a batch, a record) around a game loop already compiled: 1-2 s measured
 
 
+@functools.cache
+def compile_seconds() -> dict[str, int]:
+    """Each kernel's first compile, cold, as measured by benchmarks/compile_estimates.py: the game loop's
+    (GAME_LOOP, with random's decision) and each other player's decision's, by name."""
+    return json.loads(resources.files("simkit.data").joinpath("compile_seconds.json").read_text(encoding="utf-8"))
+
+
 def compile_estimate(lineup_spec: str) -> int:
     """Seconds the compile left for a line-up's kernels takes, roughly: of each kernel numba's cache does
-    not hold yet (``simkit.game.play.left_to_compile``), its declared seconds: the game loop's
-    (random's compile_seconds for random alone, ``DECISIONS_LOOP_SECONDS`` for any other line-up) and
-    each player's decision's compile_seconds (60 for a name not known); ENTRY_SECONDS where only an
-    entry point is left. Of several line-ups joined by ' and ' (a study's), each kernel counts once."""
-
-    def seconds(name: str) -> int:
-        return PLAYERS[name].compile_seconds if name in PLAYERS else 60
-
+    not hold yet (``simkit.game.play.left_to_compile``), its measured seconds (``compile_seconds``; a
+    player not measured counts as the slowest measured); ENTRY_SECONDS where only an entry point is left.
+    Of several line-ups joined by ' and ' (a study's), each kernel counts once."""
+    measured = compile_seconds()
+    slowest = max(s for name, s in measured.items() if name != GAME_LOOP)
     left: dict[str, int] = {}
     for spec in lineup_spec.split(" and "):
         names = list(dict.fromkeys(p.split(":")[0].strip() for p in spec.split(",")))
-        alone = names == ["random"]
         teams = max(2, len(names))
         try:
             rules = Rules.make(teams, teams)
             todo = left_to_compile(Lineup.parse(spec, rules), rules)
-        except ValueError:  # a line-up this table does not take: everything, as declared
+        except ValueError:  # a line-up this table does not take: everything
             todo = [GAME_LOOP, *names]
         for item in todo:
-            if item == GAME_LOOP:
-                loop = "random's game loop" if alone else "the game loop"
-                left[loop] = seconds("random") if alone else DECISIONS_LOOP_SECONDS
-            elif item != "random":
-                left[item] = seconds(item)
+            if item != "random":  # random's decision is measured with the game loop
+                left[item] = measured.get(item, slowest)
         if not todo:
             left.setdefault(f"an entry point of {spec}", ENTRY_SECONDS)
     return sum(left.values())

@@ -166,9 +166,9 @@ def warm_up(configs: list[Config], results: Results, events: RunEvents) -> None:
     todo = [c for c in configs if results.aggregate(c) is None]
     if not todo:
         return
-    by_set: dict[type, Config] = {}
+    by_set: dict[frozenset, Config] = {}  # a line-up per set of players: each player's decision loaded once
     for c in todo:
-        by_set.setdefault(type(c.lineup.player_set()), c)
+        by_set.setdefault(frozenset(p.kind.id for p in c.lineup.per_team), c)
     lineups = list(dict.fromkeys(c.lineup.spec for c in todo))
 
     def load() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit.analysis import stats
-from simkit.game.players import PLAYERS, Lineup
+from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, markdown_table, pct
@@ -13,8 +13,9 @@ from simkit.studies.kind import LEGAL_TABLES, Config, Results, Study, StudyKind,
 from simkit.studies.options import StudyError
 from simkit.studies.summary import summary_frame
 
-# The ladder, weakest first: every declared player by its rung (kernels.players.player.Player.ladder).
-SKILL_POLICIES = tuple(p.name for p in sorted(PLAYERS.values(), key=lambda p: p.ladder))
+# The study's round robin by default, weakest first as its published ratings order them (results/skill/): a
+# player declared later joins it only when named here.
+SKILL_POLICIES = ("random", "greedy", "fast", "swift", "lookahead", "ismcts", "ismcts-rich")
 PAIR_GAMES = 2_000
 ANCHOR = "greedy"  # the ratings' zero: a rung every strong player plays often, so their intervals are narrow
 

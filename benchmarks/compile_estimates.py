@@ -1,0 +1,78 @@
+"""The compile notice's estimates, measured: each kernel's first compile, cold, in seconds.
+
+    python benchmarks/compile_estimates.py           # measure and print
+    python benchmarks/compile_estimates.py --write   # and write simkit/data/compile_seconds.json
+
+Each figure is the first call of ``simkit.game.play.simulate`` in a fresh process with a numba cache of
+its own: "game loop" is random play's (the game loop with random's decision), and each other player's is
+its decision's first compile with the game loop already cached. The compile notice
+(``simkit.running.runner.compile_estimate``) reads the file; a player not in it counts as the slowest
+player measured. Measure on a quiet machine after a change to what compiles (a new player, a kernel
+edit that moves compile times), one process at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "simkit" / "data" / "compile_seconds.json"
+GAME_LOOP = "game loop"
+
+FIRST_CALL = """
+import sys, time
+from simkit.game.play import simulate
+from simkit.game.players import Lineup
+from simkit.game.rules import Rules
+rules = Rules.make(2)
+lineup = Lineup.parse(sys.argv[1], rules)
+start = time.perf_counter()
+simulate(rules, lineup, 1, 0, 0)
+print(time.perf_counter() - start)
+"""
+
+
+def first_call(spec: str, cache: Path) -> float:
+    """Seconds of the first simulate() of `spec` at 2p/2t in a fresh process with numba cache `cache`."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL, spec], env=env, capture_output=True, text=True, check=True)
+    return float(done.stdout.split()[-1])
+
+
+def measure() -> dict[str, int]:
+    """Each kernel's first compile in whole seconds (at least 1): the game loop, then each player's decision."""
+    from simkit.game.players import PLAYERS
+
+    with tempfile.TemporaryDirectory() as tmp:
+        loop = Path(tmp) / "loop"
+        seconds = {GAME_LOOP: first_call("random", loop)}
+        print(f"{GAME_LOOP}: {seconds[GAME_LOOP]:.1f} s", flush=True)
+        for name in PLAYERS:
+            if name == "random":
+                continue
+            cache = Path(tmp) / name
+            shutil.copytree(loop, cache)
+            seconds[name] = first_call(name, cache)
+            print(f"{name}: {seconds[name]:.1f} s", flush=True)
+    return {name: max(1, round(s)) for name, s in seconds.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
+    args = parser.parse_args()
+    seconds = measure()
+    if args.write:
+        OUT.write_text(json.dumps(seconds, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
