@@ -121,6 +121,7 @@ def play_to_end(decisions, tb, cfg, seat_policies, params, st, work, log, seed, 
     # int64, not the literal 0: numba would otherwise also compile every kernel they are passed
     # to (log_turn, swap_dead) for the type Literal[int](0) while it types the loop.
     turn, seat, team = 0, np.int64(0), np.int64(0)
+    leader = -1  # the team leading the sequences now, or the last to lead (-1: none yet)
     max_turns = cfg.max_turns
     while True:
         if turn == max_turns:
@@ -142,6 +143,9 @@ def play_to_end(decisions, tb, cfg, seat_policies, params, st, work, log, seed, 
                 if s.first_sequence_turn < 0:
                     s.first_sequence_turn = turn
                     s.first_sequence_team = team
+                if leads(st, team, teams) and team != leader:
+                    s.lead_changes += leader >= 0
+                    leader = team
         if logging:
             if turn <= log.shape[0]:
                 log_turn(tb, st, log[turn - 1], seat, team, result)
@@ -162,6 +166,16 @@ def play_to_end(decisions, tb, cfg, seat_policies, params, st, work, log, seed, 
         s.sequences[u] = st.nseq[u]
         s.chips[u] = st.on_board[u]
     return counted
+
+
+@inline_kernel
+def leads(st, team, teams):
+    """Whether `team` holds strictly more sequences than every other team."""
+    for u in range(teams):
+        if u != team:
+            if st.nseq[u] >= st.nseq[team]:
+                return False
+    return True
 
 
 @kernel

@@ -48,6 +48,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from simkit.game.options import OPTIONS as RULE_OPTIONS
 
 HERE = Path(__file__).resolve().parent
@@ -199,6 +201,21 @@ def every_configuration() -> list[tuple[str, int, int, int, dict, bool]]:
     return corpus() + [c for group in ADDED.values() for c in group]
 
 
+# The statistics the games stamp's hash holds, as int64 in this order: a statistic declared later is
+# derived from the same moves, checked against the naive engine (tests/test_kernel_vs_naive.py).
+STAMP_COLUMNS = (
+    "winner_team",
+    "end",
+    "turns",
+    "first_sequence_turn",
+    "first_sequence_team",
+    *(f"{name}_{t}" for name in ("sequences", "chips", "one_eyed", "two_eyed") for t in range(3)),
+    "dead_swaps",
+    "reshuffles",
+    "passes",
+)
+
+
 def fingerprint(configurations=None, seed: int = 20261201) -> str:
     """sha256 of every configuration's statistics rows and its first game's record (hex);
     configurations: (line-up, players, teams, games, options, swap) tuples, default the corpus.
@@ -218,13 +235,15 @@ def _hash(configurations, seed: int, names: bool) -> str:
     from simkit.game.players import Lineup
     from simkit.game.records import game_record
     from simkit.game.rules import Rules
+    from simkit.kernels.core.stats import COLUMNS, as_rows
 
     h = hashlib.sha256()
     for spec, players, teams, games, options, swap in configurations:
         rules = Rules.make(players, teams, **options)
         lineup = Lineup.parse(SPELLED.get(spec, spec), rules, swap_seats=swap)
         h.update(repr((spec, players, teams, games, sorted(options.items()), swap)).encode())
-        h.update(simulate(rules, lineup, seed, 0, games).tobytes())
+        stats = as_rows(simulate(rules, lineup, seed, 0, games))
+        h.update(np.ascontiguousarray(stats[:, [COLUMNS.index(c) for c in STAMP_COLUMNS]]).tobytes())
         record = game_record(rules, lineup, seed, 0)
         if not names:
             record.pop("policies")

@@ -473,6 +473,8 @@ def stats(record: dict) -> dict:
     dead_swaps = 0
     reshuffles = 0
     passes = 0
+    sequences = [0, 0, 0]
+    leader, lead_changes = None, 0
     for i, turn in enumerate(turns):
         team = turn["seat"] % teams
         if turn["dead"] is not None:
@@ -494,6 +496,11 @@ def stats(record: dict) -> dict:
         if turn["sequences"] and first_turn == -1:
             first_turn = i + 1
             first_team = team
+        sequences[team] += len(turn["sequences"])
+        ahead = [u for u in range(teams) if all(sequences[u] > sequences[v] for v in range(teams) if v != u)]
+        if ahead and ahead[0] != leader:  # the lead passes to a team: a change when another held it before
+            lead_changes += leader is not None
+            leader = ahead[0]
 
     seqs = list(result["sequences"]) + [0] * (3 - teams)
     out: dict = {
@@ -514,4 +521,5 @@ def stats(record: dict) -> dict:
     out["dead_swaps"] = dead_swaps
     out["reshuffles"] = reshuffles
     out["passes"] = passes
+    out["lead_changes"] = lead_changes
     return out

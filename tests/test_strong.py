@@ -513,7 +513,7 @@ def test_the_new_players_beat_random():
     """A sanity check of strength: both win nearly every game against random, seats swapped."""
     for spec in (CHEAP_ISMCTS, "fast", "swift", CHEAP_RICH):
         lineup = Lineup.parse(f"{spec},random", TWO, swap_seats=True)
-        winners = simulate(TWO, lineup, 8, 0, 40)[:, 0]
+        winners = simulate(TWO, lineup, 8, 0, 40)["winner_team"]
         wins = sum(int(w == g % 2) for g, w in enumerate(winners))
         assert wins >= 36, (spec, wins)
 

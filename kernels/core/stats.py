@@ -45,6 +45,11 @@ STATS = (
     Stat("dead_swaps", np.int32, "dead cards swapped"),
     Stat("reshuffles", np.int32, "times the discards were reshuffled into a new draw pile"),
     Stat("passes", np.int32, "turns passed for want of a playable card"),
+    Stat(
+        "lead_changes",
+        np.int16,
+        "times the lead passed from one team to another (the lead: strictly the most sequences; a tie holds none)",
+    ),
 )
 
 # A game's statistics as one record: int64 fields in the order of STATS (a team's: (MAX_TEAMS,)), packed.

@@ -13,6 +13,7 @@ from simkit.kernels.batch import run_batch
 from simkit.kernels.core.jit import is_cached, is_compiled
 from simkit.kernels.core.state import new_log, new_state
 from simkit.kernels.core.stats import GAME_STATS
+from simkit.kernels.core.turn import RANDOM
 from simkit.kernels.engine import play_game, play_to_end
 from simkit.kernels.players.dispatch import decision, decision_type, workspace
 
@@ -115,6 +116,6 @@ def left_to_compile(lineup: Lineup, rules: Rules) -> list[str]:
     if not is_cached(play_to_end, decisions, *loop_args, np.int64(0), np.int64(0), stats):
         left.append(GAME_LOOP)
     signature = decision_type().signature.args
-    kinds = {p.kind.id: p.kind.name for p in lineup.per_team}
+    kinds = {p.kind.id: p.kind.name for p in lineup.per_team if p.kind.id != RANDOM}  # random's: the loop's
     left += [name for i, name in kinds.items() if not is_compiled(decision(i), signature)]
     return left

@@ -78,8 +78,7 @@ def compile_estimate(lineup_spec: str) -> int:
         except ValueError:  # a line-up this table does not take: everything
             todo = [GAME_LOOP, *names]
         for item in todo:
-            if item != "random":  # random's decision is measured with the game loop
-                left[item] = measured.get(item, slowest)
+            left[item] = measured.get(item, slowest)
         if not todo:
             left.setdefault(f"an entry point of {spec}", ENTRY_SECONDS)
     return sum(left.values())
