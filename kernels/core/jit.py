@@ -21,28 +21,83 @@ Functions that allocate (``new_state``, the batch driver) use plain njit.
 
 Numba keys a cached function on its own source file only, so a change to a
 callee in another file would leave callers running stale machine code. Every
-function defined in kernels/ (its subfolders included) is therefore stamped
-with a hash of all its sources: change any kernel file and every kernel
-recompiles.
+function defined in kernels/ is therefore stamped with the hash of its module's
+closure (``closure_hash``): the module and every kernel module it imports, one
+import after another. Editing a player's module recompiles that player's
+functions and those of the modules that import it; editing kernels/core
+recompiles what depends on it; nothing else. A decision called through a
+pointer is not in its caller's machine code, so the game loop does not depend on
+any player. The compile options that change the machine code (numba's bounds
+checks, its optimisation level) are part of every cache entry's key, so checked
+and unchecked code never mix, whatever the cache folder.
 """
 
+import functools
 import hashlib
 import pickle
+import re
 import types
 from functools import partial
 from pathlib import Path
 
-from numba import njit
+from numba import config, njit
 from numba.core import caching
 
 KERNELS_DIR = Path(__file__).resolve().parents[1]
 SOURCES_HASH = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted(KERNELS_DIR.rglob("*.py"), key=lambda p: p.relative_to(KERNELS_DIR).parts))
-).hexdigest()
+).hexdigest()  # every kernel source: a dataset's provenance (its manifest's versions), not the cache's stamp
+
+# A relative import of a kernel module: its dots, its module path and what it imports.
+RELATIVE_IMPORT = re.compile(r"^from (\.+)([\w.]*) import (\([^)]*\)|[^\n]*)", re.MULTILINE)
+
+
+def imported(path: Path) -> set[Path]:
+    """The kernel modules the module at `path` imports (its relative imports: kernels import nothing else
+    of simkit), as resolved paths."""
+    found = set()
+    for dots, module, names in RELATIVE_IMPORT.findall(path.read_text(encoding="utf-8")):
+        base = path.parent
+        for _ in range(len(dots) - 1):
+            base = base.parent
+        if module:
+            target = base.joinpath(*module.split("."))
+            found.add(target / "__init__.py" if target.is_dir() else target.with_suffix(".py"))
+        else:  # from . import name: modules of the package
+            listed = (name.strip(" ()\n") for name in names.split(","))
+            found.update(base / f"{name}.py" for name in listed if (base / f"{name}.py").exists())
+    return found
+
+
+@functools.cache
+def closure(path: Path) -> tuple[Path, ...]:
+    """The module at `path` and every kernel module it imports, one import after another, sorted."""
+    seen, todo = set(), [path.resolve()]
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(imported(module) - seen)
+    return tuple(sorted(seen))
+
+
+@functools.cache
+def closure_hash(path: Path) -> str:
+    """sha256 of the sources of the module at `path` and of every kernel module it imports (``closure``)."""
+    h = hashlib.sha256()
+    for module in closure(path):
+        h.update(module.relative_to(KERNELS_DIR).as_posix().encode() + b"\0" + module.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def compile_flags() -> tuple:
+    """The compile options outside a function's own that change its machine code: numba's bounds checks
+    and optimisation level (part of every cache entry's key)."""
+    return ("boundscheck", bool(config.BOUNDSCHECK), "opt", str(config.OPT))
 
 
 def _stamped(locator):
-    """A cache locator like `locator`, for kernel files, stamped with SOURCES_HASH."""
+    """A cache locator like `locator`, for kernel files, stamped with the hash of the module's closure."""
 
     class KernelLocator(locator):
         @classmethod
@@ -52,7 +107,7 @@ def _stamped(locator):
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self):
-            return (super().get_source_stamp(), SOURCES_HASH)
+            return (super().get_source_stamp(), closure_hash(Path(self._py_file).resolve()))
 
     return KernelLocator
 
@@ -78,10 +133,23 @@ def _install_stamp() -> None:
     if not getattr(impl, "_simkit_stamped", False):
         impl._locator_classes = [_stamped(c) for c in locators] + list(locators)
         impl._simkit_stamped = True
+    cache = caching.Cache
+    if not getattr(cache, "_simkit_flagged", False):
+        cache._index_key = _with_flags(cache._index_key)
+        cache._simkit_flagged = True
     index = caching.IndexDataCacheFile
     if not getattr(index, "_simkit_tolerant", False):
         index._load_index = _obsolete_if_unreadable(index._load_index)
         index._simkit_tolerant = True
+
+
+def _with_flags(index_key):
+    """numba's cache index key of a compiled function, with the compile flags (``compile_flags``) added."""
+
+    def key(self, sig, codegen):
+        return (*index_key(self, sig, codegen), compile_flags())
+
+    return key
 
 
 def _obsolete_if_unreadable(load_index):
@@ -103,9 +171,11 @@ def _obsolete_if_unreadable(load_index):
 
 
 def is_stamped(dispatcher) -> bool:
-    """Whether a compiled kernel's cache entry carries SOURCES_HASH (for the tests)."""
+    """Whether a compiled kernel's cache entry carries its module's closure hash (for the tests)."""
     locator = dispatcher._cache._impl.locator
-    return type(locator).__name__ == "KernelLocator" and locator.get_source_stamp()[1] == SOURCES_HASH
+    return type(locator).__name__ == "KernelLocator" and locator.get_source_stamp()[1] == closure_hash(
+        Path(locator._py_file).resolve()
+    )
 
 
 _install_stamp()
