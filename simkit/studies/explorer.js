@@ -36,6 +36,7 @@
   const tableOrder = (t) => t.match(/\d+/g).map(Number);
   const byTable = (a, b) => { const x = tableOrder(a), y = tableOrder(b); return x[0] - y[0] || x[1] - y[1]; };
   const unique = (xs) => [...new Set(xs)];
+  const tableText = (t) => t.replace("p", "p/");  // 8p2t -> 8p/2t
 
   function fill(select, values, wanted, text) {
     select.replaceChildren(...values.map((v) => el("option", { value: v }, text ? text(v) : v)));
@@ -52,7 +53,7 @@
   function settle(state) {
     const study = studies.get(state.study) || DATA.studies[0];
     fill(picks.study, DATA.studies.map((s) => s.name), study.name);
-    fill(picks.table, unique(study.rows.map((r) => r.table)).sort(byTable), state.table, (t) => t.replace("p", "p / "));
+    fill(picks.table, unique(study.rows.map((r) => r.table)).sort(byTable), state.table, tableText);
     const atTable = study.rows.filter((r) => r.table === picks.table.value);
     fill(picks.lineup, unique(atTable.map((r) => r.lineup)), state.lineup);
     const played = atTable.filter((r) => r.lineup === picks.lineup.value);
@@ -67,18 +68,19 @@
     return Object.fromEntries(KEYS.map((k) => [k, picks[k].value]));
   }
 
-  function shown(value, unit) {
+  // A number as the summaries write it: 2 decimals (1 for turns and Elo points), a sign where it is a difference.
+  function shown(value, unit, signed) {
     if (value === null || value === undefined) return "—";
-    const digits = unit === "turns" || unit === "Elo" ? 1 : 2;
-    const sign = value > 0 && unit !== "turns" ? "+" : "";
-    return sign + value.toFixed(digits);
+    const text = value.toFixed(unit === "turns" || unit === "Elo" ? 1 : 2);
+    return signed && value >= 0 ? "+" + text : text;
   }
 
-  function estimate(m, unit) {
+  function estimate(m, unit, signed) {
     const [value, low, high] = m;
     const u = unit === "pp" ? " pp" : unit === "%" ? "%" : " " + unit;
-    return `${shown(value, unit)}${u} [${shown(low, unit)}, ${shown(high, unit)}]`;
+    return `${shown(value, unit, signed)}${u} [${shown(low, unit, signed)}, ${shown(high, unit, signed)}]`;
   }
+
 
   function holm(p) {
     if (p === null || p === undefined) return "";
@@ -91,11 +93,11 @@
   function describe(view) {
     const { study, row } = view;
     const source = study.sources[row.source];
-    const items = source.measures.map(([name, unit], i) => {
+    const items = source.measures.map(([name, unit, signed], i) => {
       const m = row.measures[i];
       return el("tr", { "data-measure": String(i) },
         el("th", {}, name),
-        el("td", { class: "explorer-estimate" }, estimate(m, unit)),
+        el("td", { class: "explorer-estimate" }, estimate(m, unit, signed)),
         el("td", { class: "explorer-holm" }, holm(m[3])));
     });
     const facts = [`${row.games === null ? "—" : row.games.toLocaleString("en")} games`,
@@ -123,7 +125,7 @@
                                       high: r.measures[0][2], chosen: r === row }));
     const spec = JSON.parse(JSON.stringify(SPEC));
     spec.datasets = { rows: values, zero: [{ x: 0 }] };
-    spec.title = { text: `${name} (${unit}) at ${row.table}, ${row.lineup}`, anchor: "start" };
+    spec.title = { text: `${name} (${unit}) at ${tableText(row.table)}, ${row.lineup}`, anchor: "start" };
     if (embedded) embedded.finalize();
     embedded = await vegaEmbed(chart, spec, { actions: false, renderer: "svg" });
     embedded.view.addEventListener("click", (event, item) => {

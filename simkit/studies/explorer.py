@@ -39,7 +39,8 @@ STYLE = HERE / "explorer.css"
 @dataclass(frozen=True)
 class Measure:
     """One estimate of a row: its value column, the interval's columns (VALUE_low, VALUE_high unless named),
-    its unit ('pp' and '%' shown times 100) and the column of its Holm-adjusted p-value, if any."""
+    its unit ('pp' and '%' shown times 100), the column of its Holm-adjusted p-value, if any, and whether it is
+    shown with its sign (a difference, an edge) or without (a rate, a length)."""
 
     name: str
     column: str
@@ -47,6 +48,7 @@ class Measure:
     holm: str = ""
     low: str = ""
     high: str = ""
+    signed: bool = True
 
     def values(self, row: pd.Series) -> list:
         """[value, low, high, p (Holm) or None], in the unit shown."""
@@ -61,8 +63,8 @@ ADVANTAGE = Measure("team 0's advantage, decided games", "advantage", holm="p_ho
 SUMMARY = (
     ADVANTAGE,
     Measure("relative advantage", "relative_advantage", "%"),
-    Measure("stalemates and games at the turn cap", "drawishness"),
-    Measure("mean game length", "duration", "turns"),
+    Measure("stalemates and games at the turn cap", "drawishness", signed=False),
+    Measure("mean game length", "duration", "turns", signed=False),
 )
 
 
@@ -121,7 +123,11 @@ SOURCES: dict[str, tuple[Source, ...]] = {
     "skill": (
         Source("summary.csv", CONFIGURATIONS, "{label}", SUMMARY),
         Source(
-            "pairs.csv", "pairs", "{a} against {b}", (Measure("the first named's score", "a_score", "%"),), "{a},{b}"
+            "pairs.csv",
+            "pairs",
+            "{a} against {b}",
+            (Measure("the first named's score", "a_score", "%", signed=False),),
+            "{a},{b}",
         ),
         Source(
             "ratings.csv",
@@ -138,14 +144,14 @@ SOURCES: dict[str, tuple[Source, ...]] = {
             "verdicts.csv",
             "answers",
             "{family}: the answer {setting}",
-            (ADVANTAGE, Measure("largest gap between two teams", "max_gap")),
+            (ADVANTAGE, Measure("largest gap between two teams", "max_gap", signed=False)),
             verdict="fair",
         ),
         Source(
             "checks.csv",
             "checks by another player",
             "{family} {setting}, found by {found_by}",
-            (ADVANTAGE, Measure("largest gap between two teams", "max_gap")),
+            (ADVANTAGE, Measure("largest gap between two teams", "max_gap", signed=False)),
             "{checked_by}",
             verdict="holds",
         ),
@@ -297,7 +303,7 @@ def study_page(folder: Path) -> StudyPage:
     tables = sorted({(int(p), int(t)) for p, t in zip(summary["players"], summary["teams"])})
     for s, source in enumerate(src for src in SOURCES[kind] if (folder / src.file).exists()):
         frame = summary if source.file == "summary.csv" else pd.read_csv(folder / source.file)
-        measures = [[m.name, m.unit] for m in source.measures]
+        measures = [[m.name, m.unit, m.signed] for m in source.measures]
         page.sources.append(
             {"file": source.file, "title": source.title, "measures": measures, "verdict": source.verdict}
         )
