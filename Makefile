@@ -25,6 +25,7 @@ $(INSTALLED): pyproject.toml
 
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
+	@echo "simkit is $(VENV)/bin/simkit: 'source $(VENV)/bin/activate' puts it on your PATH, then 'simkit --help'."
 
 # The code make lint checks: ruff check with the rules of pyproject.toml's [tool.ruff], and ruff format
 # --check (`make format` lays it out).
