@@ -95,6 +95,16 @@ def visit(browser) -> Iterator[Visit]:
     v.context.close()
 
 
+def _published(table: str, players: int, teams: int, policies: str, **where: str):
+    """The one row of a published CSV (a study's folder/file) at a table and line-up, where each column is as given."""
+    frame = pd.read_csv(RESULTS / table)
+    chosen = (frame.players == players) & (frame.teams == teams) & (frame.policies == policies)
+    for column, value in where.items():
+        chosen &= frame[column] == value
+    (row,) = frame[chosen].itertuples()
+    return row
+
+
 def _interval(value: float, low: float, high: float) -> str:
     """An estimate as the explorer shows it (proportions shown as percentage points)."""
     return f"{100 * value:+.2f} pp [{100 * low:+.2f}, {100 * high:+.2f}]"
@@ -111,11 +121,7 @@ def test_the_explorer_opens_from_a_file_and_fetches_nothing(visit):
 def test_a_study_table_and_line_up_show_the_numbers_of_its_csv(visit):
     visit.open("explorer.html")
     visit.choose(study="hand-size", table="8p2t", lineup="greedy", change="9 cards each")
-    summary = pd.read_csv(RESULTS / "hand-size" / "summary.csv")
-    (row,) = summary[
-        (summary.players == 8) & (summary.teams == 2) & (summary.policies == "greedy")
-        & (summary.label == "9 cards each")
-    ].itertuples()  # fmt: skip
+    row = _published("hand-size/summary.csv", 8, 2, "greedy", label="9 cards each")
     shown = visit.page.locator("#explorer-numbers .explorer-estimate").first.inner_text()
     assert shown == _interval(row.advantage, row.advantage_low, row.advantage_high)
     assert f"{row.games:,} games" in visit.page.locator("#explorer-facts").inner_text()
@@ -135,11 +141,7 @@ def test_a_permalink_opens_the_same_view(visit, browser):
     try:
         again.open("explorer.html" + address)
         assert again.chosen() == view
-        shifts = pd.read_csv(RESULTS / "variants" / "shifts.csv")
-        (row,) = shifts[
-            (shifts.players == 12) & (shifts.teams == 2) & (shifts.policies == "swift")
-            & (shifts.variant == "late card, K = 5")
-        ].itertuples()  # fmt: skip
+        row = _published("variants/shifts.csv", 12, 2, "swift", variant="late card, K = 5")
         shown = again.page.locator("#explorer-numbers .explorer-estimate").first.inner_text()
         assert shown == _interval(row.advantage_shift, row.advantage_shift_low, row.advantage_shift_high)
         assert again.outside() == []
