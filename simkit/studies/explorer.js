@@ -117,7 +117,11 @@
     commands.replaceChildren(...parts);
   }
 
+  // The chart of a view. Draws run one after another, a view drawn only if it is still the latest, and the
+  // page is ready (data-ready="true") once the latest is drawn.
   let embedded = null;
+  let latest = 0;
+  let drawing = Promise.resolve();
   async function draw(view) {
     const { study, rows, row } = view;
     const [name, unit] = study.sources[row.source].measures[0];
@@ -144,7 +148,11 @@
     link.href = hash;
     describe(view);
     root.dataset.ready = "false";
-    draw(view).then(() => { root.dataset.ready = "true"; });
+    const token = ++latest;
+    drawing = drawing
+      .then(() => (token === latest ? draw(view) : null))
+      .catch((error) => console.error(error))
+      .then(() => { if (token === latest) root.dataset.ready = "true"; });
   }
 
   function fromAddress() {
