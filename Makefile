@@ -14,7 +14,7 @@ BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 
-.PHONY: run lint format test test-quick test-boundscheck bench results clean-cache docs
+.PHONY: run lint format test test-quick test-boundscheck test-browser bench results clean-cache docs
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -25,6 +25,7 @@ $(INSTALLED): pyproject.toml
 
 run: $(INSTALLED)  ## the default study: the first player's advantage at every table, random and greedy play (into runs/)
 	$(VENV)/bin/simkit study first-player
+	@echo "simkit is $(VENV)/bin/simkit: 'source $(VENV)/bin/activate' puts it on your PATH, then 'simkit --help'."
 
 # The code make lint checks: ruff check with the rules of pyproject.toml's [tool.ruff], and ruff format
 # --check (`make format` lays it out).
@@ -40,7 +41,7 @@ format: $(INSTALLED)  ## ruff format: lay the code out as make lint expects
 
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) -m tests.warm --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
-	$(PYTEST)
+	$(PYTEST) -m "not browser"
 	$(MAKE) --no-print-directory test-boundscheck
 
 test-quick: $(INSTALLED)  ## day to day: rules, perft, golden records, the kernel against the naive engine, options, reports
@@ -91,6 +92,17 @@ $(DOCS_INSTALLED): $(INSTALLED) pyproject.toml
 docs: $(DOCS_INSTALLED)  ## the documentation site into site/ (git-ignored); warnings are errors, then its links are checked
 	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(PY) -m mkdocs build --strict --site-dir site
 	$(PY) docs/check_links.py site
+
+BROWSER_INSTALLED := $(VENV)/.browser-installed
+
+$(BROWSER_INSTALLED): $(INSTALLED) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[browser]'
+	touch $(BROWSER_INSTALLED)
+
+# Playwright drives Debian's Chromium (apt-get install chromium): its own browser download cannot run here.
+# SIMKIT_SCREENSHOTS=1 writes the explorer's screenshots into docs/images/.
+test-browser: docs $(BROWSER_INSTALLED)  ## the explorer in a real browser, from file://: no request out, numbers, permalinks
+	$(PY) -m pytest -q -m browser tests/test_explorer_browser.py
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks, printed (docs/guide/performance.md holds the latest)
 	$(PY) benchmarks/bench.py

@@ -1,6 +1,8 @@
 """Pages made when the site is built (mkdocs-gen-files), so they cannot drift from their sources.
 
 - reference/cli.md: the command reference, from the Typer app itself (Typer's own `utils docs`).
+- explorer.md: docs/explorer.md with the explorer of every published study where its marker is
+  (simkit.studies.explorer), its data, chart and scripts inline.
 - results/: the published findings, study summaries, plots and the rules card (markdown, PNG, PDF), copied
   from the repository's results/, and any other published file one of those pages links to (a study's
   protocol.toml, a CSV table). A link of theirs to a page of docs/ (``[...](../docs/research.md)`` in
@@ -16,6 +18,8 @@ from pathlib import Path
 
 import mkdocs_gen_files
 
+from simkit.studies.explorer import MARKER, explorer_html
+
 ROOT = Path(__file__).resolve().parent.parent
 
 cli = subprocess.run(
@@ -26,6 +30,10 @@ with mkdocs_gen_files.open("reference/cli.md", "w") as page:
     page.write("Generated from the command line's own help when the site is built.\n\n")
     # "NAME[:KEY=VALUE...][,NAME...]" in a help text is not a Markdown reference link
     page.write(cli.replace("# `simkit`", "# Command line: `simkit`", 1).replace("][", "]\\["))
+
+explorer = (ROOT / "docs" / "explorer.md").read_text(encoding="utf-8")
+with mkdocs_gen_files.open("explorer.md", "w") as page:
+    page.write(explorer.replace(MARKER, explorer_html(ROOT / "results"), 1))
 
 # Only the published files (tracked by git), not a clone's own runs and studies.
 tracked = subprocess.run(["git", "ls-files", "results"], check=True, capture_output=True, text=True,

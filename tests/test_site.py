@@ -72,14 +72,17 @@ def _nav_pages(nav) -> list[str]:
 
 
 def test_the_menu_holds_the_published_pages_the_readme_points_to():
-    """The findings, the rules card and the published results' page are in the site's menu (mkdocs.yml's nav),
-    not only pages a link reaches."""
+    """The findings, the rules card, the explorer, the published results' page and every published page of
+    results/ (each study's summary, the runs, the archive) are in the site's menu (mkdocs.yml's nav), not only
+    pages a link reaches."""
     yaml = pytest.importorskip("yaml")
 
     loader: Any = type("Loader", (yaml.SafeLoader,), {})  # mkdocs.yml's !!python/name: tags read as their text
     loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: suffix)
     nav = _nav_pages(yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)["nav"])
-    assert {"results/FINDINGS.md", "results/fair-sequence-card.md", "results/README.md"} <= set(nav), nav
+    assert {"results/FINDINGS.md", "results/fair-sequence-card.md", "results/README.md", "explorer.md"} <= set(nav)
+    published = {p.relative_to(ROOT).as_posix() for p in (ROOT / "results").rglob("*.md")}
+    assert published <= set(nav), sorted(published - set(nav))
 
 
 def test_the_built_site_links_only_to_files(tmp_path):

@@ -27,8 +27,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from simkit.files.atomic import replacing
+from simkit.game.options import HAND_SIZE
 
 FAIR: dict[str, Any] = dict(color="0.35", linestyle="--", linewidth=1)
+USUAL_HAND: dict[str, Any] = dict(color="0.55", linestyle="-.", linewidth=1.2, zorder=0, label="the table's usual hand")
+"""The vertical line at a table's usual hand size (the rules'), in the hand-size figures."""
 MARKERS = "osD^v<>"
 DASHES: tuple[Any, ...] = (":", "-.", (0, (5, 2)), (0, (1, 3)), (0, (3, 1, 1, 1, 1, 1)))
 """Each line-up's dash for its vertical lines (marked too, at the top, by its marker): two at one place stay two."""
@@ -170,8 +173,8 @@ def _sweep_series(advantage, length, rows: pd.DataFrame, lineup: str, j: int, n:
 
 
 def hand_size(summary: pd.DataFrame) -> Figure:
-    """Team 0's advantage (decided games) and the mean game length against the common hand size; at several
-    tables, a panel of each for every table (hand_size_tables)."""
+    """Team 0's advantage (decided games) and the mean game length against the common hand size, the table's
+    usual hand marked; at several tables, a panel of each for every table (hand_size_tables)."""
     sweep = summary[summary["study_group"] == "sweep"].copy()
     sweep["size"] = sweep["hand_size"].astype(int)
     if len({(int(p), int(t)) for p, t in zip(sweep["players"], sweep["teams"])}) > 1:
@@ -180,6 +183,8 @@ def hand_size(summary: pd.DataFrame) -> Figure:
     groups = list(sweep.groupby("policies", sort=False))
     for j, (lineup, rows) in enumerate(groups):
         _sweep_series(left, right, rows.sort_values("size"), lineup, j, len(groups), 0.08, capsize=3)
+    for ax in (left, right):
+        ax.axvline(HAND_SIZE[int(sweep["players"].iloc[0])], **USUAL_HAND)
     left.axhline(0, **FAIR, label="fair share (no advantage)")
     left.set_title("First player's team: its advantage")
     left.set_xlabel("cards in every hand")
@@ -195,7 +200,8 @@ def hand_size(summary: pd.DataFrame) -> Figure:
 
 def hand_size_tables(sweep: pd.DataFrame) -> Figure:
     """The sweep at several tables: for each table, team 0's advantage (top block of panels) and the mean game
-    length (bottom block) against the common hand size, one series per line-up with its 95% interval."""
+    length (bottom block) against the common hand size, one series per line-up with its 95% interval, the
+    table's usual hand marked (a vertical line; its size in the title)."""
     tables = sorted({(int(p), int(t)) for p, t in zip(sweep["players"], sweep["teams"])})
     lineups = list(dict.fromkeys(sweep["policies"]))
     ncols = min(5, len(tables))
@@ -209,7 +215,9 @@ def hand_size_tables(sweep: pd.DataFrame) -> Figure:
             if len(rows):
                 _sweep_series(top, bottom, rows, lineup, j, len(lineups), 0.1, capsize=2, markersize=4, color=f"C{j}")
         top.axhline(0, **FAIR, label="fair share (no advantage)")
-        top.set_title(f"{players}p/{teams_}t: team 0's advantage", fontsize=9)
+        for ax in (top, bottom):
+            ax.axvline(HAND_SIZE[players], **USUAL_HAND)
+        top.set_title(f"{players}p/{teams_}t: team 0's advantage (usual hand {HAND_SIZE[players]})", fontsize=9)
         top.set_ylabel("advantage (pp)", fontsize=8)
         bottom.set_title(f"{players}p/{teams_}t: game length", fontsize=9)
         bottom.set_ylabel("mean turns", fontsize=8)

@@ -7,6 +7,8 @@ tables, the plots, summary.md and study.json.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence, Set
 from pathlib import Path
 from types import SimpleNamespace
@@ -32,6 +34,62 @@ ADVANTAGE_NOTE = (
     "advantage: team 0's share of the decided games minus its fair share, 95% CI in brackets; "
     "p (Holm): the test of advantage = 0, adjusted over the study"
 )
+
+
+def table_id(players: int, teams: int) -> str:
+    """A table's name in an address: '8p2t' (summary.md's anchor of the table, the explorer's table=)."""
+    return f"{players}p{teams}t"
+
+
+TABLE_TEXT = re.compile(r"(\d+)p ?/ ?(\d+)t")
+"""A table as the key tables write it: '8p / 2t' or '8p/2t'."""
+
+EXPLORER = Path(__file__).resolve().parents[2] / "docs" / "explorer.md"
+"""The explorer's page in the source tree (the documentation site's explorer.html)."""
+
+
+def explorer_link(out: Path) -> str | None:
+    """The link from a published study's summary.md (a folder of the source tree's results/) to the explorer's
+    page; None for a study written anywhere else (the explorer shows the published ones only)."""
+    if not EXPLORER.exists() or Path(out).resolve().parent != EXPLORER.parents[1] / "results":
+        return None
+    return Path(os.path.relpath(EXPLORER, Path(out).resolve())).as_posix()
+
+
+def _tables(summary: pd.DataFrame) -> list[tuple[int, int]]:
+    return sorted({(int(p), int(t)) for p, t in zip(summary["players"], summary["teams"])})
+
+
+def anchored(key: pd.DataFrame, tables: list[tuple[int, int]]) -> pd.DataFrame:
+    """The key table with an anchor (an id, 8p2t) in the first cell of each table's first row, so an address
+    ending #8p2t opens summary.md there: by its column 'table', else at the first row (a study of one table)."""
+    key = key.astype(str)
+    marks: dict[str, int] = {}
+    if "table" in key.columns:
+        for i, text in enumerate(key["table"]):
+            found = TABLE_TEXT.fullmatch(text.strip())
+            if found:
+                marks.setdefault(table_id(int(found[1]), int(found[2])), i)
+    elif len(tables) == 1 and len(key):
+        marks[table_id(*tables[0])] = 0
+    for name, i in marks.items():
+        key.iat[i, 0] = f'<a id="{name}"></a>{key.iat[i, 0]}'
+    return key
+
+
+def tables_line(name: str, tables: list[tuple[int, int]], explorer: str | None) -> str:
+    """summary.md's line of its tables: each table's anchor on the page and, for a published study, the
+    explorer's view of the study and of each table (its address's query: ?study=NAME&table=8p2t)."""
+    here = " · ".join(f"[{p}p/{t}t](#{table_id(p, t)})" for p, t in tables)
+    lines = [f"The tables on this page: {here}."]
+    if explorer:
+        view = f"{explorer}?study={name}"
+        each = " · ".join(f"[{p}p/{t}t]({view}&table={table_id(p, t)})" for p, t in tables)
+        lines.append(
+            f"Every row of this study, with its interval, games, Holm status and the command that plays it, in "
+            f"[the explorer]({view}): {each}."
+        )
+    return "\n".join(lines) + "\n"
 
 
 def summary_row(config: Config, agg: Aggregate) -> dict:
@@ -233,7 +291,8 @@ def write_summary(
         plots.save(figure, out / name)
     _remove_stale(out, {"summary.csv", *(f"{name}.csv" for name in tables.extra), *figures})
     commands = [c for c in recorded_commands(out, command) if not set(policies_named(c, study.kind)) <= gone]
-    write_text(out / "summary.md", summary_markdown(study, tables, commands, list(figures)))
+    page = summary_markdown(study, tables, commands, list(figures), out.name, explorer_link(out))
+    write_text(out / "summary.md", page)
     write_study_file(out, study, configs, commands)
     return tables
 
@@ -247,8 +306,12 @@ def _remove_stale(out: Path, written: set[str]) -> None:
             path.unlink()
 
 
-def summary_markdown(study: Study, tables: Tables, commands: list[str], figures: list[str]) -> str:
-    """summary.md: the question, the commands that regenerate it, the key table, the sections, the plots, notes."""
+def summary_markdown(
+    study: Study, tables: Tables, commands: list[str], figures: list[str], name: str = "", explorer: str | None = None
+) -> str:
+    """summary.md: the question, the commands that regenerate it, its tables (tables_line), the key table with an
+    anchor at each table, the sections, the plots, notes. name: the study's folder, as the explorer names it;
+    explorer: the link to the explorer's page (explorer_link)."""
 
     versions = ds.versions()
     lineups = "; ".join(f"{lineup}: {games:,} games per {study.kind.unit}" for lineup, games in study.lineups.items())
@@ -261,8 +324,12 @@ def summary_markdown(study: Study, tables: Tables, commands: list[str], figures:
     ]
     if tables.headline:
         parts.insert(1, tables.headline)
+    shown = _tables(tables.summary) if len(tables.summary) else []
+    if shown:
+        parts.append(tables_line(name or study.kind.name, shown, explorer))
     if tables.key is not None:
-        parts.append(markdown_table(list(tables.key.columns), tables.key.astype(str).itertuples(index=False)))
+        key = anchored(tables.key, shown)
+        parts.append(markdown_table(list(key.columns), key.itertuples(index=False)))
     parts += tables.sections
     for name in figures:
         parts.append(f"![{name}]({name})\n")
