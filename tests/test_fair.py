@@ -211,6 +211,8 @@ def test_the_command_prints_its_looks_and_verdict_and_json(tmp_path, monkeypatch
     assert text.exit_code == 0, text.output
     assert "look 1 of 8: 4,000 games" in text.output and "Not fair:" in text.output
     assert "simkit fair --players 2 --teams 2 --policy random --margin 1" in text.output
+    assert "No rule option is given: this is the game without a rule" in text.output
+    assert "this look's interval would be a" in text.output
     assert (tmp_path / "runs" / "fair" / "p2t2-random-m1" / "fair.json").exists()
     as_json = runner.invoke(app, ["fair", "--policy", "random", "--margin", "1", "--format", "json"])
     record = json.loads(as_json.stdout)
@@ -218,3 +220,51 @@ def test_the_command_prints_its_looks_and_verdict_and_json(tmp_path, monkeypatch
     assert f"{record['games']:,} games ({record['decided']:,} decided)" in text.output  # replayed from disk
     bad = runner.invoke(app, ["fair", "--policy", "random", "--margin", "30"])
     assert bad.exit_code == 1 and bad.output.startswith("error: --margin must lie between")
+
+
+def _not_fair_look(p: fair.Plan, value: float, half: float) -> sq.Look:
+    return sq.Look(
+        1, p.looks[0], p.looks[0], p.design.boundaries[0], value, value - half, value + half, verdict="not fair"
+    )
+
+
+def test_the_verdict_says_the_edge_without_the_rule_beside_the_edge_with_it() -> None:
+    """A house rule at 6p/2t under greedy play, team 0 one card fewer (--hand-size 4,5): not fair at
+    -9.88 pp. The sentence gives the published edge without a rule (+4.37 pp, the first-player study) and says
+    the rule over-corrects; a rule that leaves the edge on its side says it trims it, not enough; a fair one
+    that it brings it within the margin; a line-up no study measured says how to measure it."""
+    rules = Rules.make(6, 2, hand_size="4,5")
+    p = fair.plan(rules, Lineup.parse("greedy", rules), 2026, None)
+    without = fair.without_rule(rules, p.lineup)
+    assert without is not None and without.source == "first-player/summary.csv" and without.games == 1_000_000
+    over = _not_fair_look(p, -0.0988, 0.0133)
+    text = fair.sentence(p, fair.Outcome("not fair", over, [over], None), "simkit fair")
+    assert text.startswith("Not fair: team 0's edge -9.88 pp [-11.21, -8.55], outside ±0.5 pp")
+    assert "Without the rule team 0's edge is +4.37 pp [+4.28, +4.47] (a 95% interval" in text
+    assert "with it -9.88 pp, a move of -14.3 pp: the rule over-corrects" in text
+    short = _not_fair_look(p, 0.0188, 0.0067)
+    assert "the rule trims the edge, not enough" in fair.sentence(p, fair.Outcome("not fair", short, [short], None), "")
+    record = fair.as_json(p, fair.Outcome("not fair", over, [over], None), "simkit fair")
+    assert record["without_rule"]["advantage"] == pytest.approx(without.advantage[0])
+    strong = Rules.make(6, 3, handicap=(13, 8))
+    q = fair.plan(strong, Lineup.parse("swift", strong), 2026, None)
+    inside = sq.Look(3, 16_000, 15_000, q.design.boundaries[2], 0.001, -0.006, 0.008, 0.01, 0.0, 0.018, verdict="fair")
+    text = fair.sentence(q, fair.Outcome("fair", inside, [inside], None), "")
+    assert "results/confirmation-2/estimates.csv" in text and "the rule brings it within the margin" in text
+    fast = fair.plan(rules, Lineup.parse("fast", rules), 2026, None)
+    text = fair.sentence(fast, fair.Outcome("not fair", over, [over], None), "")
+    assert "No published study measured this table under fast without a rule: `simkit run --players 6" in text
+
+
+@pytest.mark.parametrize("teams, not_fair", [(2, "5%"), (3, "9%")])
+def test_the_verdict_says_in_plain_words_what_its_interval_is_and_each_error(teams, not_fair) -> None:
+    """The repeated confidence interval's coverage at one look (99.87% at the first) in a plain sentence: why
+    it is wider than a one-off 95% interval, and the chance of each wrong verdict, as stated and tested above."""
+    rules = Rules.make(6, teams, late_card=5)
+    p = fair.plan(rules, Lineup.parse("greedy", rules), 2026, None)
+    k = _not_fair_look(p, 0.02, 0.005)
+    text = fair.sentence(p, fair.Outcome("not fair", k, [k], None), "")
+    assert "wider than a one-off 95% interval because the test may look at the games 8 times" in text
+    assert "taken alone, this look's interval would be a 99.87% interval" in text
+    assert f"fair rule is called not fair at most {not_fair} of the time" in text
+    assert f"{sq.NOT_FAIR_ERROR[teams]:.0%}" == not_fair
