@@ -1340,8 +1340,9 @@ def test_line_ups_keep_one_order_whatever_joined_them():
 
 def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(tmp_path):
     """The summary replays every search on disk (`whole`: every table); a per-seat hand size
-    (--players 3 --hand-size 6,7,7) does not fit two seats (a list cycles over larger tables), and
-    that table is left out instead of ending the study with an error after its last game."""
+    (--players 3 --hand-size 6,7,7) does not fit two seats, nor any two-team table (a list cycles over a
+    larger table only in step with its teams: the three-team tables), and those tables are left out instead
+    of ending the study with an error after its last game."""
     from simkit.studies.compensation_plan import searches, whole
     from simkit.studies.kind import Results
 
@@ -1350,7 +1351,8 @@ def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(
         (s.rules.players, s.rules.teams): s.rules.hand_size
         for s, _ in searches(whole(study), Results(tmp_path, study.seed))
     }
-    assert (2, 2) not in found and found[3, 3] == (6, 7, 7) and found[4, 2] == (6, 7, 7, 6)
+    assert (2, 2) not in found and found[3, 3] == (6, 7, 7) and found[6, 3] == (6, 7, 7, 6, 7, 7)
+    assert {table for table in found if table[1] == 2} == set()  # 4,5,4-like cycles at 4p/2t and up: refused
     with pytest.raises(RulesError):  # a table chosen on the command line that the option does not fit
         searches(
             make_study("compensation", ["greedy"], 100, rules={"players": 2, "hand_size": "6,7,7"}),
