@@ -23,7 +23,9 @@ rule's hypothesis is that team 0's advantage lies within ±MARGIN and, at a
 three-team table, that every pairwise gap between two teams' shares lies
 within ±GAP_MARGIN: an intersection-union test, whose p-value is the largest
 of its parts' (two one-sided normal tests each). Holm's step-down over the
-rules' p-values holds the family-wise error at FAMILY_ERROR. The games of a
+rules' p-values holds the family-wise error at FAMILY_ERROR: one confirmation's,
+as a later confirmation of the same rules adds its own (the summary counts the
+earlier ones it was planned from: at most the sum over the attempts). The games of a
 rule give it a chance of at least ALL_PASS ** (1 / rules) to pass at
 Bonferroni's level (Holm passes whatever Bonferroni passes), under the
 shares pooled from the compensation search and the previous confirmation,
