@@ -6,12 +6,15 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import tomli_w
 
 from simkit.analysis import stats
 from simkit.game.rules import Rules
+from simkit.presentation.render import markdown_table
 from simkit.studies import confirmation as cf
+from simkit.studies.summary import anchored
 from simkit.studies import confirmation_protocol as cp
 from simkit.studies.loop import run_study
 
@@ -277,3 +280,50 @@ def test_a_small_protocol_plays_and_decides(tmp_path, published) -> None:
     edited = dict(protocol, family_error=0.1)
     with pytest.raises(cp.StudyError, match="another study"):
         run_study(cf.study_of(edited), tmp_path)
+
+
+def test_the_published_summary_says_what_the_code_writes_from_its_files() -> None:
+    """results/confirmation-2/summary.md's key table and the paragraph under it are what the study's code
+    writes from the confirmation's published files (verdicts, its summary's stalemates and games won): its
+    words change with the code, no game replayed."""
+    folder = Path("results/confirmation-2")
+    verdicts = pd.read_csv(folder / "verdicts.csv")
+    summary = pd.read_csv(folder / "summary.csv")
+    verdicts["stalemate_rate"] = summary[summary.study_group == "verdict"].stalemate_rate.to_numpy()
+    by = cp.published_wins(folder)
+    wins = [by[(v["players"], v["teams"], v["lineup"])] for v in SECOND["verdict"]]
+    key = anchored(cf._key(verdicts, "99.50%", SECOND), sorted(set(zip(verdicts.players, verdicts.teams))))
+    text = (folder / "summary.md").read_text(encoding="utf-8")
+    assert markdown_table(list(key.columns), key.astype(str).itertuples(index=False)).rstrip("\n") in text
+    family = cf._family_text(SECOND, verdicts, "99.50%", wins)
+    assert family.rstrip("\n") in text
+    assert "so over both attempts that chance is at most 10%" in family  # the same rules, confirmed twice
+    assert "9p/3t strong (--handicap 10,7), passed at Holm's 20th step" in family
+    assert "team 0's advantage +0.68 pp [+0.39, +0.97], its largest gap +1.05 pp [+0.55, +1.55]" in family
+    assert "| yes † |" in text and text.count("†") == 2
+
+
+def test_holm_tests_each_rule_at_its_step_s_level() -> None:
+    """The j-th smallest of m p-values at 5%/(m - j + 1); a rule Holm passes has its p-value at most that level."""
+    p = np.array([0.03, 0.0001, 0.2, 0.004])
+    assert list(cp.holm_levels(p, 0.05)) == pytest.approx([0.05 / 2, 0.05 / 4, 0.05, 0.05 / 3])
+    verdicts = pd.read_csv("results/confirmation-2/verdicts.csv")
+    levels = cp.holm_levels(verdicts.p_rule, 0.05)
+    assert ((verdicts.p_rule <= levels) == verdicts.fair).all()
+    assert [(s, round(level, 6)) for _, s, level in cf.later_steps(SECOND, verdicts)] == [(20, 0.05)]
+
+
+def test_the_assurance_allows_for_the_planning_estimates_own_error() -> None:
+    """At the planning estimates all 20 pass with a chance of at least 0.916 (the plan: each rule at Holm's first
+    step), more with Holm's later steps; drawing the truth from the law of those estimates (the games they were
+    pooled from) lowers it; with estimates from many more games it returns to the chance at the estimates."""
+    draws = 8_000
+    se = np.sqrt(0.1 * 0.9 / draws)
+    exact = cp.assurance(SECOND, draws=draws, seed=1, spread=False)
+    loose = cp.assurance(SECOND, draws=draws, seed=1)
+    assert exact >= SECOND["all_pass"] - 3 * se
+    assert loose < exact - 3 * se
+    many = [
+        {**v, "planned_at": {**v["planned_at"], "games": v["planned_at"]["games"] * 10_000}} for v in SECOND["verdict"]
+    ]
+    assert abs(cp.assurance({**SECOND, "verdict": many}, draws=draws, seed=2) - exact) < 3 * se

@@ -63,7 +63,9 @@ NON_STANDARD: list[_Run] = [
     ("2p-hand7,8", dict(players=2, hand_size="7,8"), 128, 40),
     ("4p-hand6,5", dict(players=4, hand_size="6,5"), 129, 30),
     ("3p-hand6,6,5", dict(players=3, hand_size="6,6,5"), 130, 30),
-    ("12p3t-hand3,4", dict(players=12, teams=3, hand_size=(3, 4)), 131, 20),
+    # Seats alternately 3 and 4 cards at 12p/3t, each team's players unlike: given seat by seat (a list of
+    # two sizes does not repeat in step with three teams and is refused).
+    ("12p3t-hand3,4", dict(players=12, teams=3, hand_size=(3, 4) * 6), 131, 20),
     ("2p-cap1", dict(players=2, max_turns=1), 124, 10),
     ("4p-cap25", dict(players=4, max_turns=25), 125, 30),
     ("12p2t-cap40-chips", dict(players=12, teams=2, max_turns=40, chip_limit=True), 126, 30),

@@ -167,6 +167,7 @@ def test_rules_take_numpy_integers():
         (dict(late_card=-2), "late_card must be a whole number from 0 to 100,000, got -2"),
         (dict(reshuffle=0), "reshuffle must be true or false, got 0"),
         (dict(hand_size=6.5), "hand_size must be a whole number, got 6.5 (float)"),
+        (dict(players=6, hand_size="4,5,4"), "hand_size list 4,5,4 does not fit 6 players in 2 teams"),
         (dict(first_game=2.0), "first_game must be a whole number, got 2.0 (float)"),
         (dict(jokers=True), "unknown rule option 'jokers'"),
     ],
@@ -191,9 +192,14 @@ def test_simulate_takes_numpy_integers():
         (["--hand-size", "0"], "--hand-size 0 is not allowed: each size must be 1..15"),
         (["--sequences-to-win", "9"], "--sequences-to-win must be a whole number from 1 to 8, got 9"),
         (["--players", "4", "--teams", "3"], "4 players cannot form 3 equal teams"),
+        (
+            ["--players", "6", "--hand-size", "4,5,4"],
+            "--hand-size list 4,5,4 does not fit 6 players in 2 teams: a list cycles over the seats, and 3 sizes "
+            "do not repeat in step with the teams; give one size, or 2 or 6 (2: one per team, 6: one per seat)",
+        ),
     ],
 )
-@pytest.mark.parametrize("command", ["run", "play", "study first-player"])
+@pytest.mark.parametrize("command", ["run", "play", "study first-player", "fair"])
 def test_bad_option_values_end_in_one_error_line(tmp_path, command, args, message):
     if command == "study first-player" and args[0] == "--players" and "--teams" in args:
         message = "4 players cannot form 3 equal teams"
@@ -210,6 +216,33 @@ def test_bad_option_values_end_in_one_error_line(tmp_path, command, args, messag
     err = result.stderr.strip()
     assert err.startswith("error: ") and "\n" not in err and message in err, err
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "players, teams, sizes, fits",
+    [
+        (6, 2, "4,5", True),  # one per team
+        (6, 2, "4,5,5,5,5,5", True),  # one per seat
+        (12, 2, "2,3,3,3", True),  # a pattern of 4 that repeats in step with 2 teams
+        (6, 3, "4,4,5", True),
+        (3, 3, "6,7,7", True),
+        (6, 2, "4,5,4", False),  # 3 sizes at 2 teams: team 0 would hold 4,4,5 and team 1 5,4,4
+        (6, 2, "4,5,5,5", False),  # 4 sizes do not divide 6 seats
+        (6, 3, "4,5", False),
+        (12, 3, "3,4", False),
+        (3, 3, "6,7", False),
+    ],
+)
+def test_a_hand_size_list_must_repeat_in_step_with_the_teams(players, teams, sizes, fits):
+    """A list cycles over the seats: it is taken only when each of its places always deals to one team, so no
+    list that does not fit the table deals a team's players unlike hands by accident."""
+    if fits:
+        rules = Rules.make(players, teams, hand_size=sizes)
+        listed = [int(h) for h in sizes.split(",")]
+        assert rules.hand_sizes == tuple(listed[s % len(listed)] for s in range(players))
+    else:
+        with pytest.raises(RulesError, match=f"list {sizes} does not fit {players} players in {teams} teams"):
+            Rules.make(players, teams, hand_size=sizes)
 
 
 def test_variant_runs_from_the_command_line(tmp_path):

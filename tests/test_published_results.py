@@ -51,3 +51,22 @@ def test_a_published_study_names_the_runs_the_code_makes(path):
         f"results/{path.parent.name}/study.json names runs the code no longer makes; re-run "
         f"`{study['commands'][0]} --overwrite` to replay them: " + ", ".join(stale)
     )
+
+
+@pytest.mark.parametrize("name", ["hand-size", "teams", "variants"])
+def test_a_shift_study_s_summary_says_in_words_what_the_code_writes_from_its_files(name):
+    """The shift studies' summaries say in words what their code writes from their published shifts.csv and
+    summary.csv (tests/published_summaries.py): what each shift is, the resolution, that casual and strong
+    play's differences take two shifts sharing deals as independent and by how much that could move them, and
+    for teams which measure says "fairer"; so a word the code changes cannot stay behind in results/."""
+    from tests.published_summaries import paragraphs
+
+    text = (RESULTS / name / "summary.md").read_text(encoding="utf-8")
+    made = paragraphs(RESULTS / name, name)
+    assert made
+    for paragraph in made:
+        assert paragraph in text, f"results/{name}/summary.md does not say: {paragraph[:160]}..."
+    assert "independent games" not in text  # the line-ups and the tables share the study's seed
+    if name == "teams":
+        assert "## Which measure to read" in text and "A designer should read team 0's relative advantage" in text
+        assert "2.9 pp of that fall is the smaller fair share alone" in text

@@ -3,6 +3,7 @@ its rules in words from what the rule options deal, its choice of rule, its page
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pandas as pd
@@ -12,7 +13,8 @@ from typer.testing import CliRunner
 from simkit.game.options import flags_text, from_flags
 from simkit.game.rules import Rules
 from simkit.presentation.render import pp
-from simkit.studies.confirmation_protocol import one_name
+from simkit.studies.confirmation_protocol import holm_levels, one_name, published_wins, rule_tests
+from simkit.studies.pooled import POOLED_FILE
 from simkit.studies.rule_words import rule_words
 from simkit.studies.rules_card import CARD, CONFIRMATIONS, cells, figure, make_card, markdown
 
@@ -137,15 +139,66 @@ def test_a_table_without_a_fair_rule_shows_the_closest_and_says_so(tmp_path):
 
 def test_the_card_names_each_fair_rule_whose_interval_reaches_past_its_margin():
     """The intervals are Holm's first step: a rule Holm passes at a later step may have its interval reach past
-    the margin, and the card says which, so that no row seems to contradict its verdict."""
+    the margin, and the card says which, and beside that interval prints the intervals of the level Holm tested
+    the rule at, which lie within its margins: no row's intervals contradict its verdict."""
     verdicts = pd.read_csv(RESULTS / CONFIRMATIONS[-1] / "verdicts.csv")
     wide = verdicts[
         verdicts.fair & ((verdicts.advantage_low < -verdicts.margin) | (verdicts.advantage_high > verdicts.margin))
     ]
-    text = markdown(make_card(RESULTS))
+    card = make_card(RESULTS)
+    text = markdown(card)
     assert len(wide) > 0
     for v in wide.itertuples():
-        assert f"{v.players}p/{v.teams}t {v.strength} passed with an interval reaching past its margin" in text
+        assert f"{v.players}p/{v.teams}t {v.strength} passed at a later Holm step" in text
+        row = next(r for r in card.rows if (r.players, r.teams) == (v.players, v.teams))
+        rule = row.rules[v.strength]
+        assert rule is not None and rule.step is not None
+        _, low, high = rule.step.edge.advantage
+        assert -v.margin < low and high < v.margin  # the interval of Holm's level: inside, as the verdict says
+        if v.teams == 3:
+            assert rule.step.edge.gap[2] < v.gap_margin
+        assert rule.step.text() in cells(row, v.strength)[1]
+    assert "at Holm's 20th step (5% a side), 90%: +0.68 pp [+0.39, +0.97]" in text  # 9p/3t strong, tested last
+
+
+def test_every_rule_holm_passes_has_its_interval_of_holm_s_level_within_its_margins():
+    """Holm's step-down tests the j-th smallest of m p-values at 5%/(m - j + 1); a rule it passes has the
+    1 - 2 level intervals of that level within its margins, whatever its first-step interval (the same tests
+    on its games won, rebuilt from the published summary)."""
+    folder = RESULTS / CONFIRMATIONS[-1]
+    verdicts = pd.read_csv(folder / "verdicts.csv")
+    levels = holm_levels(verdicts.p_rule, 0.05)
+    assert sorted(levels) == pytest.approx([0.05 / k for k in range(20, 0, -1)])
+    wins = published_wins(folder)
+    for v, level in zip(verdicts.itertuples(), levels):
+        gap_margin = v.gap_margin if v.teams == 3 else None
+        tested = rule_tests(wins[(v.players, v.teams, v.lineup)], v.margin, gap_margin, level)
+        assert bool(tested["fair"]) == bool(v.fair), v
+        assert float(tested["advantage"]) == pytest.approx(v.advantage, abs=1e-6)
+
+
+def test_the_card_counts_both_attempts_and_labels_every_interval():
+    """The same 20 rules were confirmed twice: the card gives each confirmation's family-wise error and the
+    error over both attempts; every interval says its level (the edge left 99.50%, the edge without a rule 95%,
+    the Holm-step intervals theirs); the joint coverage is said of the intervals it covers; and the analysis of
+    both confirmations together (declared in the docs before it was computed) is written beside the card."""
+    card = make_card(RESULTS)
+    text = markdown(card)
+    assert card.family is not None and card.family.attempts == 2
+    assert "a chance of at most 5% (Holm)" in text and "over both attempts it is at most 10%" in text
+    assert "14 of 20 passed in results/confirmation" in text
+    assert "| edge left (99.50%) |" in text and "| edge without a rule (95%): casual / strong |" in text
+    assert "(pp; 95% intervals)" in text
+    assert "The 99.50% intervals hold together with at least 78% chance, others each alone" in text
+    pooled = card.family.pooled
+    assert pooled is not None and len(pooled) == 20 and pooled.fair.all()
+    assert f"Holm-adjusted p ≤ {pooled.p_holm.max():.1e}" in text and pooled.p_holm.max() < 4e-6
+    assert (pooled.decided == pooled["decided_confirmation"] + pooled["decided_confirmation-2"]).all()
+    published = pd.read_csv(RESULTS / POOLED_FILE)
+    assert list(published.columns) == list(pooled.columns)
+    pd.testing.assert_frame_equal(published, pd.read_csv(io.StringIO(pooled.to_csv(index=False, float_format="%.6g"))))
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "fair-sequence.md").read_text(encoding="utf-8")
+    assert "an analysis declared here, on 2026-12-07, before it was computed" in guide
 
 
 def test_the_card_fits_one_a4_page():
@@ -153,7 +206,9 @@ def test_the_card_fits_one_a4_page():
     assert tuple(fig.get_size_inches()) == pytest.approx((8.27, 11.69))
     texts = [t.get_text() for t in fig.texts]
     assert texts[0] == "A fair Sequence: the rules card"
-    assert any("pp" in t and "A rule is fair when" in t for t in texts)  # the unit and what fair means
+    words = [" ".join(t.split()) for t in texts]  # a paragraph's words, wherever its lines break
+    assert any("pp" in t and "A rule is fair when" in t for t in words)  # the unit and what fair means
+    assert any("over both attempts it is at most 10%" in t for t in words)  # the error over both confirmations
     for players, teams in [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]:
         assert f"{players} players\n{teams} teams" in texts
 
@@ -166,6 +221,7 @@ def test_simkit_card_writes_the_markdown_png_and_pdf(tmp_path):
     for suffix in ("md", "png", "pdf"):
         assert (tmp_path / f"{CARD}.{suffix}").stat().st_size > 0
     assert (tmp_path / f"{CARD}.md").read_text(encoding="utf-8") == (RESULTS / f"{CARD}.md").read_text(encoding="utf-8")
+    assert (tmp_path / POOLED_FILE).read_bytes() == (RESULTS / POOLED_FILE).read_bytes()
     missing = CliRunner().invoke(app, ["card", "--results", str(tmp_path / "none"), "--out", str(tmp_path / "o")])
     assert missing.exit_code == 1
     err = missing.stderr.strip()

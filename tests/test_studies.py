@@ -677,6 +677,38 @@ def test_what_changes_names_only_shifts_that_survive_holm_and_where_casual_and_s
         assert word not in text
 
 
+def test_a_casual_strong_difference_says_how_far_the_deals_its_line_ups_share_could_move_it():
+    """Every line-up plays the study's seed, so swift's 20,000 games share their deals with the first 20,000 of
+    greedy's 1,000,000: the two shifts correlate by at most sqrt(20,000 / 1,000,000) = 0.14, which bounds how
+    far their difference's interval, taken as independent, is from the true one; with as many games on both,
+    nothing bounds it and the sentence says so. A correlated simulation stays within the bound."""
+    from simkit.studies.summary import casual_strong_differences, shared_deals
+
+    def row(policies, strength, games, half):
+        return dict(
+            players=2, teams=2, policies=policies, strength=strength, games=games, change="c", shift=0.0,
+            low=-half, high=half, p_holm=1.0,
+        )  # fmt: skip
+
+    frame = pd.DataFrame([row("greedy", "casual", 1_000_000, 0.0015), row("swift", "strong", 20_000, 0.01)])
+    d = casual_strong_differences(frame)
+    assert d.shared.iloc[0] == pytest.approx(np.sqrt(0.02))
+    said = shared_deals(d)
+    assert "the 20,000 games of one share their deals with the first 20,000 of the other's 1,000,000" in said
+    assert "correlates the two shifts by at most 0.14" in said and f"{100 * d.moved.iloc[0]:.1f}% narrower" in said
+    # the bound: two means over per-game terms sharing their first n of N games, fully correlated there
+    rng = np.random.default_rng(1)
+    n, big, draws = 200, 10_000, 4_000
+    common = rng.standard_normal((draws, n))
+    strong = common.mean(axis=1)
+    casual = (common.sum(axis=1) + rng.standard_normal((draws, big - n)).sum(axis=1)) / big
+    assert abs(np.corrcoef(strong, casual)[0, 1]) <= np.sqrt(n / big) + 0.03
+    same = casual_strong_differences(
+        pd.DataFrame([row("greedy", "casual", 20_000, 0.01), row("swift", "strong", 20_000, 0.01)])
+    )
+    assert "share every deal and those intervals are only approximate" in shared_deals(same)
+
+
 def test_shift_grid_draws_every_table_casual_beside_strong():
     from simkit.presentation import plots
 
@@ -1340,8 +1372,9 @@ def test_line_ups_keep_one_order_whatever_joined_them():
 
 def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(tmp_path):
     """The summary replays every search on disk (`whole`: every table); a per-seat hand size
-    (--players 3 --hand-size 6,7,7) does not fit two seats (a list cycles over larger tables), and
-    that table is left out instead of ending the study with an error after its last game."""
+    (--players 3 --hand-size 6,7,7) does not fit two seats, nor any two-team table (a list cycles over a
+    larger table only in step with its teams: the three-team tables), and those tables are left out instead
+    of ending the study with an error after its last game."""
     from simkit.studies.compensation_plan import searches, whole
     from simkit.studies.kind import Results
 
@@ -1350,7 +1383,8 @@ def test_the_whole_compensation_study_keeps_a_per_seat_option_to_its_own_tables(
         (s.rules.players, s.rules.teams): s.rules.hand_size
         for s, _ in searches(whole(study), Results(tmp_path, study.seed))
     }
-    assert (2, 2) not in found and found[3, 3] == (6, 7, 7) and found[4, 2] == (6, 7, 7, 6)
+    assert (2, 2) not in found and found[3, 3] == (6, 7, 7) and found[6, 3] == (6, 7, 7, 6, 7, 7)
+    assert {table for table in found if table[1] == 2} == set()  # 4,5,4-like cycles at 4p/2t and up: refused
     with pytest.raises(RulesError):  # a table chosen on the command line that the option does not fit
         searches(
             make_study("compensation", ["greedy"], 100, rules={"players": 2, "hand_size": "6,7,7"}),

@@ -25,7 +25,14 @@ run stops at, each one-sided test has spent at most ALPHA:
   of "fair" when the true edge or a gap sits at its margin is at most ALPHA
   over all looks;
 - "not fair" when the advantage's interval lies wholly outside ±margin, or
-  the largest gap's lower bound exceeds the gap margin;
+  the largest gap's lower bound exceeds the gap margin: the chance of "not
+  fair" for a rule that is fair (every quantity within its margin) is at most
+  ALPHA at two teams, where it is largest with the edge at the margin; at
+  three teams it has three ways in, the advantage and two or more gaps at
+  once, and is largest where two gaps sit at the gap margin together (team
+  2 behind teams 0 and 1 by the gap margin each): at most NOT_FAIR_ERROR[3],
+  about 9% (``tests/test_fair.py`` simulates both at their least favourable
+  points, and "fair" at its own);
 - otherwise the next look; after the last, or at the caller's cap, "undecided".
 
 The design counts decided games; the runs play whole games, so a look plays
@@ -52,6 +59,7 @@ LOOKS = 8  # looks at reference x 2^(k - 4), k = 1..LOOKS
 FIRST = -3  # the first look at reference x 2^FIRST
 POWER_AT_ZERO = 0.90  # the reference: a fixed-sample TOST's power at a true edge of 0
 GAP_FACTOR = 2  # at three teams the gaps' margin is GAP_FACTOR x the advantage's
+NOT_FAIR_ERROR = {2: ALPHA, 3: 0.09}  # the chance of "not fair" for a fair rule, at most, by the teams
 
 
 def spent(t: np.ndarray | float) -> np.ndarray:
@@ -151,23 +159,38 @@ class Look:
         return float(1 - 2 * norm.sf(self.boundary))
 
 
-def look(design: Design, k: int, wins, games: int) -> Look:
-    """The test at look k (1-based) on `wins`, (teams,) the games each team won among the first `games`."""
+def tests_at(design: Design, k: int, wins) -> dict:
+    """The test's statistics and decisions at look k (1-based) on `wins`: (teams,) games won, or
+    (..., teams) for many tests at once (each value then an array of their shape). Keys: advantage, low,
+    high, and at three teams max_gap, max_gap_low, max_gap_high; fair (every interval within its margin)
+    and not_fair (the advantage's interval wholly outside ±margin, or the largest gap's lower bound above
+    the gap margin; never with fair)."""
     wins = np.asarray(wins, np.float64)
     c = design.boundaries[k - 1]
-    decided = float(wins.sum())
-    value = wins[0] / decided - 1 / design.teams
-    se = float(stats.share_se(wins))
+    value = wins[..., 0] / wins.sum(axis=-1) - 1 / design.teams
+    se = stats.share_se(wins)
     low, high = value - c * se, value + c * se
     m = design.margin
-    inside = -m < low and high < m
-    outside = low > m or high < -m
-    gap = gap_low = gap_high = None
+    inside = (-m < low) & (high < m)
+    outside = (low > m) | (high < -m)
+    out = {"advantage": value, "low": low, "high": high}
     if design.teams == 3:
         gap, gap_low, gap_high = stats.largest_gap(wins, c)
         g = design.gap_margin
         assert g is not None
-        inside = inside and gap_high < g
-        outside = outside or gap_low > g
-    verdict = "fair" if inside else "not fair" if outside else "continue"
-    return Look(k, games, int(decided), c, float(value), low, high, gap, gap_low, gap_high, verdict)
+        inside = inside & (gap_high < g)
+        outside = outside | (gap_low > g)
+        out.update(max_gap=gap, max_gap_low=gap_low, max_gap_high=gap_high)
+    out.update(fair=inside, not_fair=outside & ~inside)
+    return out
+
+
+def look(design: Design, k: int, wins, games: int) -> Look:
+    """The test at look k (1-based) on `wins`, (teams,) the games each team won among the first `games`."""
+    t = tests_at(design, k, wins)
+    verdict = "fair" if t["fair"] else "not fair" if t["not_fair"] else "continue"
+    gap, gap_low, gap_high = (float(t[key]) if key in t else None for key in ("max_gap", "max_gap_low", "max_gap_high"))
+    decided = int(np.sum(wins))
+    c = design.boundaries[k - 1]
+    value, low, high = float(t["advantage"]), float(t["low"]), float(t["high"])
+    return Look(k, games, decided, c, value, low, high, gap, gap_low, gap_high, verdict)

@@ -454,7 +454,7 @@ def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
         if name == "teams":
             check_table(values["players"], values["teams"])
         if name == "hand_size":
-            values[name] = fit_sizes(values[name], values["players"])
+            values[name] = fit_sizes(values[name], values["players"], values["teams"])
     check_compensation(values)
     return values
 
@@ -477,12 +477,25 @@ def check_table(players: int, teams: int) -> None:
         raise RulesError(f"{players} players cannot form {teams} equal teams; legal: {legal_configurations()}")
 
 
-def fit_sizes(sizes: int | tuple[int, ...], players: int) -> int | tuple[int, ...]:
-    """A hand size fitted to the table: one int when every seat holds the same, else one size per seat."""
+def fit_sizes(sizes: int | tuple[int, ...], players: int, teams: int | None = None) -> int | tuple[int, ...]:
+    """A hand size fitted to the table: one int when every seat holds the same, else one size per seat.
+    With `teams`, a list must fit the seats as it cycles over them: its length a multiple of the teams
+    that divides the players (one per team, one per seat, or a pattern that repeats around the table),
+    so that each of its places always deals to the same team."""
     listed = sizes if isinstance(sizes, tuple) else (sizes,)
     if len(listed) > players:
         raise RulesError(
             f"list {sizes_text(sizes)} has {len(listed)} sizes for {players} seats; give at most one size per seat",
+            "hand_size",
+        )
+    fits = [n for n in range(teams, players + 1, teams) if players % n == 0] if teams else []
+    if teams and len(listed) > 1 and len(listed) not in fits:
+        lengths = " or ".join([", ".join(map(str, fits[:-1])), str(fits[-1])] if len(fits) > 1 else [str(fits[0])])
+        named = "one per seat" if teams == players else f"{teams}: one per team, {players}: one per seat"
+        raise RulesError(
+            f"list {sizes_text(sizes)} does not fit {players} players in {teams} teams: a list cycles over the "
+            f"seats, and {len(listed)} sizes do not repeat in step with the teams; give one size, or {lengths} "
+            f"({named})",
             "hand_size",
         )
     seats = per_seat(sizes, players)

@@ -23,7 +23,9 @@ rule's hypothesis is that team 0's advantage lies within ±MARGIN and, at a
 three-team table, that every pairwise gap between two teams' shares lies
 within ±GAP_MARGIN: an intersection-union test, whose p-value is the largest
 of its parts' (two one-sided normal tests each). Holm's step-down over the
-rules' p-values holds the family-wise error at FAMILY_ERROR. The games of a
+rules' p-values holds the family-wise error at FAMILY_ERROR: one confirmation's,
+as a later confirmation of the same rules adds its own (the summary counts the
+earlier ones it was planned from: at most the sum over the attempts). The games of a
 rule give it a chance of at least ALL_PASS ** (1 / rules) to pass at
 Bonferroni's level (Holm passes whatever Bonferroni passes), under the
 shares pooled from the compensation search and the previous confirmation,
@@ -65,15 +67,19 @@ from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, markdown_table, pct, pp
 from simkit.studies.confirmation_protocol import (
+    ASSURANCE_DRAWS,
     FAMILY_ERROR,
     FORMAT_1,
     MARGIN,
     NO_RULE,
     PROTOCOL_FILE,
     Entry,
+    assurance,
     decide,
     entries,
+    holm_levels,
     joint_coverage,
+    rule_tests,
 )
 from simkit.studies.kind import Config, Results, Study, StudyKind, Tables
 from simkit.studies.summary import summary_frame
@@ -235,7 +241,8 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     width = f"{100 * (1 - 2 * level):.2f}%"
     if protocol["format"] != FORMAT_1 and len(verdicts):
         verdicts["stalemate_rate"] = summary[summary.study_group == "verdict"].stalemate_rate.to_numpy()
-    key = _key_1(verdicts, width) if protocol["format"] == FORMAT_1 else _key(verdicts, width)
+    wins = [results.complete(c).wins()[: c.rules.teams] for c in configs if c.group == "verdict"]
+    key = _key_1(verdicts, width) if protocol["format"] == FORMAT_1 else _key(verdicts, width, protocol)
     matrix = pd.DataFrame(
         [
             {
@@ -264,7 +271,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     )
 
     sections = [
-        _family_text(protocol, verdicts, width),
+        _family_text(protocol, verdicts, width, wins),
         "## Every strength on every rule (estimates, not part of the family)\n",
         markdown_table(list(matrix.columns), matrix.astype(str).itertuples(index=False)) if len(matrix) else "",
         "## The late card's bite\n",
@@ -310,11 +317,30 @@ def _key_1(verdicts: pd.DataFrame, width: str) -> pd.DataFrame:
     )
 
 
-def _key(verdicts: pd.DataFrame, width: str) -> pd.DataFrame:
+def later_steps(protocol: dict, verdicts: pd.DataFrame) -> list[tuple[int, int, float]]:
+    """The rules Holm passed at a later step than the intervals' (its first) while a first-step interval of
+    theirs reaches past its margin: (row of `verdicts`, Holm's step, the level of that step's one-sided
+    tests). Their intervals at that level lie within the margins (``_family_text`` gives them)."""
+    if not len(verdicts) or "p_rule" not in verdicts:
+        return []
+    levels = holm_levels(verdicts.p_rule, float(protocol["family_error"]))
+    out = []
+    for i, (r, level) in enumerate(zip(verdicts.itertuples(), levels)):
+        past = r.advantage_low < -r.margin or r.advantage_high > r.margin
+        past = past or (r.teams == 3 and r.gap_reach > r.gap_margin)
+        if r.fair and past:
+            out.append((i, int(np.sum(levels <= level)), float(level)))
+    return out
+
+
+def _key(verdicts: pd.DataFrame, width: str, protocol: dict) -> pd.DataFrame:
     """The key table: each verdict's games, decided share, stalemates (three teams), advantage and largest
-    gap with their intervals, margin, planned power, Holm's p and verdict."""
+    gap with their intervals, margin, planned power, Holm's p and verdict; † marks a rule Holm passed at a
+    later step with a first-step interval past its margin (``later_steps``; the text gives its intervals at
+    that step)."""
+    marked = {i for i, _, _ in later_steps(protocol, verdicts)}
     rows = []
-    for r in verdicts.itertuples():
+    for i, r in enumerate(verdicts.itertuples()):
         three = r.teams == 3
         rows.append(
             {
@@ -329,14 +355,17 @@ def _key(verdicts: pd.DataFrame, width: str) -> pd.DataFrame:
                 "margin": f"±{100 * r.margin:g} pp" + (f"; gaps ±{100 * r.gap_margin:g} pp" if three else ""),
                 "power planned": pct(r.power_planned),
                 "p (Holm)": f"{r.p_holm:.2g}",
-                "fair": "yes" if r.fair else "not shown",
+                "fair": ("yes †" if i in marked else "yes") if r.fair else "not shown",
             }
         )
     return pd.DataFrame(rows)
 
 
-def _family_text(protocol: dict, verdicts: pd.DataFrame, width: str) -> str:
-    """The sentence under the key table: how many rules pass, and what the decisions and intervals hold."""
+def _family_text(protocol: dict, verdicts: pd.DataFrame, width: str, wins: list | None = None) -> str:
+    """The sentences under the key table: how many rules pass; what the decisions hold, for this confirmation
+    and over the earlier one of the same rules; the intervals, their levels and what holds together; the
+    rules marked † with their intervals at Holm's level for them (from `wins`, each verdict's games won, in
+    the protocol's order); the chance planned that all pass, and with the planning estimates' own error."""
     level = float(protocol["level"])
     fair_n = int(verdicts.fair.sum()) if len(verdicts) else 0
     if protocol["format"] == FORMAT_1:
@@ -347,17 +376,61 @@ def _family_text(protocol: dict, verdicts: pd.DataFrame, width: str) -> str:
             f"{FAMILY_ERROR:.0%} by Bonferroni: each interval above is the {width} interval (two one-sided tests "
             f"at {level:.5f} each).\n"
         )
+    error = float(protocol["family_error"])
+    earlier = sorted(
+        {src.split("/")[0] for v in protocol["verdict"] for src in v["planned_at"]["sources"]} - {"compensation"}
+    )
+    attempts = (
+        f" The same rules were confirmed before ({', '.join(f'results/{e}' for e in earlier)}, still published), "
+        f"so over {'both' if len(earlier) == 1 else f'the {1 + len(earlier)}'} attempts that chance is at most "
+        f"{(1 + len(earlier)) * error:.0%} "
+        f"({error:.0%} each, Bonferroni over the attempts)."
+        if earlier
+        else ""
+    )
+    marked = []
+    for i, step, at in later_steps(protocol, verdicts):
+        r, v = verdicts.iloc[i], protocol["verdict"][i]
+        where = f"{r.players}p/{r.teams}t {r.strength} ({r.rule})"
+        if wins is None:
+            marked.append(f"{where}, passed at Holm's {_ordinal(step)} step")
+            continue
+        t = rule_tests(wins[i], float(v["margin"]), float(v["gap_margin"]) if r.teams == 3 else None, at)
+        gap = f", its largest gap {pp(t['max_gap'], t['gap_low'], t['gap_reach'], digits=2)}" if r.teams == 3 else ""
+        marked.append(
+            f"{where}, passed at Holm's {_ordinal(step)} step with its one-sided tests at {100 * at:.3g}%: at that "
+            f"level ({100 * (1 - 2 * at):.3g}% intervals) team 0's advantage "
+            f"{pp(t['advantage'], t['advantage_low'], t['advantage_high'], digits=2)}{gap}, within its margins"
+        )
+    later = (
+        f" Holm tests the smallest p-value at {error:.0%}/{protocol['rules']} and each next at a little more, to "
+        f"{error:.0%} for the largest; † marks a rule it passed at a later step whose {width} interval reaches "
+        f"past its margin: {'; '.join(marked)}. These intervals each hold at their own level; the {width} "
+        "intervals' joint chance above is theirs alone."
+        if marked
+        else ""
+    )
     return (
         f"{fair_n} of {len(verdicts)} rules pass. The family: the {protocol['rules']} rules, each tested as "
         f"a whole (its advantage and, at three teams, its three pairwise gaps: an intersection-union test); "
-        f"Holm's step-down over their p-values holds the chance of calling any rule that is not fair fair at "
-        f"{float(protocol['family_error']):.0%}. The intervals are Holm's first step: {width} for an "
+        f"Holm's step-down over their p-values holds this confirmation's chance of calling any rule that is not "
+        f"fair fair at {error:.0%}.{attempts} The intervals are Holm's first step: {width} for an "
         f"advantage (two one-sided tests at {level:.4f}), and for the largest gap the range the three pairs' "
         f"{width} intervals allow; together all {len(verdicts)} rows' intervals hold with at least "
         f"{joint_coverage(verdicts, level):.0%} chance (Bonferroni), each row's with at least "
-        f"{1 - 8 * level:.0%}. Planned: a chance of {float(protocol['all_pass']):.1%} that all "
-        f"{protocol['rules']} rules pass if the planning estimates are the truth.\n"
+        f"{1 - 8 * level:.0%}.{later} Planned: if the planning estimates are the truth, all "
+        f"{protocol['rules']} rules pass with a chance of at least {float(protocol['all_pass']):.1%} (each rule's "
+        f"power at Holm's first step; {assurance(protocol, spread=False):.1%} simulated with Holm's later steps); "
+        f"allowing for those estimates' own sampling error (each rule's true shares drawn from the games they "
+        f"were pooled from), {assurance(protocol):.1%} ({ASSURANCE_DRAWS:,} simulated confirmations each). "
+        "Neither allows for the searches' choice of their nearest-fair setting, which leans the estimates toward "
+        "fair, and neither is the chance for any fair rule: a rule whose edge sits near its margin passes far "
+        "less often.\n"
     )
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def figures(t: Tables) -> dict:

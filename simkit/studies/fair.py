@@ -9,6 +9,12 @@ cap (max_games) or after the last look it is "undecided". Its folder holds
 disk, replays the looks already played and goes on from there: a larger
 cap plays further looks of the same design; another design in the same
 folder is refused, since the looks already seen would then choose the test.
+
+The verdict is said for a designer (``sentence``): the edge with the rule,
+the edge without it beside it (read from the published studies,
+``without_rule``) and what the rule does to it (brings it within the margin,
+trims it, or over-corrects past fair), and what the widened interval and
+each verdict's error mean.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from simkit.analysis.sequential import ALPHA, Design, Look, look
+from simkit.analysis.sequential import ALPHA, NOT_FAIR_ERROR, Design, Look, look
 from simkit.files.atomic import replacing
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
@@ -36,6 +43,7 @@ MARGIN = {"casual": 0.005, "strong": 0.01}  # the default margin by the line-up'
 DESIGN_FILE = "fair.json"
 GAMES = "games"  # the run's folder inside the test's
 FORMAT = "simkit.fair/1"
+PUBLISHED = (Path("results"), Path(__file__).resolve().parents[2] / "results")  # where the edge without a rule is read
 
 
 class FairError(StudyError):
@@ -184,8 +192,103 @@ def test(
     return Outcome("undecided", taken[-1] if taken else None, taken, None)
 
 
-def sentence(p: Plan, o: Outcome, command: str) -> str:
-    """The verdict in one sentence with its interval and games, then the command that gave it."""
+@dataclass(frozen=True)
+class Without:
+    """The edge of the same table and line-up without any rule option, as a published study measured it:
+    team 0's advantage and, at three teams, the largest gap, each (value, low, high) with a 95% interval."""
+
+    advantage: tuple[float, float, float]
+    gap: tuple[float, float, float] | None
+    games: int
+    source: str  # the published file, relative to results/
+
+
+def without_rule(rules: Rules, lineup: Lineup, places: tuple[Path, ...] = PUBLISHED) -> Without | None:
+    """The edge without a rule at the table of `rules` under `lineup`, from the first published results/ of
+    `places` that has it: the first-player study (random, greedy, the lookahead) or, for swift, the newest
+    confirmation's baseline (its estimates without a rule); None where none is published."""
+    players, teams, spec = rules.players, rules.teams, lineup.spec
+
+    def edge(row, games: int, source: str) -> Without:
+        gap = (row.max_gap, row.max_gap_low, row.max_gap_high) if teams == 3 else None
+        return Without((row.advantage, row.advantage_low, row.advantage_high), gap, games, source)
+
+    for results in places:
+        path = results / "first-player" / "summary.csv"
+        if path.exists():
+            s = pd.read_csv(path)
+            rows = s[(s.players == players) & (s.teams == teams) & (s.policies == spec) & ~s.swap_seats]
+            if len(rows):
+                return edge(rows.iloc[0], int(rows.iloc[0].games), "first-player/summary.csv")
+        for path in sorted(results.glob("confirmation*/estimates.csv"), reverse=True):
+            e = pd.read_csv(path)
+            rows = e[(e.players == players) & (e.teams == teams) & (e.lineup == spec) & (e.rule_of == "none")]
+            if len(rows):
+                return edge(rows.iloc[0], int(rows.iloc[0].games), f"{path.parent.name}/estimates.csv")
+    return None
+
+
+def _beside(p: Plan, k: Look, w: Without | None) -> str:
+    """The edge without the rule beside the edge with it, and what the rule does to it, in words."""
+    if w is None:
+        table = f"--players {p.rules.players} --teams {p.rules.teams}"
+        return (
+            f"No published study measured this table under {p.lineup.spec} without a rule: `simkit run {table} "
+            f"--policy {p.lineup.spec}` measures the edge the rule starts from."
+        )
+    if not p.rules.changed():
+        return (
+            f"No rule option is given: this is the game without a rule (the published results/{w.source} "
+            f"measured team 0's edge at {pp(*w.advantage, digits=2)}, a 95% interval of {w.games:,} games)."
+        )
+    m = p.design.margin
+    before, after = w.advantage[0], k.advantage
+    said = (
+        f"Without the rule team 0's edge is {pp(*w.advantage, digits=2)} (a 95% interval, {w.games:,} games: "
+        f"results/{w.source}); with it {pp(after, digits=2)}, a move of {100 * (after - before):+.1f} pp"
+    )
+    if w.gap is not None and k.max_gap is not None:
+        said += (
+            f" (the largest gap between two teams {pp(w.gap[0], digits=2)} without it, "
+            f"{pp(k.max_gap, digits=2)} with it)"
+        )
+    outside = k.low > m or k.high < -m
+    if outside and (k.high < -m < 0 < before or before < 0 < m < k.low):
+        what = (
+            f"the rule over-corrects: it takes team 0's whole edge of {pp(before, digits=1)} and more, leaving "
+            f"team 0 behind by more than the margin"
+            if before > 0
+            else f"the rule over-corrects: it lifts team 0 from {pp(before, digits=1)} past fair, ahead by more "
+            "than the margin"
+        )
+    elif k.verdict == "fair":
+        what = "the rule brings it within the margin"
+    elif outside and abs(after) < abs(before):
+        what = "the rule trims the edge, not enough to bring it within the margin"
+    elif outside:
+        what = "the rule does not trim the edge"
+    else:
+        return said + "."
+    return f"{said}: {what}."
+
+
+def _why_wide(p: Plan, k: Look) -> str:
+    """What the interval is, in plain words, and what each verdict risks."""
+    teams = p.rules.teams
+    three = ", as at three teams team 0's edge and each gap can say so" if teams == 3 else ""
+    return (
+        f"The intervals are wider than a one-off 95% interval because the test may look at the games "
+        f"{len(p.looks)} times and must not be fooled by any of the looks: taken alone, this look's interval would "
+        f"be a {k.coverage:.2%} interval. So a rule whose edge sits on the margin is called fair at most "
+        f"{ALPHA:.0%} of the time, and a fair rule is called not fair at most {NOT_FAIR_ERROR[teams]:.0%} of the "
+        f"time{three} (repeated confidence intervals: simkit.analysis.sequential)."
+    )
+
+
+def sentence(p: Plan, o: Outcome, command: str, without: Without | None | bool = True) -> str:
+    """The verdict in one sentence with its interval and games; the edge without the rule beside it (without:
+    True, read from the published studies by without_rule; None or False: not published); what the interval
+    is, in plain words; then the command that gave it."""
     m = f"±{100 * p.design.margin:g} pp"
     k = o.last
     if k is None:
@@ -193,6 +296,7 @@ def sentence(p: Plan, o: Outcome, command: str) -> str:
             f"Undecided: no look played; the first needs {p.looks[0]:,} games (--max-games {p.looks[0]} or more)."
             f"\n{command}"
         )
+    w = without_rule(p.rules, p.lineup) if without is True else without or None
     edge = f"team 0's edge {pp(k.advantage, k.low, k.high, digits=2)}"
     if k.max_gap is not None:
         edge += f", the largest gap between two teams {pp(k.max_gap, k.max_gap_low, k.max_gap_high, digits=2)}"
@@ -208,17 +312,14 @@ def sentence(p: Plan, o: Outcome, command: str) -> str:
         )
     else:
         text = f"Undecided after every look of the design: {edge}; {over}. The edge lies too near the margin."
-    note = (
-        "Intervals: repeated confidence intervals of the group-sequential design "
-        f"(simkit.analysis.sequential; {k.coverage:.2%} at this look alone)."
-    )
-    return f"{text}\n{note}\n{command}"
+    return f"{text}\n{_beside(p, k, w)}\n{_why_wide(p, k)}\n{command}"
 
 
 def as_json(p: Plan, o: Outcome, command: str) -> dict:
     """The outcome as --format json prints it: verdict, games, advantage with its interval, the margins,
     and at three teams the largest gap with its interval (shares, not percentage points)."""
     last = o.last
+    w = without_rule(p.rules, p.lineup)
     out = {
         "verdict": o.verdict,
         "games": last.games if last else 0,
@@ -232,6 +333,15 @@ def as_json(p: Plan, o: Outcome, command: str) -> dict:
         "looks": len(p.looks),
         "next_games": o.next_games,
         "command": command,
+        "without_rule": None
+        if w is None
+        else {
+            "advantage": w.advantage[0],
+            "low": w.advantage[1],
+            "high": w.advantage[2],
+            "games": w.games,
+            "source": w.source,
+        },
     }
     if p.rules.teams == 3:
         out.update(

@@ -369,6 +369,18 @@ def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
     return frame.drop(columns="order").rename(columns={"shift_low": "low", "shift_high": "high"})
 
 
+def headline(s: pd.DataFrame) -> str:
+    """What changes and where (summary.what_changes) from the study's shifts, `s` (shifts.csv's rows)."""
+    if not len(s):
+        return ""
+    return what_changes(
+        headline_frame(s),
+        "team 0's advantage (its share of the decided games minus 1/teams) from the table's own hand, paired on "
+        "the same deals where that narrows it",
+        family=len(s),
+    )
+
+
 def parts_note(study: Study, configs: list[Config]) -> list[str]:
     """How to play the parts besides the sweep that the study has not played (none when it played them all)."""
     played = {c.group for c in configs}
@@ -407,14 +419,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         ),
         terminal_more={"shifts from the even game": shifts_terminal_table(s)} if len(s) else {},
         sections=[shifts_section(s)],
-        headline=what_changes(
-            headline_frame(s),
-            "team 0's advantage (its share of the decided games minus 1/teams) from the table's own hand, paired on "
-            "the same deals where that narrows it",
-            family=len(s),
-        )
-        if len(s)
-        else "",
+        headline=headline(s),
         notes=[
             "`advantage` is team 0's share of the decided games minus its fair share 1/teams; the p-values of the "
             f"{len(summary)} configurations' advantages are adjusted together by Holm's method, and so are those of "

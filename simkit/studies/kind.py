@@ -47,8 +47,9 @@ def round_games(n: int) -> int:
 
 SHIFT_HALF_WIDTH = 0.01
 """The shift studies (hand-size, teams, variants): every shift they report has a 95% interval within about
-±1 pp. A shift is a difference of two independent shares near 1/2 (pairing on the same deals only narrows
-it), so it needs 2 x z^2 x 0.25 / 0.01^2 = 19,208 decided games per configuration (shift_decided_games)."""
+±1 pp. A shift is a difference of two shares near 1/2, sized as if independent (pairing on the same deals
+narrows it where the paired games are positively correlated, widens it where they are anticorrelated), so it
+needs 2 x z^2 x 0.25 / 0.01^2 = 19,208 decided games per configuration (shift_decided_games)."""
 
 
 def shift_decided_games(half_width: float = SHIFT_HALF_WIDTH, share: float = 0.5) -> int:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sp
 
 from simkit.files.atomic import replacing
 from simkit.game.options import OPTIONS, from_flags
@@ -35,7 +36,18 @@ from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.presentation.page import A4, Page
 from simkit.presentation.render import pp
 from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, from_fair, strength
-from simkit.studies.confirmation_protocol import NO_RULE, hypotheses_of, joint_coverage, one_name, test_gaps
+from simkit.studies.confirmation_protocol import (
+    FAMILY_ERROR,
+    NO_RULE,
+    holm_levels,
+    hypotheses_of,
+    joint_coverage,
+    one_name,
+    published_wins,
+    rule_tests,
+    test_gaps,
+)
+from simkit.studies.pooled import POOLED_FILE, pooled
 from simkit.studies.rule_words import rule_words, seats_dealt
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
@@ -70,6 +82,31 @@ class Edge:
 
 
 @dataclass(frozen=True)
+class Step:
+    """Where Holm's step-down passed a rule: its step (1: the smallest p-value), the level its one-sided tests
+    were at there, and its edge with the intervals of that level (1 - 2 level), which lie within its margins."""
+
+    step: int
+    level: float
+    edge: Edge
+
+    @property
+    def width(self) -> str:
+        return f"{100 * (1 - 2 * self.level):.2f}".rstrip("0").rstrip(".") + "%"
+
+    def text(self) -> str:
+        """'at Holm's 20th step (5% a side), 90%: +0.68 pp [+0.39, +0.97]; largest gap +1.05 pp [+0.55,
+        +1.55]': the intervals of the level Holm passed it at, which lie within its margins."""
+        return (
+            f"at Holm's {_ordinal(self.step)} step ({100 * self.level:.3g}% a side), {self.width}: {self.edge.text()}"
+        )
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+@dataclass(frozen=True)
 class Rule:
     """A confirmed setting of a compensation study: its rules, family, setting and confirmation."""
 
@@ -83,6 +120,7 @@ class Rule:
     standard: Edge | None = None  # the standard game's edge on the search's deals (None: not recorded)
     arrives: float | None = None  # the share of games in which its last late card arrives (confirmation)
     stalemates: float | None = None  # the share of its games that end in stalemate (a confirmation's)
+    step: Step | None = None  # Holm passed it at a later step, its first-step interval reaching past the margin
 
     @property
     def code(self) -> str:
@@ -223,6 +261,14 @@ class Family:
     correction: str = "bonferroni"  # or "holm": over the rules, an intersection-union test in each
     joint: float = 0.0  # the least chance that every interval of the card holds together (Bonferroni)
     earlier: tuple[str, ...] = ()  # the folders of the confirmations before it, still published
+    earlier_passed: tuple[tuple[int, int], ...] = ()  # each earlier one's (rules passed, rules)
+    error: float = FAMILY_ERROR  # each confirmation's family-wise error
+    pooled: pd.DataFrame | None = None  # all of them together (simkit.studies.pooled), where there are two or more
+
+    @property
+    def attempts(self) -> int:
+        """The confirmations of these rules: this one and the earlier."""
+        return 1 + len(self.earlier)
 
     @property
     def width(self) -> str:
@@ -246,8 +292,10 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
     verdicts = _read_csv(folder / "verdicts.csv", results)
     bites = _read_csv(folder / "bite.csv", results) if (folder / "bite.csv").exists() else pd.DataFrame()
     holm = "p_holm" in verdicts.columns
+    wins = published_wins(folder) if (folder / "summary.csv").exists() else {}
+    levels = holm_levels(verdicts.p_rule, FAMILY_ERROR) if holm else np.full(len(verdicts), np.nan)
     out: dict[tuple[int, int, str], Rule] = {}
-    for v in verdicts.itertuples():
+    for v, step_level in zip(verdicts.itertuples(), levels):
         options = from_flags(v.rule)
         rules = Rules.make(int(v.players), int(v.teams), **options)
         ((family, setting),) = ((k, OPTIONS[k].column_value(x)) for k, x in options.items())
@@ -266,12 +314,28 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         )
         arrives = float(bite.last_card_arrives.iloc[0]) if len(bite) else None
         stalemates = float(v.stalemate_rate) if three and "stalemate_rate" in verdicts.columns else None
+        step = None
+        if holm and bool(v.fair) and _reaches_past_margin(edge, v.strength):
+            step = _step(v, step_level, levels, wins.get((int(v.players), int(v.teams), v.lineup)))
         out[(int(v.players), int(v.teams), v.lineup)] = Rule(
-            rules, family, str(setting), bool(v.fair), edge, name, v.lineup, arrives=arrives, stalemates=stalemates
+            rules,
+            family,
+            str(setting),
+            bool(v.fair),
+            edge,
+            name,
+            v.lineup,
+            arrives=arrives,
+            stalemates=stalemates,
+            step=step,
         )
     level = float(verdicts.level.iloc[0])
     hypotheses = sum(len(hypotheses_of(int(teams))) for teams in verdicts.teams)
     earlier = tuple(n for n in CONFIRMATIONS[: CONFIRMATIONS.index(name)] if (results / n / "verdicts.csv").exists())
+    earlier_passed = []
+    for n in earlier:
+        theirs = _read_csv(results / n / "verdicts.csv", results)
+        earlier_passed.append((int(theirs.fair.sum()), len(theirs)))
     decided_by = Family(
         name,
         hypotheses,
@@ -281,8 +345,29 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         "holm" if holm else "bonferroni",
         joint_coverage(verdicts, level),
         earlier,
+        tuple(earlier_passed),
+        pooled=pooled(results, (*earlier, name)) if holm else None,
     )
     return out, decided_by
+
+
+def _step(verdict, level: float, levels: np.ndarray, wins: np.ndarray | None) -> Step:
+    """Where Holm passed `verdict` (a row of a Holm confirmation's verdicts.csv), tested at `level`: its
+    step among `levels` (the family's), and its edge with that level's intervals: from its games won (`wins`,
+    the same tests as the verdict's), or without them the advantage's alone, from its first-step interval's
+    standard error."""
+    step = int(np.sum(levels <= level))
+    three = int(verdict.teams) == 3
+    if wins is not None:
+        t = rule_tests(wins, float(verdict.margin), float(verdict.gap_margin) if three else None, level)
+        advantage = (float(t["advantage"]), float(t["advantage_low"]), float(t["advantage_high"]))
+        gap = (float(t["max_gap"]), float(t["gap_low"]), float(t["gap_reach"])) if three else (float("nan"),) * 3
+    else:
+        se = (verdict.advantage_high - verdict.advantage_low) / (2 * float(sp.norm.isf(verdict.level)))
+        z = float(sp.norm.isf(level))
+        advantage = (verdict.advantage, verdict.advantage - z * se, verdict.advantage + z * se)
+        gap, three = (float("nan"),) * 3, False
+    return Step(step, level, Edge(advantage, gap, 3 if three else 2, int(verdict.games)))
 
 
 def _gap_low(folder: Path, verdict) -> float:
@@ -328,7 +413,13 @@ def make_card(results: Path) -> Card:
     sources.append("first-player/summary.csv")
     confirmed = confirmed_rules(results)
     if confirmed is not None:
-        sources.append(f"{confirmed[1].folder}/verdicts.csv")
+        f = confirmed[1]
+        sources.append(f"{f.folder}/verdicts.csv")
+        if f.correction == "holm" and (results / f.folder / "summary.csv").exists():
+            sources.append(f"{f.folder}/summary.csv")  # the games won: intervals at Holm's later steps
+        sources += [f"{e}/verdicts.csv" for e in f.earlier]
+        if f.pooled is not None:
+            sources += [f"{e}/summary.csv" for e in f.earlier]
     baseline = strong_baseline(results)
     if baseline and confirmed is not None:
         sources.append(f"{confirmed[1].folder}/estimates.csv")
@@ -384,7 +475,8 @@ def cells(row: Row, column: str) -> tuple[str, str, str]:
             f" {which} before the game ends in only {100 * rule.arrives:.0f}% of games; leaving it out "
             "altogether is a different rule."
         )
-    return words, rule.edge.text(), rule.code
+    edge = rule.edge.text() + (f"; {rule.step.text()}" if rule.step is not None else "")
+    return words, edge, rule.code
 
 
 def intro(card: Card) -> list[str]:
@@ -401,14 +493,14 @@ def intro(card: Card) -> list[str]:
     )
     first = (
         f"Moving first is an edge: without a rule, the first team wins more than its fair share of the "
-        f"decided games, in percentage points (pp): {without}. The first team is the team of the player who "
-        "moves first, the second team moves next. A player a rule does not name is dealt the table's usual "
-        "hand. Each player counts their own turns from 1."
+        f"decided games, in percentage points (pp; 95% intervals): {without}. The first team is the team of "
+        "the player who moves first, the second team moves next. A player a rule does not name is dealt the "
+        "table's usual hand. Each player counts their own turns from 1."
     )
     what = (
-        f"Casual play: measured with simkit's {LINEUPS['casual']} player on every seat; strong play: with its "
-        f"{LINEUPS['strong']} player on every seat. The edge left: the first team's share of the decided "
-        "games minus its fair share (1/2 or 1/3), in pp"
+        f"Casual play: simkit's {LINEUPS['casual']} player on every seat; strong play: its {LINEUPS['strong']} "
+        "player. The edge left: the first team's share of the decided games minus its fair share (1/2 or 1/3), "
+        "in pp"
     )
     fair = (
         f"within ±{casual:g} pp (casual) or ±{strong:g} pp (strong), and with three teams every gap between "
@@ -421,6 +513,7 @@ def intro(card: Card) -> list[str]:
             what + f", with its 95% interval. Fair: that interval lies {fair}. Each rule was found by "
             "simkit's compensation study and confirmed on games its search never saw.",
         ]
+    attempts = _attempts(f)
     if f.correction == "bonferroni":
         return [
             first,
@@ -428,39 +521,57 @@ def intro(card: Card) -> list[str]:
             f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
             f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
             f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} "
-            f"(Bonferroni), the chance that any rule not fair is called fair; the card's intervals hold together "
-            f"with at least {f.joint:.0%} chance. A rule is fair when its interval lies {fair}: {f.passed} of the "
-            f"{f.rules} rules are.",
+            f"(Bonferroni), the chance that any rule not fair is called fair.{attempts} The card's {f.width} "
+            f"intervals of the edge left hold together with at least {f.joint:.0%} chance; the 95% intervals "
+            f"of the edge without a rule each hold on its own. A rule is fair when its interval lies {fair}: "
+            f"{f.passed} of the {f.rules} rules are.",
         ]
-    many = len(f.earlier) > 1
-    earlier = (
-        f" The earlier confirmation{'s' if many else ''} ({', '.join(f'results/{e}' for e in f.earlier)})"
-        f" {'stay' if many else 'stays'} published with {'their' if many else 'its'} verdicts."
-        if f.earlier
-        else ""
-    )
-    wide = [
+    later = [
         f"{row.players}p/{row.teams}t {column}"
         for row in card.rows
         for column, rule in row.rules.items()
-        if rule is not None and rule.fair and _reaches_past_margin(rule.edge, column)
+        if rule is not None and rule.step is not None
     ]
-    later = (
-        f" Holm passes rules at later steps, with more error allowed than in these intervals (its first "
-        f"step): {', '.join(wide)} passed with an interval reaching past its margin."
-        if wide
+    stepped = (
+        f" {', '.join(later)} passed at a later Holm step, its {f.width} interval reaching past its margin: "
+        "its cell adds that step's intervals, inside."
+        if later
         else ""
     )
     return [
         first,
-        what + f", with its {f.width} interval (the largest gap's: the range its three pairs' {f.width} intervals "
-        f"allow). Each rule was proposed by simkit's compensation study and decided by the confirmation in "
-        f"results/{f.folder}, declared and committed before its games: the {f.rules} rules tested together, "
-        f"each as a whole, at a family-wise error of {f.rules * f.level:.0%} (Holm): the chance that any rule "
-        f"not fair is called fair. A rule is fair when Holm passes it, its edge {fair}: {f.passed} of the "
-        f"{f.rules} rules are.{later} The card's intervals hold together with at least "
-        f"{f.joint:.0%} chance.{earlier}",
+        what + f", with its {f.width} interval (Holm's first step; for the largest gap, the range its three "
+        f"pairs' intervals allow). A rule is fair when Holm's step-down passes it in the confirmation "
+        f"results/{f.folder} (declared and committed before its games): its edge {fair}. {f.passed} of the {f.rules} "
+        "rules are.",
+        f"How sure: that confirmation calls some rule fair that is not with a chance of at most "
+        f"{f.error:.0%} (Holm).{attempts}{stepped} The {f.width} intervals hold together with at least "
+        f"{f.joint:.0%} chance, others each alone.{_pooled(f)}",
     ]
+
+
+def _attempts(f: Family) -> str:
+    """The earlier confirmations of the same rules, and the error over all the attempts."""
+    if not f.earlier:
+        return ""
+    each = "; ".join(f"{p} of {n} passed in results/{e}" for e, (p, n) in zip(f.earlier, f.earlier_passed))
+    over = "both attempts" if f.attempts == 2 else f"the {f.attempts} attempts"
+    return (
+        f" The same rules were tested before (still published: {each}): over {over} it is at most "
+        f"{f.attempts * f.error:.0%}."
+    )
+
+
+def _pooled(f: Family) -> str:
+    """The analysis of all the confirmations together in one sentence (simkit.studies.pooled)."""
+    if f.pooled is None:
+        return ""
+    passed, n = int(f.pooled.fair.sum()), len(f.pooled)
+    within = f"all {n}" if passed == n else f"{passed} of the {n}"
+    return (
+        f" Both confirmations' games pooled (declared first; evidence, not a verdict): {within} "
+        f"within their margins, Holm-adjusted p ≤ {f.pooled.p_holm.max():.1e}."
+    )
 
 
 def _reaches_past_margin(edge: Edge, column: str) -> bool:
@@ -492,9 +603,10 @@ def markdown(card: Card) -> str:
     lines = ["# A fair Sequence: the rules card", ""]
     for paragraph in intro(card):
         lines += [paragraph, ""]
+    left = f"edge left ({_width(card)})"
     lines += [
-        f"| table | casual play ({LINEUPS['casual']}): the rule | edge left | strong play ({LINEUPS['strong']}): "
-        "the rule | edge left | edge without a rule: casual / strong |",
+        f"| table | casual play ({LINEUPS['casual']}): the rule | {left} | strong play ({LINEUPS['strong']}): "
+        f"the rule | {left} | edge without a rule (95%): casual / strong |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for row in card.rows:
@@ -508,6 +620,11 @@ def markdown(card: Card) -> str:
     return "\n".join(lines)
 
 
+def _width(card: Card) -> str:
+    """The coverage of the intervals of the edge left: the deciding confirmation's, or the searches' 95%."""
+    return card.family.width if card.family is not None else "95%"
+
+
 def footer(card: Card) -> str:
     return (
         f"Made by `simkit card --out results` from {', '.join(card.sources)} (studies of simkit "
@@ -518,13 +635,13 @@ def footer(card: Card) -> str:
 # --- the printable page -----------------------------------------------------------------
 
 PAGE = A4  # portrait, inches
-MARGIN = 0.5
+MARGIN = 0.4
 PAD = 0.05  # inches between a cell's edge and its text
 COLUMNS = (
     ("table", 0.85),
-    (f"casual play ({LINEUPS['casual']} players)", 2.7),
-    (f"strong play ({LINEUPS['strong']} players)", 2.7),
-    ("edge without a rule", 1.02),
+    (f"casual play ({LINEUPS['casual']} players)", 2.8),
+    (f"strong play ({LINEUPS['strong']} players)", 2.8),
+    ("edge without a rule (95%)", 1.02),
 )  # heading, width in inches
 FONT = 7.5  # points: the table's text, and the intro's a little larger
 SMALLEST = 6.5  # points: the smallest the table's text may be made to fit the page
@@ -583,7 +700,8 @@ def _laid_out(card: Card, size: float) -> tuple[Page, float]:
             inner = COLUMNS[i][1] - 2 * PAD
             h = page.put(xs[i] + PAD, y, page.wrap(words, inner, size), size, color=INK["rule"])
             if edge:
-                h += page.put(xs[i] + PAD, y + h, page.wrap("edge left: " + edge, inner, size), size, color=INK["edge"])
+                said = f"edge left ({_width(card)}): {edge}"
+                h += page.put(xs[i] + PAD, y + h, page.wrap(said, inner, size), size, color=INK["edge"])
             heights.append(h)
         inner = COLUMNS[3][1] - 2 * PAD
         without = [f"{column}: {_without(row, column)}" for column in LINEUPS]
@@ -607,6 +725,10 @@ def write(results: Path, out: Path) -> list[Path]:
     paths = [out / f"{CARD}.md", out / f"{CARD}.png", out / f"{CARD}.pdf"]
     with replacing(paths[0]) as tmp:
         tmp.write_text(markdown(card), encoding="utf-8")
+    if card.family is not None and card.family.pooled is not None:
+        paths.append(out / POOLED_FILE)
+        with replacing(paths[-1]) as tmp:
+            card.family.pooled.to_csv(tmp, index=False, float_format="%.6g")
     fig = figure(card)
     with replacing(paths[1]) as tmp:
         fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None})

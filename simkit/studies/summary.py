@@ -7,6 +7,7 @@ tables, the plots, summary.md and study.json.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Sequence, Set
@@ -162,7 +163,9 @@ def what_changes(
     study's Holm correction (`p_holm` below HEADLINE_LEVEL), its smallest and largest surviving estimates with
     their 95% intervals (`shift`, `low`, `high`), the span of strong play's estimates when none of them
     survives, and where casual and strong play (`strength`) differ: strong play's shift minus a casual
-    line-up's at one table, independent games, Holm-adjusted over the section's comparisons. `frame` has a row
+    line-up's at one table, Holm-adjusted over the section's comparisons, the two shifts taken as independent
+    although both line-ups play the study's seed (the sentence says by how much their shared deals could move
+    those intervals, ``shared_deals``). `frame` has a row
     per shift: players, teams, policies, strength, games, change, shift, low, high, p_holm. The first paragraph
     gives each line-up's games and its widest shift interval (the study's resolution). family: the shifts
     Holm's correction was over (default: the frame's); heading: begin with the section's title."""
@@ -175,15 +178,17 @@ def what_changes(
             f"{spec} ({rows['strength'].iloc[0]} play), {int(rows['games'].max()):,} games per configuration: "
             f"every shift within ±{widest:.2f}{' ' + unit if unit else ''}"
         )
+    differences = casual_strong_differences(frame)
     lines = [
         *(["## What changes and where\n"] if heading else []),
         f"Each figure is an estimate, with its 95% interval, of the shift of {what}. A change is named at a table "
         "and line-up only where its shift survives Holm's correction over the study's "
         f"{family or len(frame)} shifts (adjusted p below {HEADLINE_LEVEL:g}). Resolution: "
         + "; ".join(resolution)
-        + ".\n",
+        + "."
+        + shared_deals(differences)
+        + "\n",
     ]
-    differences = casual_strong_differences(frame)
     for change, rows in frame.groupby("change", sort=False):
         shown = rows[rows["p_holm"] < HEADLINE_LEVEL].sort_values("shift")
         if not len(shown):
@@ -222,22 +227,69 @@ def what_changes(
 
 def casual_strong_differences(frame: pd.DataFrame) -> pd.DataFrame:
     """Strong play's shift minus each casual line-up's, per change and table where both were played: a row
-    per comparison with change, players, teams, strong, casual (the line-ups), value, low, high (95%,
-    independent games), p and p_holm (Holm over every comparison of `frame`)."""
+    per comparison with change, players, teams, strong, casual (the line-ups), value, low, high (95%, the two
+    shifts taken as independent), p and p_holm (Holm over every comparison of `frame`); shared, the most the
+    two shifts can correlate through the deals they share, and moved, the most that could narrow or widen
+    the interval (a fraction of its half-width).
+
+    Every line-up of a study plays its seed, so game i of one line-up is dealt as game i of another: a
+    line-up's n games share their deals with the first n of another's N >= n. A shift is a mean of per-game
+    terms, so by Cauchy-Schwarz the two shifts' correlation is at most sqrt(n / N) (0.14 for 20,000 against
+    1,000,000), and the difference's true standard error lies within sqrt(1 -/+ 2 r h_s h_c / (h_s^2 + h_c^2))
+    of the one taken here (h: the two half-widths, r that bound); with n = N nothing bounds it (shared 1)."""
     rows = []
     for (change, players, teams), at in frame.groupby(["change", "players", "teams"], sort=False):
         for s in at[at["strength"] == "strong"].itertuples():
             for c in at[at["strength"] == "casual"].itertuples():
                 value, low, high, p = stats.independent_difference(s.shift, s.low, s.high, c.shift, c.low, c.high)
+                shared = math.sqrt(min(s.games, c.games) / max(s.games, c.games))
+                hs, hc = (s.high - s.low) / 2, (c.high - c.low) / 2
+                k = 2 * shared * hs * hc / (hs**2 + hc**2) if hs > 0 and hc > 0 else 0.0
+                moved = max(math.sqrt(1 + k) - 1, 1 - math.sqrt(max(1 - k, 0.0)))
                 rows.append(
                     dict(
                         change=change, players=players, teams=teams, strong=s.policies, casual=c.policies,
-                        value=value, low=low, high=high, p=p,
+                        value=value, low=low, high=high, p=p, shared=shared, moved=moved,
+                        games=(int(min(s.games, c.games)), int(max(s.games, c.games))),
                     )
                 )  # fmt: skip
-    out = pd.DataFrame(rows, columns=["change", "players", "teams", "strong", "casual", "value", "low", "high", "p"])
+    columns = [
+        "change",
+        "players",
+        "teams",
+        "strong",
+        "casual",
+        "value",
+        "low",
+        "high",
+        "p",
+        "shared",
+        "moved",
+        "games",
+    ]
+    out = pd.DataFrame(rows, columns=columns)
     out["p_holm"] = stats.holm(out["p"]) if len(out) else []
     return out
+
+
+def shared_deals(differences: pd.DataFrame) -> str:
+    """The sentence on the intervals of strong play's shift minus casual play's (``casual_strong_differences``):
+    they take the two shifts as independent, and how far the deals the line-ups share could move them."""
+    if not len(differences):
+        return ""
+    worst = differences.loc[differences["moved"].idxmax()]
+    n, big = worst["games"]
+    if worst["shared"] >= 1:
+        return (
+            " Strong play's shift minus a casual line-up's takes the two as independent; the line-ups play the "
+            "study's seed on as many games, so they share every deal and those intervals are only approximate."
+        )
+    return (
+        " Strong play's shift minus a casual line-up's takes the two as independent; both line-ups play the "
+        f"study's seed, so the {n:,} games of one share their deals with the first {n:,} of the other's {big:,}, "
+        f"which correlates the two shifts by at most {worst['shared']:.2f} and could make such an interval up to "
+        f"{100 * worst['moved']:.1f}% narrower or wider."
+    )
 
 
 def _contrast(d: pd.DataFrame, family: int, unit: str, scale: float) -> str:

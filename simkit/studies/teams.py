@@ -2,8 +2,10 @@
 
 The split: 6 and 12 players in two or three teams. The sequences: every two-team table needing 1, 2 (the
 rules' number) or 3 sequences to win. Each change is a shift: the table in three teams against two (team 0's
-relative advantage, independent games) and each number of sequences against the rules' 2 (team 0's
-advantage, paired on the same deals); the study's shifts are one Holm family.
+relative advantage, unpaired: both tables play the study's seed, their games taken as independent) and each
+number of sequences against the rules' 2 (team 0's advantage, paired on the same deals); the study's shifts
+are one Holm family. Which measure says "fairer" (``reading``): the relative advantage, beside the
+stalemates; the gaps in points shrink with the fair share by themselves.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from simkit.studies.kind import (
     table_list,
     tables_of,
 )
-from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame, what_changes
+from simkit.studies.summary import ADVANTAGE_NOTE, HEADLINE_LEVEL, summary_frame, what_changes
 
 SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
 SEQUENCE_PLAYERS = tuple(p for p, t in LEGAL_TABLES if t == 2)  # two-team tables: the sequences to win vary
@@ -83,8 +85,9 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
     """Each change against its reference, same line-up: each number of sequences to win against the rules' 2
     at its table (team 0's advantage, paired on the same deals where the pairs are correlated,
     simkit.analysis.stats.shift), and three teams against two at 6 and 12 players (team 0's relative
-    advantage, its share of the decided games over 1/teams minus 1; independent games: a normal interval on
-    the difference); Holm's adjustment over all of them."""
+    advantage, its share of the decided games over 1/teams minus 1; unpaired, the two tables' games taken as
+    independent although both play the study's seed: a normal interval on the difference); Holm's adjustment
+    over all of them."""
     standard = {
         (c.rules.players, c.lineup.spec): c
         for c in configs
@@ -121,7 +124,7 @@ def shifts(configs: list[Config], results: Results) -> pd.DataFrame:
                     "p_value": s.p_value,
                 }
             )
-        else:  # three teams, not two: relative advantages of independent games
+        else:  # three teams, not two: relative advantages, unpaired (the games taken as independent)
             ra, rb = stats.relative_advantage(a.wins()), stats.relative_advantage(b.wins())
             se = math.hypot(_relative_se(a.wins(), c.rules.teams), _relative_se(b.wins(), 2))
             d = ra.value - rb.value
@@ -164,6 +167,86 @@ def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def reading(summary: pd.DataFrame, s: pd.DataFrame) -> str:
+    """Which measure to read of three teams against two (summary.md's section under What changes and where):
+    at each split table and line-up, team 0's relative advantage with two teams and with three (and the
+    split's shift, from `s`), the largest gap between two teams in points and over the fair share, and the
+    stalemates; then what they say together where the shift survives Holm. `summary`: summary.csv's rows."""
+    split = summary[summary["study_group"] == "split"] if "study_group" in summary else summary.iloc[0:0]
+    shifted = s[s["measure"] == "relative_advantage"] if len(s) else s
+    rows, said = [], []
+    for (players, lineup), at in split.groupby(["players", "policies"], sort=False):
+        two, three = at[at["teams"] == 2], at[at["teams"] == 3]
+        if not (len(two) and len(three)):
+            continue
+        a, b = two.iloc[0], three.iloc[0]
+        found = shifted[(shifted["players"] == players) & (shifted["policies"] == lineup)]
+        f = found.iloc[0] if len(found) else None  # a Series: its shift is f["shift"] (f.shift is its method)
+        shift = (
+            f"{100 * f['shift']:+.2f} [{100 * f['shift_low']:+.2f}, {100 * f['shift_high']:+.2f}], p (Holm) "
+            f"{format_p_value(f['p_holm'])}"
+            if f is not None
+            else "—"
+        )
+        over = [a.max_gap * 2, b.max_gap * 3]  # the largest gap over the fair share, 1/2 or 1/3
+        rows.append(
+            (
+                f"{players}p",
+                lineup,
+                f"{relative(a.relative_advantage)} → {relative(b.relative_advantage)}",
+                shift,
+                f"{100 * a.max_gap:.1f} → {100 * b.max_gap:.1f} pp",
+                f"{100 * over[0]:.1f}% → {100 * over[1]:.1f}%",
+                f"{pct(a.stalemate_rate)} → {pct(b.stalemate_rate)}",
+            )
+        )
+        if f is not None and f["p_holm"] < HEADLINE_LEVEL:
+            same = a.max_gap * 2 / 3  # the two-team gap's share of the fair half, as points of a fair third
+            said.append(
+                f"at {players} players under {lineup} team 0's relative advantage falls from "
+                f"{relative(a.relative_advantage)} to {relative(b.relative_advantage)} (a shift of "
+                f"{pp(f['shift'], f['shift_low'], f['shift_high'], digits=2).replace(' pp', '')} points of %); the "
+                f"largest gap falls from {100 * a.max_gap:.1f} to {100 * b.max_gap:.1f} pp, but "
+                f"{100 * (a.max_gap - same):.1f} pp of that fall is the smaller fair share alone (the same gap over "
+                f"the fair share, {100 * over[0]:.1f}%, is {100 * same:.1f} pp of a third), so over the fair share it "
+                f"falls from {100 * over[0]:.1f}% to {100 * over[1]:.1f}%; and the stalemates go from "
+                f"{pct(a.stalemate_rate)} to {pct(b.stalemate_rate)} of the games"
+            )
+    if not rows:
+        return ""
+    table = markdown_table(
+        [
+            "table",
+            "line-up",
+            "relative advantage: 2 teams → 3",
+            "shift, points of % [95% CI]",
+            "largest gap: 2 → 3",
+            "largest gap over the fair share",
+            "stalemates",
+        ],
+        rows,
+    )
+    where = (
+        " Where the split's shift survives Holm: "
+        + ". And ".join(said)
+        + ". Three teams trim the first team's edge by that much, less than the fall of the gap in points "
+        "suggests, and stall; elsewhere no shift survives Holm. The gaps and stalemates below are estimates "
+        "(summary.csv has each with its interval)."
+        if said
+        else " No split's shift survives Holm: the study does not show three teams fairer by this measure."
+    )
+    return (
+        "## Which measure to read\n\n"
+        "Is a table fairer in three teams than in two? A designer should read team 0's relative advantage: its "
+        "share of the decided games over its fair share, minus 1, how much more often than fair the first team "
+        "wins a game that has a winner, at either count of teams. Points of share do not compare: the fair share "
+        "is 50% with two teams and 33.3% with three, so the same edge over the fair share is two thirds as many "
+        "points at three teams, and the largest gap between two teams shrinks in points by that alone (over the "
+        "fair share it is comparable). Stalemates are apart: games no team wins, which the shares of the decided "
+        f"games leave out, a cost of their own to weigh beside the edge.{where}\n\n" + table
+    )
+
+
 def headline(s: pd.DataFrame) -> str:
     """What changes and where: the sequences' shifts of the advantage (pp), then the split's of the relative
     advantage (points of %), one Holm family."""
@@ -186,7 +269,8 @@ def headline(s: pd.DataFrame) -> str:
             what_changes(
                 split,
                 "team 0's relative advantage (its share of the decided games over 1/teams, minus 1) from two "
-                "teams to three, independent games",
+                "teams to three, unpaired (both tables play the study's seed; their games are taken as "
+                "independent)",
                 unit="% points",
                 family=len(s),
                 heading=not parts,
@@ -221,8 +305,9 @@ def shifts_section(s: pd.DataFrame) -> str:
     return (
         "## Shifts\n\nEach number of sequences to win against the rules' 2 at its table: the shift of team 0's "
         "advantage in pp, paired on the same deals where the pairs are correlated; three teams against two at 6 "
-        "and 12 players: the shift of team 0's relative advantage in points of %, from independent games (a "
-        f"normal interval on the difference). The {len(s)} shifts are tested together (Holm).\n\n" + table
+        "and 12 players: the shift of team 0's relative advantage in points of %, unpaired (a normal interval "
+        "on the difference, the two tables' games taken as independent although both play the study's seed). "
+        f"The {len(s)} shifts are tested together (Holm).\n\n" + table
     )
 
 
@@ -269,13 +354,23 @@ def terminal_table(summary: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+FAIR_SHARES_NOTE = (
+    "Two and three teams have different fair shares (50% and 33.3%): compare them by the relative advantage (team "
+    "0's share of the decided games over its fair share, minus 1; 'Which measure to read' above). The balance (1 "
+    "minus the largest gap in points) and the largest gap do not compare between them, as the gaps in points "
+    "shrink with the fair share; the balance of all games also counts stalemates, which shrink the gaps by "
+    "themselves."
+)
+"""The key table's note on comparing two and three teams."""
+
+
 def tables(study: Study, configs: list[Config], results: Results) -> Tables:
     summary = summary_frame(configs, results)
     s = shifts(configs, results)
     return Tables(
         summary,
         {"shifts": s} if len(s) else {},
-        headline=headline(s),
+        headline="\n".join(part for part in (headline(s), reading(summary, s)) if part),
         sections=[shifts_section(s)] if len(s) else [],
         key=key_table(summary),
         terminal=terminal_table(summary),
@@ -286,9 +381,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         notes=[
             "Mean turns count every seat's turns; in brackets the rounds, turns per player (a round is every seat's "
             "turn once), which compare tables of different sizes.",
-            "Two and three teams have different fair shares (50% and 33.3%): compare them by the relative advantage "
-            "(team 0's share of the decided games over its fair share, minus 1) and by the balance of the decided "
-            "games; the balance of all games also counts stalemates, which shrink the gaps by themselves.",
+            FAIR_SHARES_NOTE,
             f"The p-values of the {len(summary)} distinct configurations' advantages are adjusted together by Holm's "
             "method (6 and 12 players in 2 teams needing 2 sequences are listed once, in the split); so are the "
             "p-values of the shifts.",

@@ -171,6 +171,14 @@ def headline_frame(s: pd.DataFrame) -> pd.DataFrame:
     return shift_frame(s, "advantage_shift")
 
 
+def headline(s: pd.DataFrame) -> str:
+    """What changes and where (summary.what_changes) from the study's shifts, `s` (shifts.csv's rows)."""
+    return what_changes(
+        headline_frame(s),
+        "team 0's advantage (its share of the decided games minus 1/teams) from the standard game, on the same deals",
+    )
+
+
 EFFECTS = (
     ("turns_shift", 1, "the game length", "shift of the mean length (turns)"),
     ("stalemate_shift", 100, "the stalemates", "shift of the stalemate rate (pp)"),
@@ -237,11 +245,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
             "the study; the games, the advantages and the shifts of the length and the stalemates are in summary.md"
         ),
         sections=[section],
-        headline=what_changes(
-            headline_frame(s),
-            "team 0's advantage (its share of the decided games minus 1/teams) from the standard game, on the "
-            "same deals",
-        ),
+        headline=headline(s),
         notes=[
             "Shifts: the variant's value minus the standard game's, on the same deals (paired; delta method for the "
             f"advantage). The {len(s)} shifts of the advantage are tested together (Holm), as are those of the length "
