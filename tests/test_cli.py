@@ -174,12 +174,16 @@ def test_a_mistyped_name_gets_its_close_match(tmp_path, args, message):
 
 
 def test_a_players_parameter_error_names_its_weights_by_family():
-    """swift's 75 parameters: its own by name, its value and opponent weights by prefix and count."""
+    """swift's parameters: its own by name, then its greedy weights, its value and opponent weights by prefix
+    and count, the restrictions last."""
     result = runner.invoke(app, ["run", "--policy", "swift:rolouts=5", "--games", "10"])
     err = result.stderr.strip()
-    assert "parameters: rollouts, shortlist, margin, playout, horizon, race, complete," in err, err
-    assert "and 51 value_* and 7 opponent_* weights" in err and "value_own_sequences" not in err, err
-    assert len(err) < 300, err  # it listed 75 names in about 1,200 characters
+    assert (
+        "parameters: rollouts, shortlist, margin, playout, horizon, race, gap, batch, view, removals, complete," in err
+    )
+    assert "51 value_* and 7 opponent_* weights" in err and "value_own_sequences" not in err, err
+    assert err.endswith("and the restrictions dead_swap, one_eyed, two_eyed, blocking, corners"), err
+    assert len(err) < 450, err  # its 90 names would take about 1,400 characters
 
 
 def test_corrupt_dataset_is_reported_not_crashed(tmp_path):

@@ -14,9 +14,9 @@ from simkit.analysis import stats
 from simkit.game.rules import Rules
 from simkit.presentation.render import markdown_table
 from simkit.studies import confirmation as cf
-from simkit.studies.summary import anchored
 from simkit.studies import confirmation_protocol as cp
 from simkit.studies.loop import run_study
+from simkit.studies.summary import anchored
 
 PUBLISHED = cp.read_protocol(Path("results/confirmation") / cp.PROTOCOL_FILE)  # format 1
 SECOND = cp.read_protocol(Path("results/confirmation-2") / cp.PROTOCOL_FILE)  # format 2: Holm over the rules

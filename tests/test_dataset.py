@@ -27,8 +27,12 @@ def test_identity_holds_every_parameter_of_every_seat_defaults_included():
     identity = spec("lookahead,greedy").identity()
     seats = identity["policies"]
     assert [s["name"] for s in seats] == ["lookahead", "greedy"]
-    assert seats[0]["params"] == PLAYERS["lookahead"].params  # all of them, at their defaults
-    assert seats[1]["params"] == PLAYERS["greedy"].params
+    for seat, name in zip(seats, ["lookahead", "greedy"]):
+        # all of them at their defaults, but a restriction, which at its default forgoes nothing
+        kind = PLAYERS[name]
+        assert seat["params"] == {k: v for k, v in kind.params.items() if not kind.settable[k].restriction}
+    restricted = spec("greedy:one_eyed=never").identity()["policies"][0]["params"]
+    assert restricted == {**seats[1]["params"], "one_eyed": 1.0}
     assert identity["rules"]["chip_supply"] == [50, 50, 35]
     assert len(identity["board"]) == 16
     assert {"seed", "simkit", "kernel", "swap_seats", "lineup"} <= set(identity)

@@ -13,7 +13,7 @@ from scipy.stats import binomtest
 
 from simkit.game.cards import tables
 from simkit.game.play import simulate
-from simkit.game.players import Lineup, LineupError
+from simkit.game.players import PLAYERS, Lineup, LineupError
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.kernels.core.state import new_state
@@ -36,7 +36,8 @@ def test_lineup_cycles_over_teams():
 def test_policy_parameters_parse_and_print_canonically():
     lineup = Lineup.parse("lookahead:rollouts=32:shortlist=2,greedy:block4=800", TWO)
     assert lineup.names == ["lookahead:rollouts=32:shortlist=2", "greedy:block4=800"]
-    assert lineup.params()[0, 0, 0] == 32 and lineup.params()[0, 0, 1] == 2
+    at = PLAYERS["lookahead"].layout.at
+    assert lineup.params()[0, 0, at.rollouts] == 32 and lineup.params()[0, 0, at.shortlist] == 2
     assert Lineup.parse("greedy:complete=1000", TWO).names == ["greedy", "greedy"]  # defaults vanish
 
 
@@ -153,19 +154,20 @@ def test_the_lookahead_takes_the_value_of_its_table(players, teams, table):
     """The value weights default to the table's; the canonical spec leaves them out, the
     resolved parameters (a run's identity) show them, and a value given explicitly wins."""
     from simkit.game.players import VALUE_WEIGHTS, value_table
-    from simkit.kernels.players.rollouts import P_GREEDY, P_VALUE
+    from simkit.kernels.players.rollouts import RACE_ROW
 
     rules = Rules.make(players, teams)
     assert value_table(rules) == table
     lineup = Lineup.parse("lookahead,greedy", rules)
     assert lineup.names[0] == "lookahead"
-    assert list(lineup.params()[0, 0, P_VALUE:P_GREEDY]) == list(VALUE_WEIGHTS[table].values())
+    value = slice(RACE_ROW.value, RACE_ROW.value + len(VALUE_WEIGHTS[table]))  # the value weights come last
+    assert list(lineup.params()[0, 0, value]) == list(VALUE_WEIGHTS[table].values())
     assert {k: v for k, v in lineup.resolved()[0]["params"].items() if k.startswith("value_")} == VALUE_WEIGHTS[table]
     given = Lineup.parse("lookahead:value_move=0.5:value_ones=0", rules)
     assert given.names[0] == "lookahead:value_move=0.5:value_ones=0"
     row = given.params()[0, 0]
-    assert row[P_VALUE] == 0.5 and row[P_GREEDY - 1] == 0.0
-    assert list(row[P_VALUE + 1 : P_GREEDY - 1]) == list(VALUE_WEIGHTS[table].values())[1:-1]
+    assert row[value.start] == 0.5 and row[value.stop - 1] == 0.0
+    assert list(row[value.start + 1 : value.stop - 1]) == list(VALUE_WEIGHTS[table].values())[1:-1]
 
 
 def test_another_tables_value_is_printed():

@@ -95,7 +95,7 @@ def test_stats_keys_and_consistency() -> None:
     keys = ["winner_team", "end", "turns", "first_sequence_turn", "first_sequence_team"]
     for name in ("sequences", "chips", "one_eyed", "two_eyed"):
         keys += [f"{name}_{t}" for t in range(3)]
-    keys += ["dead_swaps", "reshuffles", "passes"]
+    keys += ["dead_swaps", "reshuffles", "passes", "lead_changes"]
     for players, teams in [(2, 2), (3, 3), (12, 2)]:
         rec = play(players, teams, seed=3, game=1)
         st = naive.stats(rec)

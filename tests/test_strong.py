@@ -208,7 +208,11 @@ def test_swift_takes_the_value_and_the_search_settings_of_its_table():
         "batch": 2.0,
         "view": 1.0,
         "removals": 4.0,
-        **{f"opponent_{k}": v for k, v in PLAYERS["greedy"].params.items()},
+        **{
+            f"opponent_{k}": v
+            for k, v in PLAYERS["greedy"].params.items()
+            if not PLAYERS["greedy"].settable[k].restriction
+        },
     }
     from simkit.kernels.values.weights import rich_weights
 

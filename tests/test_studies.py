@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 from simkit.analysis import stats
 from simkit.analysis.metrics import METRICS
 from simkit.game.options import RulesError
+from simkit.kernels.core.params import Layout
+from simkit.kernels.players.greedy import GREEDY
 from simkit.presentation.render import metrics_markdown
 from simkit.running import dataset as ds
 from simkit.running.runner import RunEvents
@@ -373,7 +375,7 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     before = (out / "study.json").read_text()
     kept = {p.name: p.stat().st_mtime_ns for p in (out / "p2t2-random").glob("part-*.parquet")}
     greedy = PLAYERS["greedy"]
-    monkeypatch.setitem(PLAYERS, "greedy", replace(greedy, params={**greedy.params, "build": 2.0}))
+    monkeypatch.setitem(PLAYERS, "greedy", replace(greedy, layout=Layout.of(("own", GREEDY.with_defaults(build=2.0)))))
     with pytest.raises(
         StudyError,
         match=r"holds 1 run that this simkit would play differently: p2t2-greedy "
@@ -388,7 +390,7 @@ def test_a_run_the_code_would_play_differently_is_refused_then_replayed_alone(tm
     assert record["p2t2-greedy"] == json.loads((out / "p2t2-greedy" / ds.MANIFEST).read_text())["run_id"]
     assert run_study(study, out).games_played == 0
     # a stale run of an earlier command's line-up is refused too, and replayed by a command without it
-    monkeypatch.setitem(PLAYERS, "greedy", replace(greedy, params={**greedy.params, "build": 3.0}))
+    monkeypatch.setitem(PLAYERS, "greedy", replace(greedy, layout=Layout.of(("own", GREEDY.with_defaults(build=3.0)))))
     random_only = first_player(2, policies=("random",), games=200)
     with pytest.raises(StudyError, match=r"p2t2-greedy \(greedy's build 3 asked, 2 on disk\)"):
         run_study(random_only, out)

@@ -41,15 +41,18 @@ def test_a_mistyped_player_or_parameter_gets_its_close_match(spec, message):
 def test_a_players_parameters_are_its_own_with_its_weights_counted():
     with pytest.raises(LineupError) as caught:
         Lineup.parse("greedy:depth=3", Rules.make(2))
-    assert str(caught.value).endswith("parameters: complete, build, growth, block, block4, break4, jack_cost")
+    assert str(caught.value).endswith(
+        "parameters: complete, build, growth, block, block4, break4, jack_cost, and the restrictions dead_swap, "
+        "one_eyed, two_eyed, blocking, corners"
+    )
     with pytest.raises(LineupError) as caught:
         Lineup.parse("random:depth=3", Rules.make(2))
     assert str(caught.value).endswith("parameters: none")
     with pytest.raises(LineupError) as caught:
         Lineup.parse("fast:depth=3", Rules.make(2))
     assert str(caught.value).endswith(
-        "parameters: width, complete, build, growth, block, block4, break4, jack_cost, and 13 value_* weights "
-        "(docs/guide/players.md)"
+        "parameters: width, complete, build, growth, block, block4, break4, jack_cost, 13 value_* weights "
+        "(docs/guide/players.md), and the restrictions dead_swap, one_eyed, two_eyed, blocking, corners"
     )
 
 

@@ -101,13 +101,16 @@ SETTINGS = Block(
 )
 
 
-def race_layout(own: Block, race: Block, settings: Block, leaf: Block, value: Block) -> Layout:
-    """The row of a player that races: `own` (its greedy weights), `race`, the opponents' greedy weights,
-    `settings`, `leaf` (the value it scores leaves by) and that value's weights, last."""
+def race_layout(
+    own: Block, race: Block, settings: Block, leaf: Block, value: Block, opponent: Block = GREEDY
+) -> Layout:
+    """The row of a player that races: `own` (its greedy weights), `race`, `opponent` (the other teams' greedy
+    weights, its model of them), `settings`, `leaf` (the value it scores leaves by) and that value's weights,
+    last."""
     return Layout.of(
         ("own", own),
         ("race", race),
-        ("opponent", GREEDY, "opponent_"),
+        ("opponent", opponent, "opponent_"),
         ("settings", settings),
         ("leaf", leaf),
         ("value", value),

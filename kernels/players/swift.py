@@ -66,7 +66,7 @@ PLAYERS = (
         play_swift,
         "the fast strong player: a short race over greedy's best three, on a value of hand and board",
         HEAVY,
-        race_layout(OWN, RACE, SETTINGS, LEAF.fixed(leaf=RICH), RICH_VALUE),
+        race_layout(OWN, RACE, SETTINGS, LEAF.fixed(leaf=RICH), RICH_VALUE, opponent=OWN),  # the 2p table's
         table_defaults=table_defaults,
         tables=tuple(BY_SHAPE),
         instead="the lookahead",

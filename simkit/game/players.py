@@ -17,6 +17,7 @@ import numpy as np
 from simkit.game.rules import Rules
 from simkit.kernels.core.params import RESEARCH
 from simkit.kernels.players import dispatch
+from simkit.kernels.players.greedy import GREEDY
 from simkit.kernels.players.lookahead import OWN_WEIGHTS as LOOKAHEAD_OWN_WEIGHTS
 from simkit.kernels.players.player import ALL_TABLES, Player
 from simkit.kernels.players.swift import BY_SHAPE as SWIFT_SETTINGS
@@ -125,23 +126,30 @@ class PlayerSpec:
         return cls(kind, tuple(values.values()), tuple(defaults.values()))
 
 
+GREEDY_WEIGHTS = tuple(p.name for p in GREEDY.params if not p.restriction)  # named after a player's own settings
 WEIGHT_FAMILIES = ("value_", "opponent_")
 """Prefixes of the weights a player's parameters hold by the dozen: an error names each family by its count."""
 
 
 def parameters_text(kind: Player) -> str:
-    """`kind`'s parameters for an error line: each by name, but a family of weights (value_*, opponent_*) by its
-    prefix and count ('rollouts, shortlist, ..., and 51 value_* and 7 opponent_* weights')."""
-    names = [kind.spec_name(k) for k in kind.params]
-    if not names:
+    """`kind`'s parameters for an error line: its own settings, then its greedy weights, each by name; a family
+    of weights (value_*, opponent_*) by its prefix and count; the restrictions last ('rollouts, shortlist, ...,
+    complete, ..., 51 value_* and 7 opponent_* weights, and the restrictions dead_swap, ...')."""
+    settable = kind.settable
+    if not settable:
         return "none"
-    plain = [n for n in names if not n.startswith(WEIGHT_FAMILIES)]
-    counts = {f: sum(n.startswith(f) for n in names) for f in WEIGHT_FAMILIES}
+    restrictions = [n for n, p in settable.items() if p.restriction and not n.startswith(WEIGHT_FAMILIES)]
+    weights = set(GREEDY_WEIGHTS)
+    named = [kind.spec_name(n) for n, p in settable.items() if not p.restriction and not n.startswith(WEIGHT_FAMILIES)]
+    plain = [n for n in named if n not in weights] + [n for n in named if n in weights]
+    counts = {f: sum(n.startswith(f) and not p.restriction for n, p in settable.items()) for f in WEIGHT_FAMILIES}
     families = " and ".join(f"{c} {f}*" for f, c in counts.items() if c)
-    if not families:
-        return ", ".join(plain)
-    weights = f"{families} weights (docs/guide/players.md)"
-    return f"{', '.join(plain)}, and {weights}" if plain else weights
+    parts = [", ".join(plain)] if plain else []
+    if families:
+        parts.append(f"{families} weights (docs/guide/players.md)")
+    if restrictions:
+        parts.append(f"the restrictions {', '.join(restrictions)}")
+    return ", and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]}, and {parts[2]}"
 
 
 def _value(kind: Player, named: str, raw: str) -> float:
