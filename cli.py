@@ -225,10 +225,14 @@ def with_rule_options(command):
     """
     added = {}
     for name, option in OPTIONS.items():
-        typ = {"int": int, "bool": bool, "sizes": str, "counts": str}[option.kind]
+        typ = {"int": int, "bool": bool, "sizes": str, "counts": str, "text": str}[option.kind]
         decls = [option.flags] + ([option.short] if option.short else [])
         default = option.default_text or (
-            ("on" if option.default else "off") if option.kind == "bool" else f"{option.default:,}"
+            ("on" if option.default else "off")
+            if option.kind == "bool"
+            else option.default
+            if option.kind == "text"
+            else f"{option.default:,}"
         )
         info = typer.Option(
             None,

@@ -193,6 +193,14 @@ ADDED = {
         ("ismcts-rich:iterations=100", 2, 2, 2, {"late_card": 5}, False),
         ("ismcts-rich:iterations=100,lookahead", 2, 2, 2, {}, True),
     ],
+    # Boards as data (2026-12-07): the rule option layout away from the official board.
+    "other layouts": [
+        ("random", 2, 2, 1000, {"layout": "random:7"}, False),
+        ("random", 6, 3, 300, {"layout": "mirror"}, False),
+        ("greedy", 2, 2, 100, {"layout": "random:7"}, False),
+        ("greedy,random", 4, 2, 60, {"layout": "mirror"}, True),
+        ("swift", 2, 2, 2, {"layout": "random:3"}, False),
+    ],
 }
 
 

@@ -100,10 +100,20 @@ ALL_LINES = _five_in_a_row_lines()
 assert len(ALL_LINES) == 192
 
 
+def _is_board(board) -> bool:
+    """Whether `board` is 100 card names with 4 corners XX and each card but the Jacks on two cells."""
+    if not isinstance(board, list) or len(board) != 100 or board.count("XX") != 4:
+        return False
+    cards = Counter(c for c in board if c != "XX")
+    return len(cards) == 48 and set(cards.values()) == {2} and not any(c[0] == "J" for c in cards)
+
+
 class _Table:
     """The referee's view of the game: board chips, locks, cards."""
 
-    def __init__(self, players: int, teams: int, chip_limit: bool) -> None:
+    def __init__(self, players: int, teams: int, chip_limit: bool, board: list[str]) -> None:
+        self.board = board
+        self.corners = {c for c, card in enumerate(board) if card == "XX"}
         self.players = players
         self.teams = teams
         self.chip_limit = chip_limit
@@ -114,7 +124,7 @@ class _Table:
         self.discards: list[str] = []
         self.pile: Counter = Counter()  # exact multiset of the draw pile
         self.where: dict[str, list[int]] = {}
-        for cell, card in enumerate(OFFICIAL_BOARD):
+        for cell, card in enumerate(board):
             if card != "XX":
                 self.where.setdefault(card, []).append(cell)
 
@@ -142,7 +152,7 @@ class _Table:
         if not self.may_place(team):
             return []
         if card in TWO_EYED_JACKS:
-            return [c for c in range(100) if c not in CORNER_CELLS and c not in self.owner]
+            return [c for c in range(100) if c not in self.corners and c not in self.owner]
         return [c for c in self.where[card] if c not in self.owner]
 
     def sequences_through(self, cell: int, team: int) -> list[list[int]]:
@@ -153,7 +163,7 @@ class _Table:
                 continue
             full = True
             for c in cells:
-                if c in CORNER_CELLS:
+                if c in self.corners:
                     continue
                 if self.owner.get(c) != team:
                     full = False
@@ -234,7 +244,7 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         return bad + [f"rules.handicap must be H, or H0,H1 with three teams, got {handicap!r}"]
     if late_card and any(per_team):
         bad.append("rules give both late_card and handicap")
-    known = set(RULE_KEYS) | {"chip_limit", "reshuffle", "dead_swap", "late_card", "handicap"}
+    known = set(RULE_KEYS) | {"chip_limit", "reshuffle", "dead_swap", "late_card", "handicap", "layout"}
     if set(rules) - known:
         bad.append(f"rules has unknown options {sorted(set(rules) - known)}")
     if teams not in (2, 3) or players < teams or players % teams != 0:
@@ -256,10 +266,15 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
         bad.append("policies must be a list of one string per seat")
     if not _is_int(record["seed"]) or not _is_int(record["game"]):
         bad.append("seed and game must be integers")
-    if record["board"] != OFFICIAL_BOARD:
+    board = record["board"]
+    named = record["rules"].get("layout", "official") if isinstance(record["rules"], dict) else "official"
+    if named == "official" and board != OFFICIAL_BOARD:
         bad.append("board is not the official layout")
+    if not _is_board(board):
+        bad.append("board is not a Sequence board: 4 corners XX and each card but the Jacks on two cells")
+        board = OFFICIAL_BOARD
 
-    table = _Table(players, teams, chip_limit)
+    table = _Table(players, teams, chip_limit, board)
 
     def late_turn(seat: int) -> int:
         """The seat's own turn (from 1) at whose end it draws a card it was dealt short of; 0: none."""
@@ -447,9 +462,9 @@ def check_record(record: dict, strict_rules: bool = True) -> list[str]:
             else:
                 if card in ONE_EYED_JACKS:
                     bad.append(f"{where}: placed with one-eyed Jack {card}")
-                elif card not in TWO_EYED_JACKS and OFFICIAL_BOARD[cell] != card:
-                    bad.append(f"{where}: {card} placed on cell {cell} showing {OFFICIAL_BOARD[cell]}")
-                if cell in CORNER_CELLS:
+                elif card not in TWO_EYED_JACKS and board[cell] != card:
+                    bad.append(f"{where}: {card} placed on cell {cell} showing {board[cell]}")
+                if cell in table.corners:
                     bad.append(f"{where}: placed on corner {cell}")
                 if cell in table.owner:
                     bad.append(f"{where}: placed on occupied cell {cell}")

@@ -365,7 +365,7 @@ def naive_place(cells: list[int], last: int, team: int = 0) -> list[list[int]]:
 
 def referee_place(cells: list[int], last: int, team: int = 0) -> list[list[int]]:
     """Referee: the same position, through its own sequence rule."""
-    t = referee._Table(2, 2, False)
+    t = referee._Table(2, 2, False, referee.OFFICIAL_BOARD)
     for c in cells:
         t.owner[c] = team
     t.owner[last] = team
@@ -410,7 +410,7 @@ def test_sequence_shares_at_most_one_cell() -> None:
 def test_chip_limit_targets() -> None:
     rules = make_rules(2, 2, chip_limit=True)
     g = naive.Game(rules, naive.load_board())
-    t = referee._Table(2, 2, True)
+    t = referee._Table(2, 2, True, referee.OFFICIAL_BOARD)
     free = [c for c in range(100) if c not in naive.CORNERS]
     for c in free[:50]:
         g.chips[c] = 0

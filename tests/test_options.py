@@ -138,12 +138,12 @@ def test_identity_records_and_titles_carry_every_option():
 @pytest.mark.parametrize(
     "fields",
     [
-        (5, 2, 7, 2, 1000, False, True, True, 0, 0),  # five players in two teams
-        (2, 2, 0, 2, 1000, False, True, True, 0, 0),  # an empty hand
-        (2, 2, 7, 2, 1000, False, True, True, -1, 0),  # a late card before the first turn
-        (2, 2, 7, 2, 1000, 1, True, True, 0, 0),  # chip_limit is yes or no
-        (2, 2, 7, 2, 1000, False, True, True, 2, 3),  # two compensations at once
-        (2, 2, 7, 2, 1000, False, True, True, 0, (3, 1)),  # team 1's handicap at a two-team table
+        (5, 2, 7, 2, 1000, False, True, True, 0, 0, "official"),  # five players in two teams
+        (2, 2, 0, 2, 1000, False, True, True, 0, 0, "official"),  # an empty hand
+        (2, 2, 7, 2, 1000, False, True, True, -1, 0, "official"),  # a late card before the first turn
+        (2, 2, 7, 2, 1000, 1, True, True, 0, 0, "official"),  # chip_limit is yes or no
+        (2, 2, 7, 2, 1000, False, True, True, 2, 3, "official"),  # two compensations at once
+        (2, 2, 7, 2, 1000, False, True, True, 0, (3, 1), "official"),  # team 1's handicap at a two-team table
     ],
 )
 def test_rules_refuse_an_illegal_configuration_however_built(fields):

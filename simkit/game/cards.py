@@ -1,4 +1,5 @@
-"""Card codes and the official board (shipped as simkit/data/board.csv).
+"""Card codes, and the kernel's tables of a board (its layout: simkit.game.boards; the official one is
+simkit/data/board.csv).
 
 A card code is ``suit * 13 + rank`` with suits ``S H D C`` and ranks
 ``A 2 3 4 5 6 7 8 9 T J Q K``; its text form is rank then suit (``"QS"``).
@@ -10,12 +11,11 @@ A1, cell 23 is D3, cell 99 is J10.
 
 from __future__ import annotations
 
-import csv
 from functools import cache
-from importlib.resources import files
 
 import numpy as np
 
+from simkit.game.boards import OFFICIAL, layout
 from simkit.kernels.core.tables import build_tables
 
 RANKS = "A23456789TJQK"
@@ -57,22 +57,18 @@ def card_code(name: str) -> int:
     return SUITS.index(name[1]) * 13 + RANKS.index(name[0])
 
 
-@cache
-def board_names() -> tuple[str, ...]:
-    """The official layout: 100 card names row-major, corners 'XX'."""
-    text = files("simkit.data").joinpath("board.csv").read_text(encoding="utf-8")
-    cells = tuple(name.strip() for row in csv.reader(text.splitlines()) for name in row)
-    if len(cells) != 100:
-        raise ValueError(f"board.csv must hold 100 cells, found {len(cells)}")
-    return cells
+def board_names(board: str = OFFICIAL) -> tuple[str, ...]:
+    """A board's layout (simkit.game.boards): 100 card names row-major, corners 'XX'."""
+    return layout(board)
 
 
-def board_codes() -> np.ndarray:
-    """(100,) int64 card code per cell, -1 for a corner."""
-    return np.array([-1 if n == CORNER else card_code(n) for n in board_names()], np.int64)
+def board_codes(board: str = OFFICIAL) -> np.ndarray:
+    """(100,) int64 card code per cell of the board, -1 for a corner."""
+    return np.array([-1 if n == CORNER else card_code(n) for n in board_names(board)], np.int64)
 
 
 @cache
-def tables() -> np.record:
-    """The kernel's tables for the official board, built once."""
-    return build_tables(board_codes())
+def tables(board: str = OFFICIAL) -> np.record:
+    """The kernel's tables for the board (the official one by default), built once: another layout is
+    another record of the same type, so it compiles nothing new."""
+    return build_tables(board_codes(board))

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.game import boards
 from simkit.kernels.core import state as ks
 from simkit.suggest import did_you_mean
 
@@ -84,8 +85,8 @@ class RuleOption:
 
     kind: "int" (a whole number in low..high, or one of choices), "bool",
     "sizes" (a hand size: one whole number for every seat, or one per seat),
-    or "counts" (one whole number, or one per team in turn order, up to
-    `high_items` of them).
+    "counts" (one whole number, or one per team in turn order, up to
+    `high_items` of them) or "text" (the board: simkit.game.boards).
     default: the value, or a function of the options before it (a dict of
     name -> value) for a default that depends on the table; default_text
     says it in words. kernel(rules, cfg) writes the option into the kernel's
@@ -140,6 +141,8 @@ class RuleOption:
             )
         if self.kind == "counts":
             return f"one whole number from {self.low} to {self.high:,}, or two (H0,H1) with three teams"
+        if self.kind == "text":
+            return "official, mirror, random:SEED or a CSV file's path"
         if self.choices is not None:
             return ", ".join(str(c) for c in self.choices[:-1]) + f" or {self.choices[-1]}"
         return f"a whole number from {self.low:,} to {self.high:,}"
@@ -159,6 +162,11 @@ class RuleOption:
             return _sizes(self, value)
         if self.kind == "counts":
             return _counts(self, value)
+        if self.kind == "text":
+            try:
+                return boards.check(value)
+            except boards.BoardError as e:
+                raise RulesError(str(e), self.name) from None
         number = whole_number(value, self.name)
         hint = f"; {self.hint()}" if self.hint else ""
         if self.choices is not None and number not in self.choices:
@@ -174,8 +182,8 @@ class RuleOption:
 
         if self.kind == "bool":
             return pa.bool_()
-        if self.kind in ("sizes", "counts"):
-            return pa.dictionary(pa.int8(), pa.string())  # "7", or one number per seat or team: "6,7"
+        if self.kind in ("sizes", "counts", "text"):
+            return pa.dictionary(pa.int8(), pa.string())  # "7", or one number per seat or team: "6,7"; a board
         top = max(self.choices) if self.choices is not None else self.high
         assert top is not None, f"{self.name}: an int option has choices or a high bound"
         return pa.int8() if top <= 127 else pa.int16() if top <= 32767 else pa.int32()
@@ -431,6 +439,19 @@ OPTIONS: dict[str, RuleOption] = {
             metavar="H[,H1]",
             high_items=2,
         ),
+        RuleOption(
+            "layout",
+            "text",
+            boards.OFFICIAL,
+            "The board's layout: official, mirror (the official board mirrored left to right), random:SEED (the "
+            "corners kept, each card but the Jacks twice on the other cells at random) or the path of a CSV file "
+            "in simkit/data/board.csv's format.",
+            "Equipment",
+            lambda rules, cfg: None,  # the board is the kernel's tables (simkit.game.cards.tables), not a setting
+            boards.tag,
+            lambda v: f"board {v}",
+            metavar="LAYOUT",
+        ),
     )
 }
 """Every rule option by name, in the order of Rules' fields, records and columns."""
@@ -528,7 +549,9 @@ def markdown_table() -> str:
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for o in OPTIONS.values():
-        default = o.default_text or (("on" if o.default else "off") if o.kind == "bool" else f"{o.default:,}")
+        default = o.default_text or (
+            ("on" if o.default else "off") if o.kind == "bool" else o.default if o.kind == "text" else f"{o.default:,}"
+        )
         flags = f"`{o.flags}`" + (f", `{o.short}`" if o.short else "")
         lines.append(f"| `{o.name}` | {flags} | {default} | {o.allowed} | {o.help} | {o.section} |")
     return "\n".join(lines) + "\n"

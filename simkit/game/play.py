@@ -76,7 +76,7 @@ def simulate(
         )
     return run_batch(
         lineup.decisions(),
-        tables(),
+        tables(rules.layout),
         rules.cfg(),
         lineup.ids(),
         lineup.params(),
@@ -97,7 +97,17 @@ def play_logged(rules: Rules, lineup: Lineup, seed: int, game: int) -> tuple[np.
     r = game % lineup.rotations
     ids, params = lineup.ids()[r], lineup.params()[r]
     play_game(
-        lineup.decisions(), tables(), rules.cfg(), ids, params, st, workspace(ids, params), log, seed, game, stats
+        lineup.decisions(),
+        tables(rules.layout),
+        rules.cfg(),
+        ids,
+        params,
+        st,
+        workspace(ids, params),
+        log,
+        seed,
+        game,
+        stats,
     )
     return st, log, stats
 
@@ -112,7 +122,7 @@ def left_to_compile(lineup: Lineup, rules: Rules) -> list[str]:
     decisions, ids, params = lineup.decisions(), lineup.ids(), lineup.params()
     left = []
     stats = np.zeros(1, GAME_STATS)[0]
-    loop_args = (tables(), rules.cfg(), ids[0], params[0], new_state(), workspace(ids, params), new_log(0))
+    loop_args = (tables(rules.layout), rules.cfg(), ids[0], params[0], new_state(), workspace(ids, params), new_log(0))
     if not is_cached(play_to_end, decisions, *loop_args, np.int64(0), np.int64(0), stats):
         left.append(GAME_LOOP)
     signature = decision_type().signature.args

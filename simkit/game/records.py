@@ -26,7 +26,7 @@ def _card(code: int) -> str | None:
 def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
     """Play game `game` of seed `seed` and return its record as a dict."""
     st, log, stats = play_logged(rules, lineup, seed, game)
-    tb = tables()
+    tb = tables(rules.layout)
     turns = []
     for row in log[: stats.turns]:
         action = int(row.action)
@@ -50,7 +50,7 @@ def game_record(rules: Rules, lineup: Lineup, seed: int, game: int) -> dict:
         "policies": lineup.names,
         "seed": seed,
         "game": game,
-        "board": list(board_names()),
+        "board": list(board_names(rules.layout)),
         "hands": [[card_name(c) for c in st.dealt[s] if c >= 0] for s in range(rules.players)],
         "turns": turns,
         "result": {

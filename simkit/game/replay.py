@@ -141,9 +141,9 @@ class _Game:
             self.rules = Rules.make(**record["rules"])
         except (RulesError, TypeError, ValueError) as e:
             raise ReplayError(f"the record's rules do not make a game: {e}") from None
-        if list(record["board"]) != list(board_names()):
-            raise ReplayError("the record's board is not the official layout (simkit/data/board.csv)")
-        self.names = board_names()
+        if list(record["board"]) != list(board_names(self.rules.layout)):
+            raise ReplayError(f"the record's board is not the layout of its rules' board ({self.rules.layout})")
+        self.names = board_names(self.rules.layout)
         self.where: dict[str, list[int]] = {}
         for cell, name in enumerate(self.names):
             if name != CORNER:

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
         dead_swap: bool
         late_card: int
         handicap: int | tuple[int, ...]
+        layout: str
 
 else:
     _RulesFields = object
@@ -132,7 +133,7 @@ class _RulesMethods(_RulesFields):
         return Rules.make(**{**self.values(), **options})
 
 
-_TYPES = {"int": int, "bool": bool, "sizes": "int | tuple[int, ...]", "counts": "int | tuple[int, ...]"}
+_TYPES = {"int": int, "bool": bool, "sizes": "int | tuple[int, ...]", "counts": "int | tuple[int, ...]", "text": str}
 
 if TYPE_CHECKING:
     Rules = _RulesMethods

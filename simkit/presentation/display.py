@@ -36,10 +36,13 @@ def board_from_record(record: dict) -> tuple[list[int | None], set[int]]:
     return owner, locked
 
 
-def render_board(owner: list[int | None], locked: set[int], last: int | None = None) -> Text:
+def render_board(
+    owner: list[int | None], locked: set[int], last: int | None = None, names: tuple[str, ...] | None = None
+) -> Text:
     """The board as rich Text, with column letters above and row numbers beside: plain markers, styled by
-    team where colour is on; `last` (a cell) marked with ``*``."""
-    names = board_names()
+    team where colour is on; `last` (a cell) marked with ``*``; names: the layout (the official one by
+    default)."""
+    names = names or board_names()
     text = Text("    " + "".join(f"{letter:<{CELL_WIDTH}}" for letter in COLUMN_LETTERS).rstrip() + "\n", style="bold")
     for row in range(10):
         text.append(f"{row + 1:>2}  ", style="bold")

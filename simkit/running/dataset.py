@@ -59,7 +59,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit.files.atomic import fsync_directory, replacing
-from simkit.game.cards import board_names
+from simkit.game.boards import OFFICIAL, layout_hash
 from simkit.game.options import OPTIONS, is_default, sizes_text
 from simkit.game.players import Lineup
 from simkit.game.rules import CHIP_SUPPLY, Rules
@@ -147,10 +147,10 @@ def versions() -> dict[str, str]:
     }
 
 
-def board_hash() -> str:
-    """A short hash of the board layout the kernel plays on."""
+def board_hash(board: str = OFFICIAL) -> str:
+    """A short hash of the layout of the board the kernel plays on (simkit.game.boards)."""
 
-    return hashlib.sha256(",".join(board_names()).encode()).hexdigest()[:16]
+    return layout_hash(board)
 
 
 def identity_of(rules, lineup, seed: int) -> dict:
@@ -159,7 +159,7 @@ def identity_of(rules, lineup, seed: int) -> dict:
     return {
         "seed": seed,
         "rules": {**rules.as_dict(), "chip_supply": list(CHIP_SUPPLY)},
-        "board": board_hash(),
+        "board": board_hash(rules.layout),
         "lineup": lineup.spec,
         "swap_seats": lineup.swap_seats,
         "seat_policies": lineup.seat_texts(),
