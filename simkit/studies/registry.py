@@ -5,13 +5,23 @@ import json
 from simkit.game import defaults
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.studies import compensation, first_player, hand_size, skill, teams, variants
+from simkit.studies import compensation, first_player, hand_size, layouts, restricted, skill, teams, variants
 from simkit.studies.kind import Study, StudyKind, refuse_varied
 from simkit.studies.options import StudyError, option_flag
 from simkit.suggest import did_you_mean
 
 KINDS: dict[str, StudyKind] = {
-    k.name: k for k in (first_player.KIND, hand_size.KIND, teams.KIND, skill.KIND, variants.KIND, compensation.KIND)
+    k.name: k
+    for k in (
+        first_player.KIND,
+        hand_size.KIND,
+        teams.KIND,
+        skill.KIND,
+        variants.KIND,
+        restricted.KIND,
+        layouts.KIND,
+        compensation.KIND,
+    )
 }
 """Every study kind by its name on the command line, in the order --help lists them."""
 
