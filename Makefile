@@ -14,7 +14,7 @@ BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
 
-.PHONY: run lint format test test-quick test-boundscheck test-browser bench results clean-cache docs fingerprint
+.PHONY: run lint format test test-quick test-boundscheck test-browser bench results clean-cache docs regenerate
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -107,8 +107,8 @@ test-browser: docs $(BROWSER_INSTALLED)  ## the explorer in a real browser, from
 bench: $(INSTALLED)  ## throughput and memory benchmarks, printed (docs/guide/performance.md holds the latest)
 	$(PY) benchmarks/bench.py
 
-fingerprint: $(INSTALLED)  ## record the games stamp's hash of a group added to tests/fingerprint.py (docs/dev/games-stamp.md)
-	$(PY) -m tests.fingerprint
+regenerate: $(INSTALLED)  ## the docs' tables from the declarations, and the games of a group added to tests/fingerprint.py
+	$(PY) docs/regenerate.py
 
 clean-cache:  ## drop numba's compiled-code caches (the fast one and the bounds-checked one)
 	find kernels -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -18,6 +18,9 @@ QUICK = {
     "test_report.py",
     "test_replay.py",
     "test_findings.py",
+    "test_players_declared.py",
+    "test_restrictions.py",
+    "test_boards.py",
 }
 
 

@@ -26,19 +26,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# name -> (line-up, players, teams): a line-up per player the suite plays (a search of few iterations).
-SETS = {
-    "greedy": ("greedy", 2, 2),
-    "random": ("random", 2, 2),
-    "lookahead": ("lookahead", 2, 2),
-    "swift": ("swift", 2, 2),
-    "fast": ("fast", 2, 2),
-    "ismcts": ("ismcts:iterations=4", 2, 2),
-    "ismcts-rich": ("ismcts-rich:iterations=4", 2, 2),
-}
+
+def sets() -> dict[str, tuple[str, int, int]]:
+    """name -> (line-up, players, teams): every declared player, at two players (each plays 2p/2t)."""
+    from simkit.kernels.players.dispatch import PLAYERS
+
+    return {p.name: (p.name, 2, 2) for p in PLAYERS}
+
+
+SETS = sets()
 BEYOND_GREEDY = [name for name in SETS if name not in ("greedy", "random")]
 # The tiers' line-ups in the order they start, and what must be compiled before one starts (greedy's
-# line-up compiles the game loop every other line-up beyond random plays).
+# line-up compiles the game loop every other line-up plays).
 TIERS = {"quick": ["greedy", "random"], "all": ["greedy", "random", *BEYOND_GREEDY], "boundscheck": []}
 AFTER = {name: {"greedy"} for name in BEYOND_GREEDY}
 BOUNDSCHECKED = ["greedy", "random", "lookahead"]  # the line-ups of the bounds-checked pass (make test-boundscheck)
@@ -58,7 +57,7 @@ def compile_set(name: str) -> None:
     from simkit.kernels.players.dispatch import workspace
 
     spec, players, teams = SETS[name]
-    rules = Rules.make(players, teams)
+    rules = Rules.make(players, teams, max_turns=1)  # games of one turn: the same kernels, compiled
     lineup = Lineup.parse(spec, rules)
     simulate(rules, lineup, 1, 0, 2)
     game_record(rules, lineup, 1, 0)

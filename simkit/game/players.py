@@ -292,3 +292,32 @@ def markdown_table(rated: list[str] | None = None) -> str:
         cost = f"{p.cost.name}: {p.cost.study_games:,} games a study"
         lines.append(f"| `{p.name}` | {p.description} | {tables} | {cost} | {hidden} |")
     return "\n".join(lines) + "\n"
+
+
+def parameters_table(kind: Player) -> str:
+    """The docs' table of a player's parameters (docs/guide/players.md), from its layout: each parameter
+    with its default at a two-player table, what it takes and a line of help; a family of weights (value_*,
+    opponent_*) in one row, and the restrictions in one."""
+    if not kind.settable:
+        return "None.\n"
+    defaults = kind.defaults()
+    lines = ["| parameter | default | takes | what it does |", "| --- | --- | --- | --- |"]
+    families: dict[str, list[str]] = {}
+    restrictions: list[str] = []
+    settable = kind.settable
+    own_first = sorted(settable, key=lambda name: name in GREEDY_WEIGHTS)  # its own settings, then greedy's weights
+    for name in own_first:
+        p = settable[name]
+        family = next((f for f in WEIGHT_FAMILIES if name.startswith(f)), None)
+        if family:
+            families.setdefault(family, []).append(name)
+        elif p.restriction:
+            restrictions.append(f"`{name}` ({', '.join(p.words)})")
+        else:
+            lines.append(f"| `{kind.spec_name(name)}` | {p.text(defaults[name])} | {p.allowed()} | {p.help} |")
+    for family, names in families.items():
+        what = "the value's fitted weights" if family == "value_" else "the other teams' greedy block, its model of them"
+        lines.append(f"| `{family}*` | the table's | {len(names)} numbers | {what} |")
+    if restrictions:
+        lines.append(f"| restrictions | none | {'; '.join(restrictions)} | a use of the cards forgone (below) |")
+    return "\n".join(lines) + "\n"
