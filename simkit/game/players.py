@@ -316,8 +316,8 @@ def parameters_table(kind: Player) -> str:
         else:
             lines.append(f"| `{kind.spec_name(name)}` | {p.text(defaults[name])} | {p.allowed()} | {p.help} |")
     for family, names in families.items():
-        what = "the value's fitted weights" if family == "value_" else "the other teams' greedy block, its model of them"
-        lines.append(f"| `{family}*` | the table's | {len(names)} numbers | {what} |")
+        what = {"value_": "the value's fitted weights", "opponent_": "the other teams' greedy block, its model of them"}
+        lines.append(f"| `{family}*` | the table's | {len(names)} numbers | {what[family]} |")
     if restrictions:
         lines.append(f"| restrictions | none | {'; '.join(restrictions)} | a use of the cards forgone (below) |")
     return "\n".join(lines) + "\n"
