@@ -785,7 +785,7 @@ def _print_report(directory: Path, fmt: str, explain: bool = False, allow_incomp
     import warnings
 
     from simkit.analysis.report import check_whole, summarise_dataset
-    from simkit.presentation.render import render, render_rich
+    from simkit.presentation.report import render, render_rich
     from simkit.running.dataset import IncompleteDatasetWarning
 
     summaries = summarise_dataset(directory)

@@ -1,5 +1,5 @@
-"""Tests of simkit.analysis.report (the sections), simkit.presentation.render (the formats) and
-simkit.presentation.glossary, on synthetic
+"""Tests of simkit.analysis.report (the sections), simkit.presentation.render (the formats),
+simkit.presentation.report (the renderers) and simkit.presentation.glossary, on synthetic
 per-game tables and real datasets."""
 
 from __future__ import annotations
@@ -19,17 +19,8 @@ from scipy import stats
 from simkit.analysis.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
 from simkit.analysis.stats import proportion
 from simkit.presentation.glossary import GLOSSARY, glossary_entry
-from simkit.presentation.render import (
-    TIDY_COLUMNS,
-    format_interval,
-    format_p_value,
-    format_value,
-    glossary_markdown,
-    render,
-    render_rich,
-    to_frame,
-    to_records,
-)
+from simkit.presentation.render import format_interval, format_p_value, format_value, glossary_markdown
+from simkit.presentation.report import TIDY_COLUMNS, render, render_rich, to_frame, to_records
 from simkit.running import dataset as ds
 
 

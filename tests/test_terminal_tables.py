@@ -14,7 +14,7 @@ from rich.console import Console
 
 from simkit.analysis.report import summarise
 from simkit.cli import _rich_table
-from simkit.presentation.render import render_rich
+from simkit.presentation.report import render_rich
 from simkit.studies import compensation_text, first_player, hand_size, skill, teams, variants
 from simkit.studies.summary import TERMINAL_WIDTH
 from tests.test_report import make_games
