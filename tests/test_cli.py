@@ -482,6 +482,38 @@ def test_the_help_lists_each_command_as_its_own_help_does():
     assert lazy.getvalue() == eager.getvalue() and "replay" in eager.getvalue()
 
 
+def test_prose_wraps_at_a_terminals_width_and_a_pipe_gets_each_message_on_one_line():
+    """A long message of the command line's consoles (simkit.commands.output), on a terminal of 60 columns (a
+    pseudo-terminal) and on a pipe."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    message = " ".join(f"word{i}" for i in range(40))
+    code = f"from simkit.commands.output import err_console, out_console\nout_console.print({message!r})\n"
+    env = {**os.environ, "COLUMNS": "60", "TERM": "xterm"}
+    piped = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert piped.stdout.splitlines() == [message]
+    leader, follower = pty.openpty()
+    with subprocess.Popen([sys.executable, "-c", code], stdout=follower, stderr=follower, env=env) as proc:
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed: the process has ended
+                break
+            if not chunk:
+                break
+            shown += chunk
+    os.close(leader)
+    assert proc.returncode == 0, shown
+    lines = [line for line in shown.decode().replace("\r", "").splitlines() if line.strip()]
+    assert len(lines) > 1 and max(len(line.rstrip()) for line in lines) <= 60, lines
+    assert " ".join(lines).split() == message.split()  # wrapped between words, none cut in two
+
+
 def test_an_abort_ends_with_exit_code_130_and_no_traceback(monkeypatch):
     """Ctrl-C where no command catches it (typer turns it into its Abort): exit 130, nothing else."""
     import typer

@@ -919,6 +919,21 @@ def test_the_report_says_what_fair_means() -> None:
     assert "equivalence margin" in GLOSSARY["fair"]
 
 
+def test_on_a_terminal_the_reports_prose_wraps_at_its_width_and_a_pipe_gets_it_whole() -> None:
+    """The configuration's title and the lines under a table (what "fair" means: 277 characters) wrap at a
+    terminal's width at word boundaries; a console that is not a terminal keeps each title on one line."""
+    s = only(summarise(make_games(300, seed=53)))
+    shown = io.StringIO()
+    render_rich([s], Console(file=shown, width=80, force_terminal=True, color_system=None))
+    lines = shown.getvalue().splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    words = " ".join(shown.getvalue().split())
+    assert s.title in words and "an equivalence margin, not a zero edge." in words  # no word cut in two
+    piped = io.StringIO()
+    render_rich([s], Console(file=piped, width=80, soft_wrap=True, color_system=None))
+    assert s.title in piped.getvalue().splitlines()
+
+
 def test_a_tiny_p_value_never_prints_as_zero() -> None:
     """print(simkit.summarise(...)["first_mover"]) shows the p-value as the report does: scientific, or
     < 1e-300 where it underflowed, never 0.0; the data keep the number."""

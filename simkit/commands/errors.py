@@ -30,16 +30,16 @@ def user_errors():
     try:
         yield
     except RulesError as e:
-        err_console.print(f"error: {e.for_command_line()}", highlight=False, markup=False, soft_wrap=True)
+        err_console.print(f"error: {e.for_command_line()}", highlight=False)
         raise typer.Exit(1) from None
     except IncompleteDataset as e:
         say_lines("error", e.lines)
         raise typer.Exit(EXIT_INCOMPLETE) from None
     except OSError as e:
-        err_console.print(f"error: {os_error(e)}", highlight=False, markup=False, soft_wrap=True)
+        err_console.print(f"error: {os_error(e)}", highlight=False)
         raise typer.Exit(1) from None
     except (LineupError, DatasetError, ValueError) as e:
-        err_console.print(f"error: {e}", highlight=False, markup=False, soft_wrap=True)
+        err_console.print(f"error: {e}", highlight=False)
         raise typer.Exit(1) from None
 
 

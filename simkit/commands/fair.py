@@ -119,4 +119,4 @@ def fair(
             out_console.print_json(json_module.dumps(fr.as_json(the_plan, outcome, command)))
             return
         if not quiet:
-            out_console.print(fr.sentence(the_plan, outcome, command), highlight=False, soft_wrap=True)
+            out_console.print(fr.sentence(the_plan, outcome, command), highlight=False)

@@ -59,8 +59,6 @@ def report(
             f"error: --format must be {', '.join(FORMATS[:-1])} or {FORMATS[-1]}, got {fmt!r}; "
             "see `simkit report --help`",
             highlight=False,
-            markup=False,
-            soft_wrap=True,
         )
         raise typer.Exit(2)
     if explain and fmt in ("csv", "json"):

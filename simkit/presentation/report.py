@@ -413,16 +413,18 @@ def render_rich(summaries: Iterable[Summary], console: Console, explain: bool = 
     """Print the summaries as rich tables on `console`, one block per configuration (the glossary last with `explain`).
 
     Titles (of a configuration, under a rule, and of each section) go on lines
-    of their own and are never cut: they are soft-wrapped, so a pipe gets them
-    whole on one line whatever the console width (rich assumes 80 columns when
-    stdout is not a terminal).
+    of their own and are never cut: on a terminal they wrap at its width at word
+    boundaries; elsewhere they are soft-wrapped, so a pipe gets them whole on one
+    line whatever the console width (rich assumes 80 columns when stdout is not a
+    terminal). The lines and notes under a table wrap as the console does.
     """
+    whole = not console.is_terminal
     for s in summaries:
         console.rule()
-        console.print(Text(s.title, style="bold"), soft_wrap=True)
+        console.print(Text(s.title, style="bold"), soft_wrap=whole)
         console.print()
         for b in _blocks(s):
-            console.print(Text(b.title, style="bold"), soft_wrap=True)
+            console.print(Text(b.title, style="bold"), soft_wrap=whole)
             console.print(_rich_table(b))
             for line in b.lines:
                 console.print(Text(line))
