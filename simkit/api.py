@@ -28,7 +28,8 @@ from simkit.game.play import check_games, get_threads, set_threads
 from simkit.game.play import simulate as play
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.presentation.render import dict_rows, format_p_value
+from simkit.presentation.render import format_p_value
+from simkit.presentation.report import dict_rows
 from simkit.running import dataset as ds
 from simkit.running.dataset import read_games as read
 

@@ -12,7 +12,6 @@ import typer
 from typer.testing import CliRunner
 
 import simkit
-from simkit import cli
 from simkit.cli import app
 from simkit.game.records import read_records
 from simkit.running import dataset as ds
@@ -67,9 +66,11 @@ def test_play_is_reproducible(tmp_path):
 
 
 def test_the_usage_errors_are_the_classes_typer_raises():
-    """The one-line errors catch typer's Click exceptions by class (cli._click_exceptions): this fails when
-    typer moves them or stops raising them."""
-    exceptions = cli._click_exceptions()
+    """The one-line errors catch typer's Click exceptions by class (simkit.commands.errors.click_exceptions):
+    this fails when typer moves them or stops raising them."""
+    from simkit.commands.errors import click_exceptions
+
+    exceptions = click_exceptions()
     assert issubclass(typer.BadParameter, exceptions.UsageError)
     assert issubclass(exceptions.NoSuchOption, exceptions.UsageError)
     run_command = typer.main.get_group(app).commands["run"]
@@ -323,10 +324,10 @@ def test_the_progress_bar_waits_for_the_games_and_its_rate_for_half_a_second():
     first games of a chunk, reported together, do not show as billions of games per second."""
     from rich.progress import Progress
 
-    from simkit.cli import _Bar
+    from simkit.commands.progress import TerminalEvents
 
     bar = Progress()
-    watcher = _Bar(bar, None)
+    watcher = TerminalEvents(bar, None)
     task = bar.tasks[0]
     watcher.started(1000, 0)
     assert not task.visible
@@ -346,14 +347,14 @@ def test_the_compile_line_moves_with_the_seconds_then_turns_into_the_time_it_too
 
     from rich.console import Console
 
-    from simkit.cli import _Bar, _progress
+    from simkit.commands.progress import TerminalEvents, progress_display
     from simkit.running.runner import compile_estimate
 
     out = io.StringIO()
-    bar = _progress(Console(file=out, width=100, force_terminal=True, color_system=None))
+    bar = progress_display(Console(file=out, width=100, force_terminal=True, color_system=None))
     clock = [100.0]
     bar.get_time = lambda: clock[0]
-    watcher = _Bar(bar, None)
+    watcher = TerminalEvents(bar, None)
 
     def shown() -> list[str]:
         text = io.StringIO()
@@ -440,6 +441,77 @@ def test_help_fits_an_80_column_terminal(command):
         for flag in [*param.opts, *param.secondary_opts]:
             if flag.startswith("-"):
                 assert flag in result.stdout, flag
+
+
+def test_the_help_imports_no_command():
+    """`simkit --help` lists the commands without importing any of their modules (simkit.commands.group), nor
+    the kernels they load: its start-up does not grow with the commands."""
+    import subprocess
+    import sys
+
+    from simkit.cli import COMMANDS
+
+    code = (
+        "import sys\n"
+        "from simkit.cli import app\n"
+        "try:\n"
+        "    app(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(*sorted(sys.modules), sep='\\n', file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Commands:" in done.stdout, done.stderr
+    loaded = set(done.stderr.split())
+    bodies = {where.partition(":")[0] for where in COMMANDS.values()}
+    assert bodies and not bodies & loaded
+    assert not {"simkit.commands.options", "simkit.game.options", "numba", "pandas"} & loaded
+
+
+def test_the_help_lists_each_command_as_its_own_help_does():
+    """The short help `simkit --help` reads from each command's source is the one the command gives once
+    imported: the same listing as Click's own, made from the commands themselves."""
+    from typer.core import TyperGroup
+    from typer.main import get_group
+
+    group = get_group(app)
+    ctx = typer.Context(group, info_name="simkit", terminal_width=80)
+    lazy, eager = ctx.make_formatter(), ctx.make_formatter()
+    group.format_commands(ctx, lazy)
+    TyperGroup.format_commands(group, ctx, eager)  # imports and builds every command
+    assert lazy.getvalue() == eager.getvalue() and "replay" in eager.getvalue()
+
+
+def test_prose_wraps_at_a_terminals_width_and_a_pipe_gets_each_message_on_one_line():
+    """A long message of the command line's consoles (simkit.commands.output), on a terminal of 60 columns (a
+    pseudo-terminal) and on a pipe."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    message = " ".join(f"word{i}" for i in range(40))
+    code = f"from simkit.commands.output import err_console, out_console\nout_console.print({message!r})\n"
+    env = {**os.environ, "COLUMNS": "60", "TERM": "xterm"}
+    piped = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert piped.stdout.splitlines() == [message]
+    leader, follower = pty.openpty()
+    with subprocess.Popen([sys.executable, "-c", code], stdout=follower, stderr=follower, env=env) as proc:
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed: the process has ended
+                break
+            if not chunk:
+                break
+            shown += chunk
+    os.close(leader)
+    assert proc.returncode == 0, shown
+    lines = [line for line in shown.decode().replace("\r", "").splitlines() if line.strip()]
+    assert len(lines) > 1 and max(len(line.rstrip()) for line in lines) <= 60, lines
+    assert " ".join(lines).split() == message.split()  # wrapped between words, none cut in two
 
 
 def test_an_abort_ends_with_exit_code_130_and_no_traceback(monkeypatch):

@@ -24,7 +24,8 @@ from typer.testing import CliRunner
 
 import simkit
 from simkit.analysis.aggregate import paired, runs_of
-from simkit.cli import EXIT_INCOMPLETE, app
+from simkit.cli import app
+from simkit.commands.errors import EXIT_INCOMPLETE
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds

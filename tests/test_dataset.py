@@ -11,7 +11,7 @@ import pytest
 from simkit.analysis.report import summarise_dataset
 from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
-from simkit.presentation.render import render
+from simkit.presentation.report import render
 from simkit.running import dataset as ds
 from simkit.running.runner import RunSpec, run
 from tests.manifests import manifest_of

@@ -25,7 +25,8 @@ from tests.manifests import manifest_of
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.xdist_group("dask")  # one pytest worker holds the module's cluster
 
-from simkit.running.distributed import ClusterError, WorkerMismatch, connect, opened, parse_scheduler, play_chunk  # noqa: E402 - after the skip: this module needs dask
+from simkit.running.distributed import ClusterError, WorkerMismatch, connect, opened, parse_scheduler  # noqa: E402 - after the skip: this module needs dask
+from simkit.running.worker_tasks import play_chunk  # noqa: E402 - after the skip: this module needs dask
 
 TWO = Rules.make(2)
 SLOW = "lookahead:rollouts=32"  # 40-60 games/s on one thread: a chunk of 100 takes about 2 s
@@ -453,11 +454,11 @@ def test_a_stopped_chunks_forgotten_gather_is_not_logged_but_other_keys_are(capl
     (CI, 2026-12-03: it was printed above the one line of a SIGTERM); other keys stay in the log."""
     import logging
 
-    from simkit.running import distributed as dist
+    from simkit.running import dask_executor
 
     scheduler = logging.getLogger("distributed.scheduler")
     token = "feedfacecafe"
-    dist._STOPPED_GATHERS.tokens.add(token)
+    dask_executor._STOPPED_GATHERS.tokens.add(token)
     with caplog.at_level(logging.ERROR, logger="distributed.scheduler"):
         scheduler.error("Couldn't gather keys: %s", {f"simkit-chunk-abc-000000075000-25000-{token}": "forgotten"})
         scheduler.error("Couldn't gather keys: %s", {"simkit-chunk-abc-000000000000-25000-0123456789ab": "forgotten"})

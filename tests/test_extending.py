@@ -1,14 +1,13 @@
 """docs/dev/extending.md, walked cheaply: a rule option, a study's own option and a metric, each declared in its
 registry alone (monkeypatched, no other file edited), reach what the page says follows from the declaration.
 
-The command line is built when cli.py is imported, so each test loads cli.py anew (as another module:
-simkit.cli stays as it was) after declaring its toy. Nothing plays a game.
+A command is built from the registries each time the command line runs it (simkit.commands.group), so each
+test declares its toy, then invokes the app. Nothing plays a game.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import re
 from pathlib import Path
 
@@ -21,6 +20,8 @@ from typer.testing import CliRunner
 import simkit.studies.loop
 from simkit.analysis import metrics, stats
 from simkit.analysis.aggregate import Aggregate
+from simkit.cli import app
+from simkit.commands import run as run_command
 from simkit.game import options
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
@@ -35,15 +36,6 @@ from simkit.studies.summary import summary_row
 ROOT = Path(__file__).resolve().parents[1]
 EXTENDING = ROOT / "docs" / "dev" / "extending.md"
 runner = CliRunner()
-
-
-def fresh_cli():
-    """cli.py loaded anew, as the module `toy_cli`: its commands built from the registries as they are now."""
-    spec = importlib.util.spec_from_file_location("toy_cli", ROOT / "cli.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def flat(text: str) -> str:
@@ -75,13 +67,12 @@ def test_a_rule_option_declared_in_OPTIONS_alone_is_an_option_of_run_study_and_p
         options.OPTIONS["late_card"], name="toy_rule", help="A toy rule of the test.", metavar="T"
     )
     monkeypatch.setitem(options.OPTIONS, "toy_rule", toy)
-    cli = fresh_cli()
     for command in ("run", "play"):
-        result = runner.invoke(cli.app, [command, "--help"], terminal_width=200)
+        result = runner.invoke(app, [command, "--help"], terminal_width=200)
         assert result.exit_code == 0, result.output
         assert "--toy-rule T A toy rule of the test. Default: 0." in flat(result.stdout), command
     # (simkit study --help would make Rules, whose fields are OPTIONS' as simkit.game.rules was imported: its option)
-    (param,) = [p for p in get_group(cli.app).commands["study"].params if p.name == "toy_rule"]
+    (param,) = [p for p in get_group(app).commands["study"].params if p.name == "toy_rule"]
     assert isinstance(param, TyperOption)
     assert param.opts == ["--toy-rule"] and param.help == "A toy rule of the test. Default: 0."
     given = {}
@@ -90,8 +81,8 @@ def test_a_rule_option_declared_in_OPTIONS_alone_is_an_option_of_run_study_and_p
         given.update(rule_options)
         raise Played
 
-    monkeypatch.setattr(cli, "_config", stop)
-    result = runner.invoke(cli.app, ["run", "--toy-rule", "3", "--late-card", "2"])
+    monkeypatch.setattr(run_command, "rules_and_lineup", stop)
+    result = runner.invoke(app, ["run", "--toy-rule", "3", "--late-card", "2"])
     assert isinstance(result.exception, Played) and given == {"toy_rule": 3, "late_card": 2}
     assert "| `toy_rule` | `--toy-rule` | 0 |" in options.markdown_table()  # the docs' table, regenerated
 
@@ -104,8 +95,7 @@ def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeyp
     kind = KINDS["first-player"]
     assert kind.options == {"rounds": toy} and "rounds" not in KINDS["teams"].options
     assert "Its own options: --rounds (a toy option of the test, a whole number)." in kind.accepts()
-    cli = fresh_cli()
-    result = runner.invoke(cli.app, ["study", "--help"], terminal_width=200)
+    result = runner.invoke(app, ["study", "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output
     assert re.search(
         r"--rounds \S+ The first-player study only: a toy option of the test, a whole number\.", flat(result.stdout)
@@ -118,13 +108,13 @@ def test_a_study_option_declared_in_STUDY_OPTIONS_alone_reaches_its_kind(monkeyp
         raise Played
 
     monkeypatch.setattr(simkit.studies.loop, "run_study", stop)
-    result = runner.invoke(cli.app, ["study", "first-player", "--rounds", "3"], catch_exceptions=True)
+    result = runner.invoke(app, ["study", "first-player", "--rounds", "3"], catch_exceptions=True)
     assert isinstance(result.exception, Played), result.output
     ((study, out),) = studies
     assert study.options["rounds"] == 3 and out.name == "first-player-rounds-3" == default_folder(study)
-    bad = runner.invoke(cli.app, ["study", "first-player", "--rounds", "x", "--out", str(tmp_path / "s")])
+    bad = runner.invoke(app, ["study", "first-player", "--rounds", "x", "--out", str(tmp_path / "s")])
     assert bad.exit_code == 1 and bad.stderr.strip() == "error: --rounds 'x' must be a whole number"
-    other = runner.invoke(cli.app, ["study", "teams", "--rounds", "3", "--out", str(tmp_path / "s")])
+    other = runner.invoke(app, ["study", "teams", "--rounds", "3", "--out", str(tmp_path / "s")])
     assert other.exit_code == 1
     assert other.stderr.strip() == "error: --rounds applies to the first-player study, not to teams"
     with pytest.raises(StudyError, match="--rounds is not an option of the teams study"):

@@ -1,6 +1,6 @@
-"""The studies' figures read on their own (simkit.presentation.plots): each title names the tables it shows,
-lines that coincide stay told apart, and an axis of whole numbers has whole-number ticks. Drawn from the
-published studies' own files, nothing played."""
+"""The studies' figures read on their own (simkit.presentation.plots and compensation_plots): each title names
+the tables it shows, lines that coincide stay told apart, and an axis of whole numbers has whole-number ticks.
+Drawn from the published studies' own files, nothing played."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.presentation import plots
+from simkit.presentation import compensation_plots, plots
 from simkit.studies import variants
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -39,13 +39,20 @@ FIGURES = {
     "shifts": (lambda: plots.shifts(at_2p(csv("hand-size/shifts.csv")), "2p/2t"), "2p/2t"),
     "teams": (lambda: plots.teams(csv("teams/summary.csv")), "8 tables, 2p/2t to 12p/3t"),
     "variants": (lambda: variants.effects_figure(csv("variants/shifts.csv")), "10 tables, 2p/2t, 3p/3t"),
-    "confirmation": (lambda: plots.confirmation(csv("confirmation/verdicts.csv")), "10 tables, 2p/2t to 12p/3t"),
+    "confirmation": (
+        lambda: compensation_plots.confirmation(csv("confirmation/verdicts.csv")),
+        "10 tables, 2p/2t to 12p/3t",
+    ),
     "compensation": (
-        lambda: plots.compensation(csv("compensation/summary.csv"), csv("compensation/verdicts.csv"), "late_card"),
+        lambda: compensation_plots.compensation(
+            csv("compensation/summary.csv"), csv("compensation/verdicts.csv"), "late_card"
+        ),
         "10 tables, 2p/2t to 12p/3t",
     ),
     "compensation_shares": (
-        lambda: plots.compensation_shares(csv("compensation/summary.csv"), csv("compensation/verdicts.csv")),
+        lambda: compensation_plots.compensation_shares(
+            csv("compensation/summary.csv"), csv("compensation/verdicts.csv")
+        ),
         "3p/3t",
     ),
     "skill": (lambda: plots.skill(csv("skill/ratings.csv"), plots.tables_text(csv("skill/summary.csv"))), "2p/2t"),
@@ -104,7 +111,7 @@ def test_the_confirmation_figure_says_a_verdict_its_interval_does_not_show():
     past its margin, say so beside their name; a rule whose interval lies inside says nothing more."""
     from types import SimpleNamespace
 
-    from simkit.presentation.plots import _verdict_note
+    from simkit.presentation.compensation_plots import _verdict_note
 
     def row(fair, low, high):
         return SimpleNamespace(fair=fair, advantage_low=low, advantage_high=high, margin=0.01)

@@ -1,5 +1,5 @@
-"""Tests of simkit.analysis.report (the sections), simkit.presentation.render (the formats) and
-simkit.presentation.glossary, on synthetic
+"""Tests of simkit.analysis.report (the sections), simkit.presentation.render (the formats),
+simkit.presentation.report (the renderers) and simkit.presentation.glossary, on synthetic
 per-game tables and real datasets."""
 
 from __future__ import annotations
@@ -19,17 +19,8 @@ from scipy import stats
 from simkit.analysis.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
 from simkit.analysis.stats import proportion
 from simkit.presentation.glossary import GLOSSARY, glossary_entry
-from simkit.presentation.render import (
-    TIDY_COLUMNS,
-    format_interval,
-    format_p_value,
-    format_value,
-    glossary_markdown,
-    render,
-    render_rich,
-    to_frame,
-    to_records,
-)
+from simkit.presentation.render import format_interval, format_p_value, format_value, glossary_markdown
+from simkit.presentation.report import TIDY_COLUMNS, render, render_rich, to_frame, to_records
 from simkit.running import dataset as ds
 
 
@@ -926,6 +917,21 @@ def test_the_report_says_what_fair_means() -> None:
     assert "equivalence margin, not a zero edge" in line and f"±{100 * FAIR_BAND['casual']:g} pp" in line
     assert "equivalence margin" in " ".join(_rich_text([s], width=100).split())
     assert "equivalence margin" in GLOSSARY["fair"]
+
+
+def test_on_a_terminal_the_reports_prose_wraps_at_its_width_and_a_pipe_gets_it_whole() -> None:
+    """The configuration's title and the lines under a table (what "fair" means: 277 characters) wrap at a
+    terminal's width at word boundaries; a console that is not a terminal keeps each title on one line."""
+    s = only(summarise(make_games(300, seed=53)))
+    shown = io.StringIO()
+    render_rich([s], Console(file=shown, width=80, force_terminal=True, color_system=None))
+    lines = shown.getvalue().splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    words = " ".join(shown.getvalue().split())
+    assert s.title in words and "an equivalence margin, not a zero edge." in words  # no word cut in two
+    piped = io.StringIO()
+    render_rich([s], Console(file=piped, width=80, soft_wrap=True, color_system=None))
+    assert s.title in piped.getvalue().splitlines()
 
 
 def test_a_tiny_p_value_never_prints_as_zero() -> None:

@@ -449,7 +449,7 @@ def test_hand_size_sizes_play_what_was_asked_and_the_usual_hand_each_size_and_st
     """--sizes 3,4,5 at two players (usual hand 7) plays 3, 4, 5 and 7 cards each, nothing else; each size
     has its shift from 7 cards and each one-card step its shift from the size above, with its interval, all
     in one Holm family; the summary says how to play the penalties and the compensation."""
-    from simkit.cli import _rich_table
+    from simkit.commands.study_output import rich_table
     from simkit.studies import hand_size
 
     study = make_study("hand-size", ["random"], 3000, 5, {"players": 2}, sizes=[5, 3, 4])
@@ -479,7 +479,7 @@ def test_hand_size_sizes_play_what_was_asked_and_the_usual_hand_each_size_and_st
     assert "The 5 shifts are tested together (Holm)" in text and "no effect" not in text
     assert "| everyone one card fewer, 5 to 4 " in text
     assert "The same command with `--with penalties --with compensation` plays them" in text
-    lines = printed_lines(_rich_table(hand_size.shifts_terminal_table(shifts), "shifts"), 100)
+    lines = printed_lines(rich_table(hand_size.shifts_terminal_table(shifts), "shifts"), 100)
     assert len(lines) == 3 + len(shifts) and max(map(len, lines)) <= 100  # a row to a line at 100 columns
     # --with plays a part into the same study (it is not the study's identity), the sweep's games kept
     assert (

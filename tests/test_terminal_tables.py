@@ -13,8 +13,8 @@ import pytest
 from rich.console import Console
 
 from simkit.analysis.report import summarise
-from simkit.cli import _rich_table
-from simkit.presentation.render import render_rich
+from simkit.commands.study_output import rich_table
+from simkit.presentation.report import render_rich
 from simkit.studies import compensation_text, first_player, hand_size, skill, teams, variants
 from simkit.studies.summary import TERMINAL_WIDTH
 from tests.test_report import make_games
@@ -42,7 +42,7 @@ def printed(renderable, width: int) -> list[str]:
 @pytest.mark.parametrize("kind", list(TERMINAL))
 def test_a_studys_terminal_table_keeps_a_row_to_a_line(kind, width):
     frame = TERMINAL[kind]()
-    lines = printed(_rich_table(frame, "title"), width)
+    lines = printed(rich_table(frame, "title"), width)
     assert max(len(line.rstrip()) for line in lines) <= width
     assert not any("…" in line for line in lines), "\n".join(lines)  # folded, never cut short
     if width >= TERMINAL_WIDTH:

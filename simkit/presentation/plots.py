@@ -7,7 +7,8 @@ it shows (``6p/2t``), so it reads on its own; each line-up keeps its marker and
 its dash, so lines that coincide stay apart; an axis of whole numbers (cards,
 settings) has whole-number ticks.
 
-One module for every figure, as each is a short function of the same kind and style.
+The rules card's evidence, the compensation searches and the confirmation, is drawn by
+``simkit.presentation.compensation_plots`` with this module's markers, error bars and last touches.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def tables_text(frame: pd.DataFrame) -> str:
     return f"{len(names)} tables, {names[0]} to {names[-1]}"
 
 
-def _vline(ax, x: float, j: int, label: str | None) -> None:
+def lineup_line(ax, x: float, j: int, label: str | None) -> None:
     """Line-up j's vertical line at x: its colour and dash, and its marker at the top, each line-up's a little
     lower than the one before, so lines at one x stay told apart."""
     ax.axvline(x, color=f"C{j}", linestyle=DASHES[j % len(DASHES)], linewidth=1.2, label=label)
@@ -61,18 +62,12 @@ def _vline(ax, x: float, j: int, label: str | None) -> None:
     )
 
 
-def _knobs(setting) -> tuple[int, int]:
-    """A compensation setting as summary.csv writes it ('9' or '9,3') -> (team 0's knob, team 1's or 0)."""
-    values = [int(x) for x in str(setting).split(",")]
-    return values[0], values[1] if len(values) > 1 else 0
-
-
-def _errors(value: pd.Series, low: pd.Series, high: pd.Series, scale: float = 100) -> np.ndarray:
+def error_bars(value: pd.Series, low: pd.Series, high: pd.Series, scale: float = 100) -> np.ndarray:
     """(2, n) distances below and above each value, for errorbar's yerr."""
     return np.vstack([(value - low).to_numpy(), (high - value).to_numpy()]) * scale
 
 
-def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False, order: Sequence[str] = ()) -> Figure:
+def finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False, order: Sequence[str] = ()) -> Figure:
     """The common last touches: a light grid, small legends, a tight layout.
 
     legend_below: one legend for the figure, under the plots (where the
@@ -100,12 +95,12 @@ def _finish(fig: Figure, axes, grid: str = "both", legend_below: bool = False, o
     return fig
 
 
-def _series(ax, x, value, low, high, scale, marker, label, line=False):
+def points(ax, x, value, low, high, scale, marker, label, line=False):
     """Points with 95% error bars (value, low, high in proportions; shown times `scale`)."""
     ax.errorbar(
         x,
         scale * np.asarray(value, float),
-        yerr=_errors(pd.Series(value), pd.Series(low), pd.Series(high), scale),
+        yerr=error_bars(pd.Series(value), pd.Series(low), pd.Series(high), scale),
         fmt=("-" if line else "") + marker,
         capsize=3,
         label=label,
@@ -125,10 +120,10 @@ def first_player(summary: pd.DataFrame) -> Figure:
         x = np.array([tables.index((int(p), int(t))) for p, t in zip(rows["players"], rows["teams"])])
         x = x + (j - (len(lineups) - 1) / 2) * width
         marker = MARKERS[j % len(MARKERS)]
-        _series(
+        points(
             left, x, rows["advantage"], rows["advantage_low"], rows["advantage_high"], 100, marker, f"{lineup} (95% CI)"
         )
-        _series(
+        points(
             right,
             x,
             rows["relative_advantage"],
@@ -150,7 +145,7 @@ def first_player(summary: pd.DataFrame) -> Figure:
     fig.suptitle(
         f"The first player's team at {tables_text(summary)}: its edge over its fair share of the games with a winner"
     )
-    return _finish(fig, (left, right), "y", legend_below=True)
+    return finish(fig, (left, right), "y", legend_below=True)
 
 
 def _sweep_series(advantage, length, rows: pd.DataFrame, lineup: str, j: int, n: int, step: float, **bars) -> None:
@@ -161,11 +156,11 @@ def _sweep_series(advantage, length, rows: pd.DataFrame, lineup: str, j: int, n:
     marker = MARKERS[j % len(MARKERS)]
     label = f"{lineup} (95% CI)"
     low, high = rows["advantage_low"], rows["advantage_high"]
-    _series(advantage, x, rows["advantage"], low, high, 100, marker, label, line=True)
+    points(advantage, x, rows["advantage"], low, high, 100, marker, label, line=True)
     length.errorbar(
         x,
         rows["duration"],
-        yerr=_errors(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
+        yerr=error_bars(rows["duration"], rows["duration_low"], rows["duration_high"], 1),
         fmt=f"-{marker}",
         label=label,
         **bars,
@@ -195,7 +190,7 @@ def hand_size(summary: pd.DataFrame) -> Figure:
     for ax in (left, right):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.suptitle(f"Hand size at {tables_text(sweep)}: the same cards in every hand")
-    return _finish(fig, (left, right))
+    return finish(fig, (left, right))
 
 
 def hand_size_tables(sweep: pd.DataFrame) -> Figure:
@@ -231,7 +226,7 @@ def hand_size_tables(sweep: pd.DataFrame) -> Figure:
             ax.set_visible(False)
     names = ", ".join(f"{p}p/{t}t" for p, t in tables)
     fig.suptitle(f"Hand size at {len(tables)} tables, {names}: the same cards in every hand", fontsize=10)
-    return _finish(fig, used, "both", legend_below=True)
+    return finish(fig, used, "both", legend_below=True)
 
 
 def shifts(frame: pd.DataFrame, table: str) -> Figure:
@@ -247,14 +242,14 @@ def shifts(frame: pd.DataFrame, table: str) -> Figure:
         ax.errorbar(
             100 * rows["shift"],
             y[rows.index],
-            xerr=_errors(rows["shift"], rows["shift_low"], rows["shift_high"]),
+            xerr=error_bars(rows["shift"], rows["shift_low"], rows["shift_high"]),
             fmt=MARKERS[j % len(MARKERS)],
             capsize=3,
             color=colour,
             label=f"{lineup} (95% CI)",
         )
         cancel = -100 * float(rows["even_advantage"].iloc[0])
-        _vline(ax, cancel, j, f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)")
+        lineup_line(ax, cancel, j, f"{lineup}: the shift that cancels the even game's edge ({cancel:+.1f} pp)")
     ax.axvline(0, **FAIR, label="no change from the even game")
     ax.set_yticks(
         y,
@@ -263,7 +258,7 @@ def shifts(frame: pd.DataFrame, table: str) -> Figure:
     )
     ax.set_xlabel("change in team 0's advantage, decided games (percentage points)")
     ax.set_title(f"Cards short and cards more at {table}: the shift from the even game")
-    return _finish(fig, (ax,), "x", legend_below=True)
+    return finish(fig, (ax,), "x", legend_below=True)
 
 
 def _shift_label(lineup: str, strength: str, note: str) -> str:
@@ -308,7 +303,7 @@ def shift_grid(
                 ax.errorbar(
                     x[mask],
                     scale * rows["shift"].to_numpy()[mask],
-                    yerr=_errors(rows["shift"], rows["low"], rows["high"], scale)[:, mask],
+                    yerr=error_bars(rows["shift"], rows["low"], rows["high"], scale)[:, mask],
                     fmt=MARKERS[j % len(MARKERS)],
                     markerfacecolor=face,
                     markersize=5,
@@ -335,55 +330,7 @@ def shift_grid(
         for kind, rows in frame.groupby("strength", sort=False)
     )
     fig.suptitle(f"{title} at {named}\n({plays}; hollow: not surviving the study's Holm correction)", fontsize=10)
-    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True, order=order)
-
-
-def confirmation(verdicts: pd.DataFrame) -> Figure:
-    """The confirmatory verdicts: team 0's advantage under each table's rule with its family-adjusted
-    interval (simkit.studies.confirmation), against the margin of its strength."""
-    frame = verdicts.reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(9, 0.4 * len(frame) + 2.0))
-    y = np.arange(len(frame))[::-1]
-    width = f"{100 * (1 - 2 * float(frame['level'].iloc[0])):.2f}%" if len(frame) else ""
-    for j, (strength, rows) in enumerate(frame.groupby("strength", sort=False)):
-        colour = f"C{j}"
-        margin = 100 * float(rows["margin"].iloc[0])
-        ax.errorbar(
-            100 * rows["advantage"],
-            y[rows.index],
-            xerr=_errors(rows["advantage"], rows["advantage_low"], rows["advantage_high"]),
-            fmt=MARKERS[j % len(MARKERS)],
-            capsize=3,
-            color=colour,
-            label=f"{strength} play ({rows['lineup'].iloc[0]}), {width} interval",
-        )
-        for side in (-margin, margin):
-            ax.axvline(
-                side,
-                color=colour,
-                linestyle=":",
-                linewidth=1.2,
-                label=f"{strength} margin ±{margin:g} pp" if side > 0 else None,
-            )
-    ax.axvline(0, **FAIR, label="no edge")
-    ax.set_yticks(
-        y, [f"{r.players}p/{r.teams}t {r.strength}: {r.rule}{_verdict_note(r)}" for r in frame.itertuples()], fontsize=8
-    )
-    ax.set_xlabel("team 0's advantage, decided games (percentage points)")
-    ax.set_title(
-        f"The confirmation's verdicts at {tables_text(frame)}: each rule's edge and its interval (gaps not drawn)"
-    )
-    return _finish(fig, (ax,), "x", legend_below=True)
-
-
-def _verdict_note(row) -> str:
-    """A verdict the drawn interval alone would not tell: ' (not fair)', or for a rule Holm passed at a later
-    step than the interval's (its first) while the interval reaches past the margin, ' (fair: Holm, later step)'."""
-    if not row.fair:
-        return " (not fair)"
-    if row.advantage_low < -row.margin or row.advantage_high > row.margin:
-        return " (fair: Holm, later step)"
-    return ""
+    return finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True, order=order)
 
 
 def teams(summary: pd.DataFrame) -> Figure:
@@ -399,7 +346,9 @@ def teams(summary: pd.DataFrame) -> Figure:
         left.errorbar(
             100 * rows["relative_advantage"],
             y,
-            xerr=_errors(rows["relative_advantage"], rows["relative_advantage_low"], rows["relative_advantage_high"]),
+            xerr=error_bars(
+                rows["relative_advantage"], rows["relative_advantage_low"], rows["relative_advantage_high"]
+            ),
             fmt=marker,
             capsize=3,
             label=f"{lineup} (95% CI)",
@@ -407,7 +356,7 @@ def teams(summary: pd.DataFrame) -> Figure:
         right.errorbar(
             100 * rows["drawishness"],
             y,
-            xerr=_errors(rows["drawishness"], rows["drawishness_low"], rows["drawishness_high"]),
+            xerr=error_bars(rows["drawishness"], rows["drawishness_low"], rows["drawishness_high"]),
             fmt=marker,
             capsize=3,
             label=f"{lineup} (95% CI)",
@@ -419,187 +368,7 @@ def teams(summary: pd.DataFrame) -> Figure:
     right.set_xlabel("games ending in a stalemate (%)")
     right.set_title("Stalemates")
     fig.suptitle(f"Teams and sequences to win at {tables_text(summary)}")
-    return _finish(fig, (left, right), "x", legend_below=True)
-
-
-def compensation(summary: pd.DataFrame, verdicts: pd.DataFrame, family: str) -> Figure:
-    """One family: team 0's advantage against the knob at each table, search settings, a refinement's
-    settings (hollow, beside them) and the confirmation, with the fitted crossing and the ±0.5 pp band (±1 pp for
-    a strong player). A check of an answer by another line-up is not drawn."""
-    rows = summary[(summary["family"] == family) & summary["role"].isin(["search", "refinement", "confirmation"])]
-    tables = sorted({(int(p), int(t)) for p, t in zip(rows["players"], rows["teams"])})
-    ncols = min(5, len(tables))
-    nrows = -(-len(tables) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows + 0.8), squeeze=False)
-    lineups = list(dict.fromkeys(rows["policies"]))
-    for ax, (players, teams_) in zip(axes.flat, tables):
-        at = rows[(rows["players"] == players) & (rows["teams"] == teams_)]
-        h1 = ""  # two knobs (three teams): the settings with team 1's knob at its chosen value
-        for j, lineup in enumerate(lineups):
-            part = at[at["policies"] == lineup]
-            confirm = part[part["role"] == "confirmation"]
-            search, refined = (_at_h1(part[part["role"] == role], confirm) for role in ("search", "refinement"))
-            if len(confirm) and any(_knobs(v)[1] for v in part["setting"]):
-                h1 += f"{'; ' if h1 else ''}{lineup} H1 = {_knobs(confirm['setting'].iloc[0])[1]}"
-            _series(
-                ax,
-                search["x"],
-                search["advantage"],
-                search["advantage_low"],
-                search["advantage_high"],
-                100,
-                MARKERS[j % len(MARKERS)],
-                f"{lineup}: search (95% CI)",
-            )
-            if len(refined):
-                ax.errorbar(
-                    refined["x"] - 0.3,
-                    100 * refined["advantage"],
-                    yerr=_errors(refined["advantage"], refined["advantage_low"], refined["advantage_high"]),
-                    fmt=MARKERS[j % len(MARKERS)],
-                    markerfacecolor="white",
-                    markersize=5,
-                    capsize=2,
-                    color=f"C{j}",
-                    label=f"{lineup}: refinement (fresh seed)",
-                )
-            if len(confirm):
-                x = [_knobs(v)[0] + 0.35 for v in confirm["setting"]]  # beside its search point
-                ax.errorbar(
-                    x,
-                    100 * confirm["advantage"],
-                    yerr=_errors(confirm["advantage"], confirm["advantage_low"], confirm["advantage_high"]),
-                    fmt="*",
-                    markersize=11,
-                    capsize=3,
-                    color=f"C{j}",
-                    label=f"{lineup}: confirmation",
-                )
-            v = (
-                verdicts[
-                    (verdicts["family"] == family)
-                    & (verdicts["players"] == players)
-                    & (verdicts["teams"] == teams_)
-                    & (verdicts["policies"] == lineup)
-                ]
-                if len(verdicts)
-                else verdicts  # empty
-            )
-            if len(v) and np.isfinite(v["crossing"].iloc[0]):
-                _vline(ax, v["crossing"].iloc[0], j, f"{lineup}: fitted crossing")
-        if any(lu not in ("random", "greedy") for lu in at["policies"]):  # a strong player's band, then greedy's
-            ax.axhspan(-1.0, 1.0, color="0.93", alpha=0.6, label="±1 pp (a strong player's target)")
-        ax.axhspan(-0.5, 0.5, color="0.85", alpha=0.6, label="±0.5 pp (greedy's target)")
-        ax.axhline(0, **FAIR)
-        ax.set_title(f"{players} players, {teams_} teams", fontsize=9)
-        ax.set_xlabel(f"{family} setting" + (f"\n(team 0's H; {h1})" if h1 else ""), fontsize=8)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylabel("team 0's advantage, decided games (pp)", fontsize=8)
-        ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(tables) :]:
-        ax.set_visible(False)
-    fig.suptitle(f"Compensation by {family} at {tables_text(rows)}: team 0's advantage against the knob")
-    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
-
-
-def _at_h1(rows: pd.DataFrame, confirm: pd.DataFrame) -> pd.DataFrame:
-    """Search or refinement rows with x (team 0's knob), sorted; with two knobs, those at the confirmed
-    setting's H1 only."""
-    rows = rows.copy()
-    knobs = [_knobs(v) for v in rows["setting"]]
-    rows["x"] = [k[0] for k in knobs]
-    if len(confirm):
-        c1 = _knobs(confirm["setting"].iloc[0])[1]
-        rows = rows[np.array([k[1] == c1 for k in knobs], bool)]
-    return rows.sort_values("x")
-
-
-def compensation_shares(summary: pd.DataFrame, verdicts: pd.DataFrame) -> Figure:
-    """Three-team tables: every team's share of the decided games against each knob (a refinement's settings
-    hollow, beside them), the confirmation beside the chosen setting, with the fair share. A family with two knobs
-    (handicap H0,H1) gets two panels: against H0 with H1 at its chosen value, and against H1 with H0 at its chosen
-    value."""
-    rows = summary[(summary["teams"] == 3) & summary["role"].isin(["search", "refinement", "confirmation"])].copy()
-    knobs = [_knobs(v) for v in rows["setting"]]
-    rows["h0"], rows["h1"] = [k[0] for k in knobs], [k[1] for k in knobs]
-    panels = []  # (title, search rows, refinement rows, knob index, confirmation rows, chosen x)
-    for players, family, lineup in dict.fromkeys(zip(rows["players"], rows["family"], rows["policies"])):
-        part = rows[(rows["players"] == players) & (rows["family"] == family) & (rows["policies"] == lineup)]
-        search, refined = part[part["role"] == "search"], part[part["role"] == "refinement"]
-        confirm = part[part["role"] == "confirmation"]
-        c0, c1 = _knobs(confirm["setting"].iloc[0]) if len(confirm) else (0, 0)
-        name = "H0" if family == "handicap" else "K"
-        panels.append(
-            (
-                f"{players}p/3t, {lineup}, {family}: against {name}" + (f" (H1 = {c1})" if c1 else ""),
-                search[search["h1"] == c1].sort_values("h0"),
-                refined[refined["h1"] == c1].sort_values("h0"),
-                "h0",
-                confirm,
-                c0,
-            )
-        )
-        if (search["h1"] > 0).any():
-            panels.append(
-                (
-                    f"{players}p/3t, {lineup}, {family}: against H1 (H0 = {c0})",
-                    search[search["h0"] == c0].sort_values("h1"),
-                    refined[refined["h0"] == c0].sort_values("h1"),
-                    "h1",
-                    confirm,
-                    c1,
-                )
-            )
-    ncols = min(4, len(panels))
-    nrows = -(-len(panels) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows + 0.8), squeeze=False)
-    for ax, (title, line, refined, knob, confirm, chosen) in zip(axes.flat, panels):
-        for t in range(3):
-            _series(
-                ax,
-                line[knob] + (t - 1) * 0.15,
-                line[f"share_{t}"],
-                line[f"share_{t}_low"],
-                line[f"share_{t}_high"],
-                100,
-                MARKERS[t],
-                f"team {t}, search (95% CI)",
-            )
-            if len(refined):
-                ax.errorbar(
-                    refined[knob] - 0.45 + (t - 1) * 0.15,
-                    100 * refined[f"share_{t}"],
-                    yerr=_errors(refined[f"share_{t}"], refined[f"share_{t}_low"], refined[f"share_{t}_high"]),
-                    fmt=MARKERS[t],
-                    markerfacecolor="white",
-                    markersize=5,
-                    capsize=2,
-                    color=f"C{t}",
-                    label=f"team {t}, refinement (fresh seed)",
-                )
-            if len(confirm):
-                ax.errorbar(
-                    [chosen + 0.45 + (t - 1) * 0.15],
-                    100 * confirm[f"share_{t}"],
-                    yerr=_errors(confirm[f"share_{t}"], confirm[f"share_{t}_low"], confirm[f"share_{t}_high"]),
-                    fmt="*",
-                    markersize=10,
-                    capsize=3,
-                    color=f"C{t}",
-                    label=f"team {t}, confirmation",
-                )
-        ax.axhline(100 / 3, **FAIR, label="fair share (33.3%)")
-        ax.set_title(title, fontsize=8)
-        ax.set_xlabel(knob.upper() if knob == "h1" else "team 0's setting", fontsize=8)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylabel("share of decided games (%)", fontsize=8)
-        ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(panels) :]:
-        ax.set_visible(False)
-    fig.suptitle(
-        f"Three teams at {tables_text(rows)}: every team's share of the decided games against the compensation"
-    )
-    return _finish(fig, [a for a in axes.flat if a.get_visible()], "y", legend_below=True)
+    return finish(fig, (left, right), "x", legend_below=True)
 
 
 def skill(ratings: pd.DataFrame, table: str) -> Figure:
@@ -610,7 +379,7 @@ def skill(ratings: pd.DataFrame, table: str) -> Figure:
     ax.errorbar(
         r["rating"],
         range(len(r)),
-        xerr=_errors(r["rating"], r["rating_low"], r["rating_high"], 1),
+        xerr=error_bars(r["rating"], r["rating_low"], r["rating_high"], 1),
         fmt="o",
         capsize=3,
         label="rating (95% CI)",
@@ -619,7 +388,7 @@ def skill(ratings: pd.DataFrame, table: str) -> Figure:
     ax.set_yticks(range(len(r)), r["policy"], fontsize=8)
     ax.set_xlabel("rating (Elo points: +400 = 10 to 1 odds)")
     ax.set_title(f"Strength of each line-up at {table}, from a round robin with seats swapped")
-    return _finish(fig, (ax,), "x")
+    return finish(fig, (ax,), "x")
 
 
 def save(figure: Figure, path: Path) -> None:

@@ -14,7 +14,7 @@ everything else: the directory's lock, resume, refusals and the manifest.
 (``simkit.game.play.set_threads``) in a thread of its own and reports its games
 as they finish, so the progress bar moves and Ctrl-C answers within about a
 game's time, whatever the player; a writer thread writes the previous chunk
-meanwhile. ``simkit.running.distributed.DaskExecutor`` plays on a Dask cluster.
+meanwhile. ``simkit.running.dask_executor.DaskExecutor`` plays on a Dask cluster.
 """
 
 from __future__ import annotations

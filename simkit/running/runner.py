@@ -39,7 +39,7 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
-from simkit.running.distributed import DaskExecutor  # loaded only when a cluster plays
+from simkit.running.dask_executor import DaskExecutor  # loaded only when a cluster plays
 from simkit.running.executors import Chunks, Executor, LocalExecutor, RunEvents
 
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake

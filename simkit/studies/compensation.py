@@ -24,7 +24,7 @@ import pandas as pd
 
 from simkit.analysis import stats
 from simkit.game.options import OPTIONS, is_default
-from simkit.presentation import plots
+from simkit.presentation import compensation_plots
 from simkit.studies import compensation_text as text
 from simkit.studies.compensation_plan import begun, fair, holds, looks_taken, on_disk, on_record, plan, searches, whole
 from simkit.studies.compensation_search import Search, search_games, setting_text, strength
@@ -222,9 +222,9 @@ def figures(t: Tables) -> dict:
     out = {}
     summary = t.summary
     for family in dict.fromkeys(summary["family"]):
-        out[f"compensation_{family}.png"] = plots.compensation(summary, t.extra["verdicts"], family)
+        out[f"compensation_{family}.png"] = compensation_plots.compensation(summary, t.extra["verdicts"], family)
     if (summary["teams"] == 3).any():
-        out["compensation_three_teams.png"] = plots.compensation_shares(summary, t.extra["verdicts"])
+        out["compensation_three_teams.png"] = compensation_plots.compensation_shares(summary, t.extra["verdicts"])
     return out
 
 

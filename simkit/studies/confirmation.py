@@ -64,7 +64,7 @@ from simkit.analysis import stats
 from simkit.game.options import flags_text
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
-from simkit.presentation import plots
+from simkit.presentation import compensation_plots
 from simkit.presentation.render import count, markdown_table, pct, pp
 from simkit.studies.confirmation_protocol import (
     ASSURANCE_DRAWS,
@@ -435,7 +435,7 @@ def _ordinal(n: int) -> str:
 
 def figures(t: Tables) -> dict:
 
-    return {"confirmation.png": plots.confirmation(t.extra["verdicts"])}
+    return {"confirmation.png": compensation_plots.confirmation(t.extra["verdicts"])}
 
 
 KIND = StudyKind(
