@@ -10,3 +10,12 @@ pytest_collect_file = Sybil(
     parsers=[SkipParser(), PythonCodeBlockParser(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE)],
     patterns=["*.md"],
 ).pytest()
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """A page's examples run in order on one worker (pytest-xdist's loadgroup): each may use names an earlier
+    one defined."""
+    import pytest
+
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(f"docs:{item.path.name}"))

@@ -4,9 +4,12 @@
 
 The tables between their markers in docs/guide/players.md (the players, weakest first as the published
 skill study rates them, and each player's parameters) and docs/guide/rule-options.md (the rule options)
-are rewritten from simkit's declarations; then tests/fingerprint.py records the hash of every group added
-to its ADDED (refusing to change one recorded for the games stamp in force). The tests keep all of them
-equal to what this writes (tests/test_players.py, tests/test_options.py, tests/test_games_stamp.py).
+are rewritten from simkit's declarations; tests/golden/naive_records.json records the hash of the naive
+engine's records of every run of tests/test_kernel_vs_naive.py (the bounds-checked pass compares the
+kernel's with them); then tests/fingerprint.py records the hash of every group added to its ADDED
+(refusing to change one recorded for the games stamp in force). The tests keep all of them equal to what
+this writes (tests/test_players.py, tests/test_options.py, tests/test_kernel_vs_naive.py,
+tests/test_games_stamp.py).
 """
 
 from __future__ import annotations
@@ -35,8 +38,10 @@ def between(text: str, start: str, end: str, table: str) -> str:
 
 
 def main() -> None:
+    import json
+
     from simkit.game import options, players
-    from tests import fingerprint
+    from tests import fingerprint, test_kernel_vs_naive
 
     page = ROOT / "docs" / "guide" / "players.md"
     text = between(
@@ -63,6 +68,9 @@ def main() -> None:
         encoding="utf-8",
     )
     print("wrote the tables of docs/guide/players.md and docs/guide/rule-options.md")
+    hashes = test_kernel_vs_naive.naive_hashes()
+    test_kernel_vs_naive.NAIVE_RECORDS.write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {test_kernel_vs_naive.NAIVE_RECORDS.relative_to(ROOT)}: the naive records of {len(hashes)} runs")
     fingerprint.main()
 
 

@@ -500,15 +500,13 @@ def holm_families(p_values) -> np.ndarray:
 
 
 def holm(p_values) -> np.ndarray:
-    """Holm's step-down adjustment of a family of p-values (statsmodels); NaN stays NaN and is not counted."""
-    # statsmodels takes about a second to import, and few reports need it
-    from statsmodels.stats.multitest import multipletests
-
+    """Holm's step-down adjustment of a family of p-values (``holm_families`` of one family: statsmodels'
+    ``multipletests(method="holm")``'s values, tests/test_stats.py); NaN stays NaN and is not counted."""
     p = np.asarray(p_values, np.float64)
     adjusted = np.full(len(p), _NAN)
     ok = np.isfinite(p)
     if ok.any():
-        adjusted[ok] = multipletests(p[ok], method="holm")[1]
+        adjusted[ok] = holm_families(p[ok])
     return adjusted
 
 
