@@ -106,6 +106,15 @@ def test_summary_recomputed_by_hand_from_the_rows(done):
         for t in range(row.teams):
             assert getattr(row, f"share_{t}") == pytest.approx(wins[t] / decided, abs=1e-6)
         assert row.max_gap == pytest.approx((wins.max() - wins.min()) / decided, abs=1e-6)
+        first = rows["first_sequence_team"].to_numpy()
+        settled = (first >= 0) & (winner >= 0)
+        assert row.comebacks_n == settled.sum()
+        assert row.comebacks == pytest.approx((winner != first)[settled].mean(), abs=1e-6)
+        closing = (rows["turns"] - rows["first_sequence_turn"])[first >= 0]
+        assert row.closing_turns_n == len(closing) and row.closing_turns == pytest.approx(closing.mean(), rel=1e-5)
+        assert row.lead_changes_n == row.lead_changed_n == GAMES
+        assert row.lead_changes == pytest.approx(rows["lead_changes"].mean(), rel=1e-5, abs=1e-9)
+        assert row.lead_changed == pytest.approx((rows["lead_changes"] > 0).mean(), abs=1e-6)
         p = binomtest(int((winner == 0).sum()), decided, 1 / row.teams).pvalue
         assert row.p_value == pytest.approx(p, rel=1e-5)
         p_values.append(p)
@@ -1281,6 +1290,10 @@ def test_the_docs_metric_table_is_the_registry():
         "timeouts",
         "duration",
         "duration_sd",
+        "comebacks",
+        "closing_turns",
+        "lead_changes",
+        "lead_changed",
     ]
 
 
