@@ -163,6 +163,23 @@ def test_the_study_directory_holds_what_the_readme_promises(done):
         assert column in pd.read_csv(out / "summary.csv").columns
 
 
+def test_the_key_table_shows_how_the_games_unfold_and_reads_a_summary_older_than_its_columns(done):
+    """summary.md's key table has the comebacks, the closing turns and the lead changes with their intervals, and
+    its note says what they are; a published summary.csv written before those columns still makes a key table,
+    with '—' there."""
+    from simkit.studies import first_player
+    from simkit.studies.summary import UNFOLD_COLUMNS, UNFOLD_NOTE
+
+    text = (done / "summary.md").read_text()
+    assert all(column in text for column in UNFOLD_COLUMNS) and UNFOLD_NOTE in text
+    key = first_player.key_table(pd.read_csv(done / "summary.csv"))
+    assert key[UNFOLD_COLUMNS[0]].str.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]").all()
+    published = pd.read_csv(REPORTS_PAGE.parents[2] / "results" / "first-player" / "summary.csv")
+    assert "comebacks" not in published.columns
+    older = first_player.key_table(published)
+    assert len(older) == len(published) and (older[list(UNFOLD_COLUMNS)] == "—").all().all()
+
+
 def test_a_finished_study_plays_nothing_and_rebuilds_its_summary(done, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(done, copy)
