@@ -1007,7 +1007,7 @@ def test_how_real_games_unfold_streamed_is_the_all_rows_computation(study_like: 
 
 
 def _as_before_lead_changes(directory: Path, first: int) -> None:
-    """Part `first` of the run in `directory` as simkit wrote it before it counted lead changes: the same part
+    """Part `first` of the run in `directory` as simkit wrote it before 0.6.0 counted lead changes: the same part
     without the column, and its chunk log's line with the digest of those bytes."""
     from simkit.running import manifest as mf
 
@@ -1076,6 +1076,6 @@ def test_a_run_some_of_whose_parts_lack_lead_changes_gives_them_over_the_games_t
         assert s.unfold["lead_changes"] == pytest.approx(recorded.mean(), rel=1e-12, abs=1e-15)
         assert s.unfold["lead_changed"] == (recorded > 0).mean()
         assert s.section_notes["unfold"] == [
-            "lead changes: recorded in 300 of 600 games (the other parts were written before simkit counted "
-            "them); lead_changes and lead_changed are of those games"
+            "lead changes: recorded in 300 of 600 games (the other parts were written before simkit 0.6.0); "
+            "lead_changes and lead_changed are of those games"
         ]

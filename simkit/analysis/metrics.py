@@ -106,8 +106,8 @@ METRICS: dict[str, Metric] = {
         Metric(
             "lead_changes",
             "mean times per game the lead in sequences passed from one team to another (the lead: strictly the "
-            "most sequences; a tie holds none), over the games that recorded them (a dataset older than the "
-            "statistic has none: undefined)",
+            "most sequences; a tie holds none), over the games that recorded them (a dataset of simkit before "
+            "0.6.0 has none: undefined)",
             "changes >= 0",
             lambda a: stats.mean_length(a.lead_changes),
         ),

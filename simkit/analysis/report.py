@@ -331,7 +331,7 @@ def _first_sequence(agg: Aggregate, notes: list[str]) -> dict[str, float]:
 UNFOLD = ("comebacks", "closing_turns", "lead_changes", "lead_changed")
 """The metrics of the section unfold, in print order (the median of the closing turns follows their mean)."""
 
-NOT_RECORDED = "lead changes: not recorded in this dataset (it was written before simkit counted them)"
+NOT_RECORDED = "lead changes: not recorded in this dataset (simkit records them since 0.6.0)"
 """The note under the section unfold of a dataset without the lead changes."""
 
 
@@ -348,7 +348,7 @@ def _unfold(agg: Aggregate) -> tuple[dict[str, float], list[str]]:
     if recorded < agg.games:
         return out, [
             f"lead changes: recorded in {recorded:,} of {agg.games:,} games (the other parts were written before "
-            "simkit counted them); lead_changes and lead_changed are of those games"
+            "simkit 0.6.0); lead_changes and lead_changed are of those games"
         ]
     return out, []
 

@@ -48,7 +48,7 @@ GLOSSARY: dict[str, str] = {
     "How the games unfold": "Section unfold: how often the team that completed the first sequence loses "
     "(comebacks), how many turns a game lasts after its first sequence (closing_turns), and how often the lead in "
     "sequences passes from one team to another (lead_changes, lead_changed). A dataset written before simkit "
-    "counted lead changes has none: a note under the section says so, and the two lead rows are undefined.",
+    "0.6.0 has no lead changes: a note under the section says so, and the two lead rows are undefined.",
     "Equal team strength": "Section equal_strength: a chi-square test of whether every team wins equally often, on "
     "the decided games.",
     "First-mover advantage": "Section first_mover: how often team 0 (seat 0 moves first) wins the decided games, "

@@ -116,7 +116,7 @@ UNFOLD_NOTE = (
     "How the games unfold (`comebacks`, `closing_turns`, `lead_changes` in summary.csv): comebacks, of the decided "
     "games with a first sequence, the share that the team which completed it lost; turns after the first "
     "sequence, the mean over the games with one; lead changes per game, the times the lead in sequences passed "
-    "from one team to another (— where a dataset written before simkit counted them has none)."
+    "from one team to another (— for a dataset of simkit before 0.6.0, which has none)."
 )
 """summary.md's note on unfold_cells' columns, under a key table that has them."""
 
