@@ -6,7 +6,9 @@ mean's t-interval with scipy on the values, the standard deviation with
 numpy), filling the same ``simkit.analysis.report.Summary`` the streaming report
 fills from its aggregates. The sections 0.4.0 did not have (balance, the
 relative advantage, the interval of the standard deviation) take the counts
-from the rows here and the definitions from ``simkit.analysis.stats``.
+from the rows here and the definitions from ``simkit.analysis.stats``; how the
+games unfold (comebacks, the closing turns, the lead changes) is computed
+from the rows alone, as the all-rows reference of its section.
 tests/test_report.py checks that both print every number alike.
 """
 
@@ -19,7 +21,15 @@ import pandas as pd
 from scipy import stats as sp
 
 from simkit.analysis import stats
-from simkit.analysis.report import CONFIG_COLUMNS, OUTCOMES, PERCENTILES, Summary, config_order, mixed_lineup_note
+from simkit.analysis.report import (
+    CONFIG_COLUMNS,
+    NOT_RECORDED,
+    OUTCOMES,
+    PERCENTILES,
+    Summary,
+    config_order,
+    mixed_lineup_note,
+)
 
 _NAN = float("nan")
 
@@ -29,6 +39,42 @@ def _wilson(k: int, n: int) -> tuple[float, float, float]:
         return _NAN, _NAN, _NAN
     ci = sp.binomtest(int(k), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
     return k / n, float(ci.low), float(ci.high)
+
+
+def _mean(x: np.ndarray) -> tuple[float, float, float]:
+    """The mean of the values with its t-interval (the mean itself when they do not vary; NaN with fewer than 2)."""
+    if len(x) < 2:
+        return (float(x.mean()) if len(x) else _NAN), _NAN, _NAN
+    mean, sem = float(x.mean()), float(sp.sem(x))
+    if sem == 0:
+        return mean, mean, mean
+    low, high = sp.t.interval(0.95, len(x) - 1, loc=mean, scale=sem)
+    return mean, float(low), float(high)
+
+
+def unfold(df: pd.DataFrame) -> tuple[dict[str, float], list[str]]:
+    """The section unfold from the rows: comebacks, the closing turns, the lead changes; and its notes."""
+    winner = df["winner_team"].to_numpy().astype(np.int64)
+    first = df["first_sequence_team"].to_numpy().astype(np.int64)
+    decided = (first >= 0) & (winner >= 0)
+    comebacks = _wilson(int(np.count_nonzero(decided & (winner != first))), int(decided.sum()))
+    closing = (df["turns"].to_numpy().astype(np.int64) - df["first_sequence_turn"].to_numpy().astype(np.int64))[
+        first >= 0
+    ].astype(np.float64)
+    leads = (
+        df["lead_changes"].astype(np.float64).dropna().to_numpy() if "lead_changes" in df else np.zeros(0, np.float64)
+    )
+    out: dict[str, float] = {}
+    for name, (value, low, high) in (
+        ("comebacks", comebacks),
+        ("closing_turns", _mean(closing)),
+        ("lead_changes", _mean(leads)),
+        ("lead_changed", _wilson(int(np.count_nonzero(leads > 0)), len(leads))),
+    ):
+        out.update({name: value, f"{name}_ci_low": low, f"{name}_ci_high": high})
+        if name == "closing_turns":
+            out["closing_turns_median"] = float(np.median(closing)) if len(closing) else _NAN
+    return out, [NOT_RECORDED] if len(leads) == 0 else []
 
 
 def _policies(config: dict, players: int, teams: int) -> list[str | None]:
@@ -235,13 +281,16 @@ def one(df: pd.DataFrame, config: dict[str, Any], teams: int, swapped: bool) -> 
     gap = stats.max_gap(wins)
     s.gap = {"decided": decided, "max_gap": gap.value, "max_gap_ci_low": gap.low, "max_gap_ci_high": gap.high}
     s.rounds = {k: v / players for k, v in length.items() if not k.startswith("std")}
+    s.unfold, unfold_notes = unfold(df)
+    for text in unfold_notes:
+        s.add_note(text, "unfold")
     if swapped:
         s.seats["policy"] = "rotates"
         s.add_note(
             "the line-up rotated from game to game: a seat's policy changed with the game; see Line-up scores", "seats"
         )
     else:
-        note = mixed_lineup_note(config, teams)
-        if note:
-            s.add_note(note, "first_mover")
+        lineup = mixed_lineup_note(config, teams)
+        if lineup:
+            s.add_note(lineup, "first_mover")
     return s

@@ -118,3 +118,23 @@ def test_a_published_summary_has_its_tables_line_and_anchors(folder):
     assert tables_line(folder.name, tables, explorer_link(folder)) in text
     for players, teams in tables:
         assert text.count(f'<a id="{table_id(players, teams)}"></a>') == 1, (players, teams)
+
+
+def test_a_summary_with_how_the_games_unfold_shows_it_and_one_older_than_those_columns_does_not(tmp_path):
+    """The explorer shows the comebacks, the closing turns and the lead changes of a summary.csv that has them;
+    a published one written before them keeps its measures as they were."""
+    import shutil
+
+    from simkit.studies.explorer import SUMMARY, study_page
+
+    folder = tmp_path / "first-player"
+    shutil.copytree(RESULTS / "first-player", folder)
+    older = study_page(folder)
+    assert [m[0] for m in older.sources[0]["measures"]] == [m.name for m in SUMMARY[:4]]
+    summary = pd.read_csv(folder / "summary.csv")
+    for name in ("comebacks", "closing_turns", "lead_changes"):
+        summary[name], summary[f"{name}_low"], summary[f"{name}_high"] = 0.25, 0.2, 0.3
+    summary.to_csv(folder / "summary.csv", index=False)
+    newer = study_page(folder)
+    assert [m[0] for m in newer.sources[0]["measures"]] == [m.name for m in SUMMARY]
+    assert newer.rows[0]["measures"][4:] == [[25.0, 20.0, 30.0, None], [0.25, 0.2, 0.3, None], [0.25, 0.2, 0.3, None]]

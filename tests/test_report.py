@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from rich.console import Console
 from scipy import stats
@@ -94,6 +95,7 @@ def make_games(
     df["dead_swaps"] = rng.integers(0, 3, n).astype(np.int8)
     df["reshuffles"] = rng.integers(0, 2, n).astype(np.int8)
     df["passes"] = rng.integers(0, 4, n).astype(np.int16)
+    df["lead_changes"] = rng.integers(0, 3, n).astype(np.int16)
     return df
 
 
@@ -952,3 +954,128 @@ def test_a_tiny_p_value_never_prints_as_zero() -> None:
     assert f"{p:.1e}" in first.to_string() and isinstance(first, pd.DataFrame)
     assert float(huge.set_index("metric").loc["p_value", "value"]) == 0.0  # underflowed
     assert "< 1e-300" in next(line for line in underflowed.splitlines() if "p_value" in line)
+
+
+# --------------------------------------------------------------------------- how the games unfold
+
+
+def _t_interval(x: pd.Series) -> tuple[float, float]:
+    low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    return float(low), float(high)
+
+
+def test_how_the_games_unfold_is_the_all_rows_computation() -> None:
+    """Comebacks, the closing turns and the lead changes against pandas on the rows."""
+    df = make_games(4_000, p_draw=0.1, seed=41)
+    u = only(summarise(df)).unfold
+    assert u is not None
+    first, winner = df["first_sequence_team"], df["winner_team"]
+    settled = (first >= 0) & (winner >= 0)
+    lost = int((settled & (winner != first)).sum())
+    assert u["comebacks"] == lost / settled.sum()
+    assert (u["comebacks_ci_low"], u["comebacks_ci_high"]) == pytest.approx(wilson_interval(lost, int(settled.sum())))
+    closing = (df["turns"].astype(np.int64) - df["first_sequence_turn"].astype(np.int64))[first >= 0]
+    assert u["closing_turns"] == pytest.approx(closing.mean(), rel=1e-12)
+    assert (u["closing_turns_ci_low"], u["closing_turns_ci_high"]) == pytest.approx(_t_interval(closing), rel=1e-9)
+    assert u["closing_turns_median"] == closing.median()
+    leads = df["lead_changes"].astype(np.int64)
+    assert u["lead_changes"] == pytest.approx(leads.mean(), rel=1e-12)
+    assert (u["lead_changes_ci_low"], u["lead_changes_ci_high"]) == pytest.approx(_t_interval(leads), rel=1e-9)
+    assert u["lead_changed"] == (leads > 0).mean()
+    assert (u["lead_changed_ci_low"], u["lead_changed_ci_high"]) == pytest.approx(
+        wilson_interval(int((leads > 0).sum()), len(leads))
+    )
+
+
+def test_how_real_games_unfold_streamed_is_the_all_rows_computation(study_like: Path) -> None:
+    """Every run of a real folder: the section from the per-part aggregates against pandas on all its rows."""
+    from simkit.analysis.report import summarise_dataset
+
+    with pytest.warns(ds.IncompleteDatasetWarning):
+        df, _ = ds.read_runs(study_like, allow_incomplete=True)
+    for s in summarise_dataset(study_like):
+        rows = df[df["run_id"] == s.run_id]
+        u, first, winner = s.unfold, rows["first_sequence_team"], rows["winner_team"]
+        assert u is not None and not s.section_notes.get("unfold")
+        settled = (first >= 0) & (winner >= 0)
+        assert u["comebacks"] == (winner != first)[settled].mean()
+        closing = (rows["turns"].astype(np.int64) - rows["first_sequence_turn"].astype(np.int64))[first >= 0]
+        assert u["closing_turns"] == pytest.approx(closing.mean(), rel=1e-12)
+        assert u["closing_turns_median"] == closing.median()
+        assert u["lead_changes"] == pytest.approx(rows["lead_changes"].mean(), rel=1e-12, abs=1e-15)
+        assert u["lead_changed"] == (rows["lead_changes"] > 0).mean()
+
+
+def _as_before_lead_changes(directory: Path, first: int) -> None:
+    """Part `first` of the run in `directory` as simkit wrote it before 0.6.0 counted lead changes: the same part
+    without the column, and its chunk log's line with the digest of those bytes."""
+    from simkit.running import manifest as mf
+
+    path = directory / ds.part_name(first)
+    pq.write_table(pq.read_table(path).drop_columns(["lead_changes"]), path, **ds.WRITE_OPTIONS)
+    log = directory / mf.LOG
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    for line in lines:
+        if line["first_game"] == first:
+            line[mf.DIGEST] = ds.file_digest(path)
+    log.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+
+
+@pytest.fixture(scope="module")
+def older(tmp_path_factory) -> dict[str, Path]:
+    """A real run of two parts ("new"), its copy written before lead changes were counted ("old": no part has
+    the column) and one whose first part lacks it ("mixed")."""
+    import shutil
+
+    from simkit.game.players import Lineup
+    from simkit.game.rules import Rules
+    from simkit.running.runner import RunSpec, run
+
+    root = tmp_path_factory.mktemp("older")
+    rules = Rules.make(2)
+    run(root / "new", RunSpec(rules, Lineup.parse("random", rules), 17, 600, 300))
+    for name, parts in (("old", (0, 300)), ("mixed", (0,))):
+        shutil.copytree(root / "new", root / name)
+        for first in parts:
+            _as_before_lead_changes(root / name, first)
+    return {name: root / name for name in ("new", "old", "mixed")}
+
+
+def test_an_older_dataset_says_lead_changes_were_not_recorded_and_never_reads_them_as_zeros(older) -> None:
+    from simkit.analysis.aggregate import runs_of
+    from simkit.analysis.report import NOT_RECORDED, UNFOLD, summarise_dataset
+
+    assert "lead_changes" not in pq.read_schema(older["old"] / ds.part_name(0)).names
+    (found,) = runs_of(older["old"])
+    assert found.aggregate.games == 600 and found.aggregate.lead_recorded == 0 and not found.left_out
+    (new,) = summarise_dataset(older["new"])
+    for s in (only(summarise_dataset(older["old"])), only(summarise(ds.read_games(older["old"])))):
+        assert s.whole and s.section_notes["unfold"] == [NOT_RECORDED]
+        assert s.unfold is not None and new.unfold is not None
+        for name in ("lead_changes", "lead_changed"):
+            assert all(math.isnan(s.unfold[f"{name}{end}"]) for end in ("", "_ci_low", "_ci_high")), name
+        for name in ("comebacks", "closing_turns", "closing_turns_median"):
+            assert s.unfold[name] == new.unfold[name]  # the other numbers of the section are the run's
+        assert NOT_RECORDED in " ".join(_rich_text([s], width=100).split())
+        assert f"> **note:** {NOT_RECORDED}" in render([s], "markdown")
+        assert to_records([s])[0]["unfold"]["lead_changes"] is None
+        frame = to_frame([s])
+        rows = frame[(frame["section"] == "unfold") & frame["metric"].isin(UNFOLD[2:])]
+        assert len(rows) == 2 and rows["value"].isna().all() and (rows["text"] == "—").all()
+
+
+def test_a_run_some_of_whose_parts_lack_lead_changes_gives_them_over_the_games_that_recorded_them(older) -> None:
+    from simkit.analysis.aggregate import runs_of
+    from simkit.analysis.report import summarise_dataset
+
+    (found,) = runs_of(older["mixed"])
+    assert found.aggregate.lead_recorded == 300
+    recorded = pq.read_table(older["new"] / ds.part_name(300)).column("lead_changes").to_pandas()
+    for s in (only(summarise_dataset(older["mixed"])), only(summarise(ds.read_games(older["mixed"])))):
+        assert s.unfold is not None
+        assert s.unfold["lead_changes"] == pytest.approx(recorded.mean(), rel=1e-12, abs=1e-15)
+        assert s.unfold["lead_changed"] == (recorded > 0).mean()
+        assert s.section_notes["unfold"] == [
+            "lead changes: recorded in 300 of 600 games (the other parts were written before simkit 0.6.0); "
+            "lead_changes and lead_changed are of those games"
+        ]

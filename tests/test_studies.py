@@ -106,6 +106,15 @@ def test_summary_recomputed_by_hand_from_the_rows(done):
         for t in range(row.teams):
             assert getattr(row, f"share_{t}") == pytest.approx(wins[t] / decided, abs=1e-6)
         assert row.max_gap == pytest.approx((wins.max() - wins.min()) / decided, abs=1e-6)
+        first = rows["first_sequence_team"].to_numpy()
+        settled = (first >= 0) & (winner >= 0)
+        assert row.comebacks_n == settled.sum()
+        assert row.comebacks == pytest.approx((winner != first)[settled].mean(), abs=1e-6)
+        closing = (rows["turns"] - rows["first_sequence_turn"])[first >= 0]
+        assert row.closing_turns_n == len(closing) and row.closing_turns == pytest.approx(closing.mean(), rel=1e-5)
+        assert row.lead_changes_n == row.lead_changed_n == GAMES
+        assert row.lead_changes == pytest.approx(rows["lead_changes"].mean(), rel=1e-5, abs=1e-9)
+        assert row.lead_changed == pytest.approx((rows["lead_changes"] > 0).mean(), abs=1e-6)
         p = binomtest(int((winner == 0).sum()), decided, 1 / row.teams).pvalue
         assert row.p_value == pytest.approx(p, rel=1e-5)
         p_values.append(p)
@@ -152,6 +161,23 @@ def test_the_study_directory_holds_what_the_readme_promises(done):
         "max_gap_high",
     ):
         assert column in pd.read_csv(out / "summary.csv").columns
+
+
+def test_the_key_table_shows_how_the_games_unfold_and_reads_a_summary_older_than_its_columns(done):
+    """summary.md's key table has the comebacks, the closing turns and the lead changes with their intervals, and
+    its note says what they are; a published summary.csv written before those columns still makes a key table,
+    with '—' there."""
+    from simkit.studies import first_player
+    from simkit.studies.summary import UNFOLD_COLUMNS, UNFOLD_NOTE
+
+    text = (done / "summary.md").read_text()
+    assert all(column in text for column in UNFOLD_COLUMNS) and UNFOLD_NOTE in text
+    key = first_player.key_table(pd.read_csv(done / "summary.csv"))
+    assert key[UNFOLD_COLUMNS[0]].str.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]").all()
+    published = pd.read_csv(REPORTS_PAGE.parents[2] / "results" / "first-player" / "summary.csv")
+    assert "comebacks" not in published.columns
+    older = first_player.key_table(published)
+    assert len(older) == len(published) and (older[list(UNFOLD_COLUMNS)] == "—").all().all()
 
 
 def test_a_finished_study_plays_nothing_and_rebuilds_its_summary(done, tmp_path):
@@ -1281,6 +1307,10 @@ def test_the_docs_metric_table_is_the_registry():
         "timeouts",
         "duration",
         "duration_sd",
+        "comebacks",
+        "closing_turns",
+        "lead_changes",
+        "lead_changed",
     ]
 
 

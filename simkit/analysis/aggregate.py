@@ -17,6 +17,11 @@ An aggregate holds, for one run:
   the first sequence (-1..2, shifted by one);
 - ``length``: (max_turns + 1,) games by their length in turns;
 - ``first_turn``: (max_turns + 1,) games with a first sequence by its turn;
+- ``closing``: (max_turns + 1,) games with a first sequence by the turns
+  from it to the game's end (turns - first_sequence_turn);
+- ``lead_changes``: games by their lead changes (0, 1, 2, ...), over the
+  games whose part recorded them (``RECORDED_LATER``): its total is those
+  games, none for a dataset written before the column existed;
 - ``sums``: the total over the games of each column of ``SUMMED``.
 
 ``runs_of`` walks a dataset (or a folder of them): every run found, its
@@ -49,7 +54,19 @@ SUMMED = (
 )
 """Per-game columns whose totals a report needs (their means per game)."""
 
-COLUMNS = ("game", "winner_team", "end", "turns", "first_sequence_turn", "first_sequence_team", *SUMMED)
+RECORDED_LATER = ("lead_changes",)
+"""Per-game columns that older datasets lack: read where a part has them, and the games that had them counted."""
+
+COLUMNS = (
+    "game",
+    "winner_team",
+    "end",
+    "turns",
+    "first_sequence_turn",
+    "first_sequence_team",
+    *SUMMED,
+    *RECORDED_LATER,
+)
 """The columns an aggregate reads; nothing else of a part is loaded."""
 
 END_CODES = {"win": 0, "stalemate": 1, "turn_cap": 2}
@@ -65,6 +82,8 @@ class Aggregate:
     first_turn: np.ndarray
     sums: np.ndarray
     duplicates: int = 0  # rows skipped as copies of games already counted
+    closing: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    lead_changes: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
 
     @classmethod
     def empty(cls, teams: int, max_turns: int) -> Aggregate:
@@ -75,12 +94,15 @@ class Aggregate:
             np.zeros(max_turns + 1, np.int64),
             np.zeros(max_turns + 1, np.int64),
             np.zeros(len(SUMMED), np.int64),
+            closing=np.zeros(max_turns + 1, np.int64),
         )
 
     @classmethod
     def of_rows(cls, columns, teams: int, max_turns: int) -> Aggregate:
         """The aggregate of rows given column by column (a mapping name -> array-like, e.g. a DataFrame
-        or a dict of numpy arrays); `end` may hold the names or their codes."""
+        or a dict of numpy arrays); `end` may hold the names or their codes. A column of RECORDED_LATER may be
+        absent, or missing in some rows (NaN: rows of older parts read with newer ones): those games are not
+        counted in its histogram."""
         game = np.asarray(columns["game"], np.int64)
         winner = np.asarray(columns["winner_team"], np.int64)
         end = _end_codes(columns["end"])
@@ -91,16 +113,20 @@ class Aggregate:
         cell = (((game % teams) * 4 + (winner + 1)) * 3 + end) * 4 + (first_team + 1)
         outcomes = np.bincount(cell, minlength=teams * 48).reshape(teams, 4, 3, 4)
         sums = np.array([int(np.asarray(columns[c], np.int64).sum()) if c in columns else 0 for c in SUMMED], np.int64)
+        has_first = first_team >= 0
         return cls(
             teams,
             outcomes.astype(np.int64),
             np.bincount(turns, minlength=size).astype(np.int64),
-            np.bincount(first_turn[first_team >= 0], minlength=size).astype(np.int64),
+            np.bincount(first_turn[has_first], minlength=size).astype(np.int64),
             sums,
+            closing=np.bincount(turns[has_first] - first_turn[has_first], minlength=size).astype(np.int64),
+            lead_changes=np.bincount(_recorded(columns, "lead_changes"), minlength=1).astype(np.int64),
         )
 
     def __add__(self, other: Aggregate) -> Aggregate:
         size = max(len(self.length), len(other.length))
+        leads = max(len(self.lead_changes), len(other.lead_changes))
         return Aggregate(
             self.teams,
             self.outcomes + other.outcomes,
@@ -108,6 +134,8 @@ class Aggregate:
             _pad(self.first_turn, size) + _pad(other.first_turn, size),
             self.sums + other.sums,
             self.duplicates + other.duplicates,
+            _pad(self.closing, size) + _pad(other.closing, size),
+            _pad(self.lead_changes, leads) + _pad(other.lead_changes, leads),
         )
 
     @property
@@ -150,6 +178,24 @@ class Aggregate:
         """The sum over the games of a column of SUMMED."""
         return int(self.sums[SUMMED.index(column)])
 
+    @property
+    def lead_recorded(self) -> int:
+        """Games whose lead changes were recorded (0: a dataset written before the column existed)."""
+        return int(self.lead_changes.sum())
+
+
+def _recorded(columns, name: str) -> np.ndarray:
+    """The values of column `name` of RECORDED_LATER in the rows that have it, as int64 (none if absent)."""
+    if name not in columns:
+        return np.zeros(0, np.int64)
+    values = columns[name]
+    if isinstance(values, pd.Series):
+        values = values.to_numpy(np.float64, na_value=np.nan)
+    values = np.asarray(values)
+    if values.dtype.kind == "f":
+        values = values[np.isfinite(values)]
+    return values.astype(np.int64)
+
 
 def _pad(a: np.ndarray, size: int) -> np.ndarray:
     return a if len(a) == size else np.concatenate([a, np.zeros(size - len(a), a.dtype)])
@@ -174,12 +220,14 @@ def _end_codes(end) -> np.ndarray:
 def part_columns(
     path: Path, teams: int, digest: str | None = None, checked: bytes | None = None
 ) -> dict[str, np.ndarray]:
-    """The COLUMNS of one part file as numpy arrays (`end` as codes): all that is read of it, checked against
-    `digest`, the sha256 its chunk log recorded (``simkit.running.dataset.open_part``; DamagedPart when it fails;
-    `checked`: its bytes, already checked)."""
+    """The COLUMNS of one part file as numpy arrays (`end` as codes; those of RECORDED_LATER only where the part
+    has them): all that is read of it, checked against `digest`, the sha256 its chunk log recorded
+    (``simkit.running.dataset.open_part``; DamagedPart when it fails; `checked`: its bytes, already checked)."""
 
-    table = ds.read_columns(ds.open_part(path, digest, checked), path, list(COLUMNS))
-    out = {name: table.column(name).to_numpy() for name in COLUMNS if name != "end"}
+    part = ds.open_part(path, digest, checked)
+    present = set(part.schema_arrow.names)
+    table = ds.read_columns(part, path, [c for c in COLUMNS if c in present or c not in RECORDED_LATER])
+    out = {name: table.column(name).to_numpy() for name in table.column_names if name != "end"}
     out["end"] = part_end_codes(table.column("end"))
     return out
 

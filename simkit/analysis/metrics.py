@@ -90,17 +90,44 @@ METRICS: dict[str, Metric] = {
             "turns >= 0",
             lambda a: stats.sd_length(a.length),
         ),
+        Metric(
+            "comebacks",
+            "share of the decided games with a first sequence that the team which completed the first sequence lost",
+            "0 .. 1",
+            lambda a: stats.comebacks(*a.first_sequences()[1:]),  # (decided, converted) of the first sequences
+        ),
+        Metric(
+            "closing_turns",
+            "mean turns from the first sequence to the game's end (turns - first_sequence_turn), over the games "
+            "with a first sequence",
+            "turns >= 0",
+            lambda a: stats.mean_length(a.closing),
+        ),
+        Metric(
+            "lead_changes",
+            "mean times per game the lead in sequences passed from one team to another (the lead: strictly the "
+            "most sequences; a tie holds none), over the games that recorded them (a dataset of simkit before "
+            "0.6.0 has none: undefined)",
+            "changes >= 0",
+            lambda a: stats.mean_length(a.lead_changes),
+        ),
+        Metric(
+            "lead_changed",
+            "share of the games in which the lead changed at least once, over the games that recorded lead changes",
+            "0 .. 1",
+            lambda a: stats.at_least_one(a.lead_changes),
+        ),
     )
 }
 """Every metric, by name, in the order the summaries print them."""
 
 INTERVALS = (
     "Intervals (95%): Wilson's for the shares and rates (`advantage` and `relative_advantage` from team 0's "
-    "share of the decided games; `completion`, `drawishness`, `timeouts`); for `balance` and "
-    "`balance_decided` the range of gaps allowed by Goodman's simultaneous intervals of the teams' shares "
-    "(with two teams and decided games, the advantage's interval doubled), which allows for the largest "
-    "gap's upward bias; the t-interval for `duration`; the delta method (from the fourth moment) for "
-    "`duration_sd`."
+    "share of the decided games; `completion`, `drawishness`, `timeouts`, `comebacks`, `lead_changed`); for "
+    "`balance` and `balance_decided` the range of gaps allowed by Goodman's simultaneous intervals of the teams' "
+    "shares (with two teams and decided games, the advantage's interval doubled), which allows for the largest "
+    "gap's upward bias; the t-interval for `duration`, `closing_turns` and `lead_changes`; the delta method "
+    "(from the fourth moment) for `duration_sd`."
 )
 """The interval of every metric in one sentence (docs/guide/reports.md, 'Metrics', and every study summary)."""
 

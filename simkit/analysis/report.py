@@ -39,6 +39,7 @@ import pandas as pd
 
 from simkit.analysis import stats
 from simkit.analysis.aggregate import Aggregate, runs_of
+from simkit.analysis.metrics import METRICS
 from simkit.game.options import OPTIONS, is_default
 from simkit.running import dataset as ds
 
@@ -59,6 +60,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "outcomes": ("Outcomes", "all games"),
     "length": ("Game length", "turns counted over all seats, passes included; rounds = turns per player"),
     "first_sequence": ("First sequence", ""),
+    "unfold": ("How the games unfold", "from the first sequence to the end, and the lead in sequences"),
     "equal_strength": ("Equal team strength", "chi-square test on decided games"),
     "first_mover": ("First-mover advantage", "team 0, decided games"),
     "balance": ("Balance", "1 - the largest gap between two teams' win rates"),
@@ -128,6 +130,10 @@ class Summary:
     rounds: dict[str, float] | None = None
     """The game length in rounds (turns per player: every seat's turn once is a round): the keys of
     `length` but std, each divided by the players (+CI for the mean); None when the players are unknown."""
+    unfold: dict[str, float] | None = None
+    """How the games unfold (simkit.analysis.metrics.METRICS names each): comebacks (+CI), closing_turns (+CI) and
+    closing_turns_median, lead_changes (+CI) and lead_changed (+CI); the lead's two NaN, with a note under the
+    section, where the dataset did not record them."""
     shortfall: Any = None
     """What the run lacks on disk (simkit.running.dataset.Shortfall: parts left out as damaged or unreadable, games
     missing, the command that completes it); None when nothing (or for rows in memory)."""
@@ -322,6 +328,31 @@ def _first_sequence(agg: Aggregate, notes: list[str]) -> dict[str, float]:
     }
 
 
+UNFOLD = ("comebacks", "closing_turns", "lead_changes", "lead_changed")
+"""The metrics of the section unfold, in print order (the median of the closing turns follows their mean)."""
+
+NOT_RECORDED = "lead changes: not recorded in this dataset (simkit records them since 0.6.0)"
+"""The note under the section unfold of a dataset without the lead changes."""
+
+
+def _unfold(agg: Aggregate) -> tuple[dict[str, float], list[str]]:
+    """The section unfold and its notes: comebacks, the closing turns, the lead changes, each as METRICS has it."""
+    out: dict[str, float] = {}
+    for name in UNFOLD:
+        out.update(_with_ci(name, METRICS[name].compute(agg)))
+        if name == "closing_turns":
+            out["closing_turns_median"] = stats.quantile(agg.closing, 50)
+    recorded = agg.lead_recorded
+    if recorded == 0 and agg.games:
+        return out, [NOT_RECORDED]
+    if recorded < agg.games:
+        return out, [
+            f"lead changes: recorded in {recorded:,} of {agg.games:,} games (the other parts were written before "
+            "simkit 0.6.0); lead_changes and lead_changed are of those games"
+        ]
+    return out, []
+
+
 def _equal_strength(agg: Aggregate, notes: list[str]) -> dict[str, float]:
     """Chi-square goodness-of-fit test of equal win counts per team among decided games."""
     wins = agg.wins()
@@ -460,6 +491,9 @@ def summary_of(agg: Aggregate, config: dict[str, Any] | None = None, swapped: bo
         notes=notes,
     )
     summary.shares, summary.gap = _shares(agg), _gap(agg)
+    summary.unfold, unfold_notes = _unfold(agg)
+    for note in unfold_notes:
+        summary.add_note(note, "unfold")
     summary.rounds = rounds_of(summary.length, config.get("players"))
     if swapped:
         summary.seats["policy"] = "rotates"

@@ -32,6 +32,12 @@ winner; the fair share of a team is 1/teams):
   numbers (the game lengths): the t-interval of the mean; the delta-method
   interval of the standard deviation (from the fourth central moment); the
   quantiles as numpy's linear method gives them on the rows.
+- how a game unfolds: ``comebacks``, the share of the decided games with a
+  first sequence that the team which completed it lost (Wilson); the
+  closing turns, from the first sequence to the game's end, and the lead
+  changes per game are histograms of whole numbers (``mean_length``,
+  ``quantile``); ``at_least_one``, the share of a histogram's games with a
+  count above 0 (Wilson).
 - ``score``: a line-up's share of the points, a draw worth 1/teams of a win,
   with Wilson's interval on the fractional count (statsmodels; slightly wide
   when draws occur, since a draw varies less than a win or a loss).
@@ -272,10 +278,26 @@ def quantile(counts: np.ndarray, q: float) -> float:
     return float(a + t * (b - a)) if t < 0.5 else float(b - (b - a) * (1 - t))
 
 
+def at_least_one(counts: np.ndarray) -> Estimate:
+    """The share of a histogram's games whose count is at least 1 (counts[0]: those with none), Wilson's interval."""
+    counts = np.asarray(counts, np.int64)
+    n = int(counts.sum())
+    return proportion(n - int(counts[0]) if len(counts) else 0, n)
+
+
 def extremes(counts: np.ndarray) -> tuple[int, int]:
     """The smallest and the largest value of a non-empty histogram."""
     present = np.nonzero(counts)[0]
     return int(present[0]), int(present[-1])
+
+
+# --- how a game unfolds -------------------------------------------------------------
+
+
+def comebacks(decided: int, converted: int) -> Estimate:
+    """The share of the decided games with a first sequence (`decided`) that the team which completed the first
+    sequence lost: those it did not convert into a win (`converted` of them), Wilson's interval."""
+    return proportion(decided - converted, decided)
 
 
 # --- scores and ratings -------------------------------------------------------------

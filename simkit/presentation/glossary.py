@@ -45,6 +45,10 @@ GLOSSARY: dict[str, str] = {
     "section rounds in JSON, CSV and simkit.summarise.",
     "First sequence": "Section first_sequence: how often and when a game's first sequence is completed, and how "
     "often the team that completed it wins.",
+    "How the games unfold": "Section unfold: how often the team that completed the first sequence loses "
+    "(comebacks), how many turns a game lasts after its first sequence (closing_turns), and how often the lead in "
+    "sequences passes from one team to another (lead_changes, lead_changed). A dataset written before simkit "
+    "0.6.0 has no lead changes: a note under the section says so, and the two lead rows are undefined.",
     "Equal team strength": "Section equal_strength: a chi-square test of whether every team wins equally often, on "
     "the decided games.",
     "First-mover advantage": "Section first_mover: how often team 0 (seat 0 moves first) wins the decided games, "
@@ -100,6 +104,19 @@ GLOSSARY: dict[str, str] = {
     "(a draw counts as not converted).",
     "mean_turn, median_turn": "Mean and median turn (counted from 1, passes included) on which the first "
     "sequence was completed.",
+    "comebacks": "Of the decided games with a first sequence, the share that the team which completed the first "
+    "sequence lost, with its 95% Wilson interval. Its games are First sequence's decided; conversion_rate counts "
+    "the draws too, so the two need not add up to 100%.",
+    "closing_turns": "Turns from the first sequence to the game's end (turns - first_sequence_turn: 0 when the "
+    "first sequence ended the game), mean over the games with a first sequence, with its 95% t-interval.",
+    "closing_turns_median": "The median of closing_turns: half the games with a first sequence end within this "
+    "many turns of it.",
+    "lead": "The team with strictly the most sequences; while two teams share the most, no team holds it.",
+    "lead_changes": "Times per game the lead passed from one team to another, mean over the games that recorded "
+    "them, with its 95% t-interval. A change is counted when a team takes the lead and the team that last held it "
+    "was another: the first lead is no change, nor is a tie, nor a team retaking the lead it held before a tie.",
+    "lead_changed": "The share of the games (that recorded lead changes) in which the lead changed at least once, "
+    "with its 95% Wilson interval.",
     "chi-square": "A test of whether the teams' win counts differ more than luck explains, against equal counts "
     "(decided / teams each).",
     "statistic": "The chi-square statistic: the sum over teams of (wins - expected)² / expected, with expected "

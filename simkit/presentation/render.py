@@ -8,8 +8,9 @@ do); this module only formats:
   (991,118), rates as percentages with two decimals (51.89%), advantages in
   percentage points (+2.36 pp), relative advantages in percent of the fair
   share (+4.72%), p-values by ``format_p_value`` (four decimals, scientific
-  below 1e-4, ``< 1e-300`` below 1e-300), other numbers with two decimals;
-- ``pct``, ``pp``, ``relative``, ``count``: the study tables' numbers, with their intervals;
+  below 1e-4, ``< 1e-300`` below 1e-300), means of small counts with three
+  decimals (0.260), other numbers with two decimals;
+- ``pct``, ``pp``, ``relative``, ``number``, ``count``: the study tables' numbers, with their intervals;
 - ``markdown_table``: every markdown pipe table simkit writes (reports,
   study summaries, README's tables);
 - the glossary (``glossary_markdown``, ``glossary_table``) and the metrics (``metrics_markdown``) as tables.
@@ -71,16 +72,20 @@ _RATES = frozenset(
         "score",
         "balance",
         "balance_decided",
+        "comebacks",
+        "lead_changed",
     }
 )
 _POINTS = frozenset({"advantage"})
 _GAPS = frozenset({"max_gap"})
 _PERCENT_OF_FAIR = frozenset({"relative_advantage"})
 _P_VALUES = frozenset({"p_value"})
+_SMALL_MEANS = frozenset({"lead_changes"})
 
 
 def value_kind(name: str) -> str:
-    """How the metric or column `name` is printed: count, rate, points, gap, relative, p_value or number."""
+    """How the metric or column `name` is printed: count, rate, points, gap, relative, p_value, small_mean or
+    number."""
     if name in _COUNTS:
         return "count"
     if name in _RATES:
@@ -93,6 +98,8 @@ def value_kind(name: str) -> str:
         return "relative"
     if name in _P_VALUES:
         return "p_value"
+    if name in _SMALL_MEANS:
+        return "small_mean"
     return "number"
 
 
@@ -112,8 +119,9 @@ def format_value(name: str, value: Any) -> str:
 
     Counts as integers with thousands separators (991,118); rates as
     percentages with two decimals (51.89%); the advantage in percentage points
-    (+2.36 pp); p-values by `format_p_value`; other numbers with two decimals
-    (79.37); undefined values as `UNDEFINED`; text as it is.
+    (+2.36 pp); p-values by `format_p_value`; means of small counts with three
+    decimals (0.260); other numbers with two decimals (79.37); undefined values
+    as `UNDEFINED`; text as it is.
     """
     value = plain_value(value)
     if value is None or value is pd.NA:
@@ -136,6 +144,8 @@ def format_value(name: str, value: Any) -> str:
         return f"{100 * v:+.2f}%"
     if kind == "p_value":
         return format_p_value(v)
+    if kind == "small_mean":
+        return f"{v:,.3f}"
     return f"{v:,.2f}"
 
 
@@ -244,6 +254,11 @@ def pp(value: float, low: float | None = None, high: float | None = None, digits
 def relative(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
     """'+9.0% [+8.0, +10.0]': a relative advantage, in percent of the fair share, with its interval."""
     return _with_interval(value, low, high, lambda v: f"{100 * v:+.{digits}f}%")
+
+
+def number(value: float, low: float | None = None, high: float | None = None, digits: int = 1) -> str:
+    """'17.4 [17.3, 17.5]': a number (a mean of turns, of lead changes) with its interval."""
+    return _with_interval(value, low, high, lambda v: f"{v:,.{digits}f}")
 
 
 def count(n: Any) -> str:

@@ -68,10 +68,11 @@
     return Object.fromEntries(KEYS.map((k) => [k, picks[k].value]));
   }
 
-  // A number as the summaries write it: 2 decimals (1 for turns and Elo points), a sign where it is a difference.
+  // A number as the summaries write it: 2 decimals (1 for turns and Elo points, 3 for lead changes per game), a
+  // sign where it is a difference.
   function shown(value, unit, signed) {
     if (value === null || value === undefined) return "—";
-    const text = value.toFixed(unit === "turns" || unit === "Elo" ? 1 : 2);
+    const text = value.toFixed(unit === "turns" || unit === "Elo" ? 1 : unit === "per game" ? 3 : 2);
     return signed && value >= 0 ? "+" + text : text;
   }
 

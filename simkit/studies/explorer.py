@@ -65,6 +65,9 @@ SUMMARY = (
     Measure("relative advantage", "relative_advantage", "%"),
     Measure("stalemates and games at the turn cap", "drawishness", signed=False),
     Measure("mean game length", "duration", "turns", signed=False),
+    Measure("comebacks: decided games with a first sequence its team lost", "comebacks", "%", signed=False),
+    Measure("turns after the first sequence", "closing_turns", "turns", signed=False),
+    Measure("lead changes per game", "lead_changes", "per game", signed=False),
 )
 
 
@@ -303,7 +306,8 @@ def study_page(folder: Path) -> StudyPage:
     tables = sorted({(int(p), int(t)) for p, t in zip(summary["players"], summary["teams"])})
     for s, source in enumerate(src for src in SOURCES[kind] if (folder / src.file).exists()):
         frame = summary if source.file == "summary.csv" else pd.read_csv(folder / source.file)
-        measures = [[m.name, m.unit, m.signed] for m in source.measures]
+        shown = [m for m in source.measures if m.column in frame.columns]  # a table older than a measure lacks it
+        measures = [[m.name, m.unit, m.signed] for m in shown]
         page.sources.append(
             {"file": source.file, "title": source.title, "measures": measures, "verdict": source.verdict}
         )
@@ -318,7 +322,7 @@ def study_page(folder: Path) -> StudyPage:
                 "source": s,
                 "change": source.change(texts) if callable(source.change) else source.change.format(**texts),
                 "games": int(row["games"]) if "games" in row and pd.notna(row["games"]) else None,
-                "measures": [m.values(row) for m in source.measures],
+                "measures": [m.values(row) for m in shown],
                 "confidence": float(f"{100 * (1 - 2 * level):.4g}"),
             }
             if source.verdict:

@@ -18,7 +18,7 @@ from simkit.studies.kind import (
     table_list,
     tables_of,
 )
-from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame, unfold_cells
 
 
 def plan(study: Study, results: Results) -> list[Config]:
@@ -33,7 +33,8 @@ def plan(study: Study, results: Results) -> list[Config]:
 
 
 def key_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per table and line-up: team 0's edge in points and relative to its fair share, with intervals."""
+    """One row per table and line-up: team 0's edge in points and relative to its fair share, the length and how
+    the games unfold, with intervals."""
     rows = []
     for r in summary.itertuples():
         row = {
@@ -51,6 +52,7 @@ def key_table(summary: pd.DataFrame) -> pd.DataFrame:
         row["mean turns, all seats [95% CI]"] = f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]"
         row["mean rounds (turns per player)"] = f"{r.duration / r.players:.1f}"
         row["median turns (all seats)"] = f"{r.median_turns:.0f}"
+        row.update(unfold_cells(r))
         row["turn order (partners)"] = r.turn_order or "—"
         rows.append(row)
     return pd.DataFrame(rows)

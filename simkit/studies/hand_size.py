@@ -39,7 +39,7 @@ from simkit.studies.options import (
     HAND_SIZE_PARTS,  # its own option, --with, plays them besides the sweep
     StudyError,
 )
-from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame, what_changes
+from simkit.studies.summary import ADVANTAGE_NOTE, summary_frame, unfold_cells, what_changes
 
 
 def parts_of(study: Study) -> tuple[str, ...]:
@@ -218,6 +218,7 @@ def key_table(summary: pd.DataFrame) -> pd.DataFrame:
                 "p (Holm)": format_p_value(r.p_holm),
                 "stalemates": pct(r.stalemate_rate, digits=2),
                 "mean turns, all seats [95% CI]": f"{r.duration:.1f} [{r.duration_low:.1f}, {r.duration_high:.1f}]",
+                **unfold_cells(r),
             }
         )
     return pd.DataFrame(rows)

@@ -23,7 +23,7 @@ from simkit.files.atomic import replacing
 from simkit.game.options import OPTIONS
 from simkit.game.rules import Rules
 from simkit.presentation import plots
-from simkit.presentation.render import markdown_table
+from simkit.presentation.render import markdown_table, number, pct
 from simkit.running import dataset as ds
 from simkit.studies.directory import policies_named, recorded_commands, write_study_file, write_text
 from simkit.studies.kind import Config, Results, Study, Tables
@@ -91,6 +91,34 @@ def tables_line(name: str, tables: list[tuple[int, int]], explorer: str | None) 
             f"[the explorer]({view}): {each}."
         )
     return "\n".join(lines) + "\n"
+
+
+def unfold_cells(r) -> dict[str, str]:
+    """How a configuration's games unfold, as cells of a key table (a row of summary_frame): the comebacks, the
+    turns after the first sequence and the lead changes per game, each with its 95% interval; '—' where the
+    row has none (lead changes its dataset did not record, a summary.csv older than the columns)."""
+
+    def cell(name: str, say) -> str:
+        value, low, high = (getattr(r, f"{name}{end}", math.nan) for end in ("", "_low", "_high"))
+        return say(value, low, high)
+
+    return {
+        UNFOLD_COLUMNS[0]: cell("comebacks", pct),
+        UNFOLD_COLUMNS[1]: cell("closing_turns", number),
+        UNFOLD_COLUMNS[2]: cell("lead_changes", lambda v, lo, hi: number(v, lo, hi, digits=3)),
+    }
+
+
+UNFOLD_COLUMNS = ("comebacks [95% CI]", "turns after the first sequence [95% CI]", "lead changes per game [95% CI]")
+"""The key table's columns of unfold_cells."""
+
+UNFOLD_NOTE = (
+    "How the games unfold (`comebacks`, `closing_turns`, `lead_changes` in summary.csv): comebacks, of the decided "
+    "games with a first sequence, the share that the team which completed it lost; turns after the first "
+    "sequence, the mean over the games with one; lead changes per game, the times the lead in sequences passed "
+    "from one team to another (— for a dataset of simkit before 0.6.0, which has none)."
+)
+"""summary.md's note on unfold_cells' columns, under a key table that has them."""
 
 
 def summary_row(config: Config, agg: Aggregate) -> dict:
@@ -388,6 +416,7 @@ def summary_markdown(
 
     notes = [
         INTERVALS,
+        *([UNFOLD_NOTE] if tables.key is not None and UNFOLD_COLUMNS[0] in tables.key.columns else []),
         *tables.notes,
         "The metrics are defined in docs/guide/reports.md, 'Metrics'; summary.csv has every number with its "
         "interval and the games behind it.",

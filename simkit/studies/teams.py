@@ -32,7 +32,7 @@ from simkit.studies.kind import (
     table_list,
     tables_of,
 )
-from simkit.studies.summary import ADVANTAGE_NOTE, HEADLINE_LEVEL, summary_frame, what_changes
+from simkit.studies.summary import ADVANTAGE_NOTE, HEADLINE_LEVEL, summary_frame, unfold_cells, what_changes
 
 SPLIT_PLAYERS, SPLIT_TEAMS = (6, 12), (2, 3)  # the split: these players in these teams
 SEQUENCE_PLAYERS = tuple(p for p, t in LEGAL_TABLES if t == 2)  # two-team tables: the sequences to win vary
@@ -331,6 +331,7 @@ def key_table(summary: pd.DataFrame) -> pd.DataFrame:
                 "balance, all games [95% CI]": pct(r.balance, r.balance_low, r.balance_high),
                 "stalemates": pct(r.stalemate_rate, digits=2),
                 "mean turns, all seats (rounds)": f"{r.duration:.1f} ({r.duration / r.players:.1f})",
+                **unfold_cells(r),
             }
         )
     return pd.DataFrame(rows)
