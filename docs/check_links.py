@@ -42,9 +42,11 @@ class Checked:
     broken: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{self.pages} pages: {self.links} relative links, {self.images} images, "
-                f"{self.sources} other sources and {self.paragraphs} paragraphs checked, "
-                f"{len(self.broken)} broken")
+        return (
+            f"{self.pages} pages: {self.links} relative links, {self.images} images, "
+            f"{self.sources} other sources and {self.paragraphs} paragraphs checked, "
+            f"{len(self.broken)} broken"
+        )
 
 
 class _References(HTMLParser):
@@ -97,8 +99,10 @@ def check_site(site: Path) -> Checked:
             target = _target(site, page, url)
             if target is None:
                 if tag == "script" and attr == "src" and urlsplit(url.strip()).netloc:
-                    checked.broken.append(f"{page.relative_to(site)}: <script src=\"{url}\">: a script from "
-                                          "the network, missing when the site is read offline")
+                    checked.broken.append(
+                        f'{page.relative_to(site)}: <script src="{url}">: a script from '
+                        "the network, missing when the site is read offline"
+                    )
                 continue
             if attr == "href":
                 checked.links += 1
@@ -106,7 +110,7 @@ def check_site(site: Path) -> Checked:
                 checked.images += 1
             else:
                 checked.sources += 1
-            where = f"{page.relative_to(site)}: <{tag} {attr}=\"{url}\">"
+            where = f'{page.relative_to(site)}: <{tag} {attr}="{url}">'
             if isinstance(target, str):
                 checked.broken.append(f"{where}: {target}")
             elif target.is_dir():
@@ -119,8 +123,9 @@ def check_site(site: Path) -> Checked:
             checked.paragraphs += 1
             code = CODE_LINE.search(paragraph.group(1))
             if code:
-                checked.broken.append(f"{page.relative_to(site)}: a code block run into a paragraph, at "
-                                      f"\"{code.group(1)[:60]}\"")
+                checked.broken.append(
+                    f'{page.relative_to(site)}: a code block run into a paragraph, at "{code.group(1)[:60]}"'
+                )
     return checked
 
 

@@ -24,7 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 cli = subprocess.run(
     [sys.executable, "-m", "typer", "simkit.cli", "utils", "docs", "--name", "simkit"],
-    check=True, capture_output=True, text=True, cwd=ROOT,
+    check=True,
+    capture_output=True,
+    text=True,
+    cwd=ROOT,
 ).stdout
 with mkdocs_gen_files.open("reference/cli.md", "w") as page:
     page.write("Generated from the command line's own help when the site is built.\n\n")
@@ -36,8 +39,9 @@ with mkdocs_gen_files.open("explorer.md", "w") as page:
     page.write(explorer.replace(MARKER, explorer_html(ROOT / "results"), 1))
 
 # Only the published files (tracked by git), not a clone's own runs and studies.
-tracked = subprocess.run(["git", "ls-files", "results"], check=True, capture_output=True, text=True,
-                         cwd=ROOT).stdout.split()
+tracked = subprocess.run(
+    ["git", "ls-files", "results"], check=True, capture_output=True, text=True, cwd=ROOT
+).stdout.split()
 published = set(tracked)
 LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")  # a Markdown link's target, without its anchor
 

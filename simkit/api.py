@@ -31,7 +31,7 @@ from simkit.game.rules import Rules
 from simkit.presentation.render import format_p_value
 from simkit.presentation.report import dict_rows
 from simkit.running import dataset as ds
-from simkit.running.dataset import read_games as read
+from simkit.running.reading import read_games as read
 
 SIMULATE_CHUNK = 100_000  # games converted to rows at a time
 
@@ -111,7 +111,7 @@ def read_games(directory: str | Path, columns: list[str] | None = None, allow_in
     recorded when it was written; without one, its pages against their
     checksums). A
     dataset that lacks games (a run interrupted or still running, a part
-    damaged or unreadable) raises ``simkit.running.dataset.IncompleteDataset``, a
+    damaged or unreadable) raises ``simkit.running.reading.IncompleteDataset``, a
     ValueError whose message says what is missing and the ``simkit run``
     command that completes it; ``allow_incomplete=True`` returns the rows
     there are, with an ``IncompleteDatasetWarning`` saying the same (and

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import simkit
 from simkit.running import dataset as ds
+from simkit.running.reading import read_games
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 API_PAGE = README.parent / "docs" / "guide" / "api.md"
@@ -26,7 +27,7 @@ def test_simulate_gives_the_rows_simkit_run_writes(tmp_path):
         app, ["run", "--games", "300", "--chunk-size", "120", *args, "--out", str(tmp_path), "--quiet"]
     )
     assert result.exit_code == 0, result.output
-    written = ds.read_games(tmp_path)
+    written = read_games(tmp_path)
     played = simkit.simulate(players=4, policy="greedy,random", swap_seats=True, hand_size="6,5", seed=7, games=300)
     assert list(played.columns) == ds.SCHEMA.names
     pd.testing.assert_frame_equal(played, written)

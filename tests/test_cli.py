@@ -15,6 +15,7 @@ import simkit
 from simkit.cli import app
 from simkit.game.records import read_records
 from simkit.running import dataset as ds
+from simkit.running.reading import read_games
 from tests import referee
 
 runner = CliRunner()
@@ -219,7 +220,7 @@ def test_run_then_report_formats(tmp_path):
     assert "nothing to do" in again.stderr
     refused = runner.invoke(app, ["run", "--games", "400", "--players", "4", "--out", str(out), "--quiet"])
     assert refused.exit_code == 1 and "--overwrite" in refused.stderr
-    rows = ds.read_games(out)
+    rows = read_games(out)
     wins = [int((rows["winner_team"] == t).sum()) for t in (0, 1)]
     as_json = invoke("report", str(out), "--format", "json")
     assert as_json.exit_code == 0
@@ -261,7 +262,7 @@ def test_a_run_without_out_is_named_after_its_configuration(tmp_path, monkeypatc
         "p2t2-greedy+random-h6,7-swap-s7",
         "p4t2-random",
     ]
-    assert len(ds.read_games(tmp_path / "runs" / "default-2p-random")) == 50
+    assert len(read_games(tmp_path / "runs" / "default-2p-random")) == 50
     assert not (tmp_path / "results").exists()  # the published results are written only when --out names them
 
 

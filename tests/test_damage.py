@@ -1,7 +1,7 @@
 """Nothing silently wrong: every part is checked on every read, and a damaged part is a missing chunk.
 
 A part's bytes are checked against the sha256 its chunk log recorded when it was written, and every page
-read against its Parquet page checksum (simkit.running.dataset.open_part). Damage anywhere in a part (its pages,
+read against its Parquet page checksum (simkit.running.parts.open_part). Damage anywhere in a part (its pages,
 its footer, its header) is then either found, the part named and left out, or harmless, the rows read the
 same; never other numbers. A damaged part is healed as a missing chunk is: the same command plays it again,
 the same bytes. Random games only, a few hundred of them: the whole file takes seconds.
@@ -30,6 +30,8 @@ from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
+from simkit.running.parts import DamagedPart, digest_of, file_digest, open_part, read_columns
+from simkit.running.reading import IncompleteDataset, IncompleteDatasetWarning, read_games
 from simkit.running.runner import RunEvents, RunSpec, run
 
 TWO = Rules.make(2)
@@ -90,7 +92,7 @@ def damages(data: bytes, seed: int = 2026) -> list[tuple[str, str, int, bytes]]:
 
 def rows_of(path: Path, digest: str | None) -> pd.DataFrame:
     """Every row of one part as a reader checks it (open_part), values as plain numbers and text."""
-    table = ds.read_columns(ds.open_part(path, digest), path)
+    table = read_columns(open_part(path, digest), path)
     return table.to_pandas().astype({c: str for c in ("end", "policies", "hand_size", "run_id", "handicap")})
 
 
@@ -124,7 +126,7 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
     part = one_part / ds.part_name(0)
     data = part.read_bytes()
     digest = mf.digests(one_part)[0]
-    assert digest == ds.digest_of(data) and part.stat().st_size < 40_000
+    assert digest == digest_of(data) and part.stat().st_size < 40_000
     original_rows = rows_of(part, digest)
     (found,) = runs_of(one_part)
     original_aggregate = found.aggregate
@@ -144,10 +146,10 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
             raise run_.left_out[0]
         return run_.aggregate
 
-    def read_games():
+    def rows_read():
         with warnings.catch_warnings(record=True) as heard:
             warnings.simplefilter("always")
-            rows = ds.read_games(one_part, allow_incomplete=True)
+            rows = read_games(one_part, allow_incomplete=True)
         if heard:
             raise ds.DatasetError(str(heard[0].message))
         return rows.reset_index(drop=True).astype(
@@ -167,7 +169,7 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
 
     readers = {
         "report": (report, same_aggregate),
-        "read_games": (read_games, same_rows),
+        "read_games": (rows_read, same_rows),
         "resume": (resume, lambda done: done == {0: digest}),
         "pages alone": (lambda: rows_of(part, None), same_rows),  # no digest: the page checksums, the decoder
     }
@@ -196,7 +198,7 @@ def test_every_bit_flip_and_overwrite_is_found_or_harmless(one_part, capsys):
         assert sum(counts.values()) == (200 if kind == "bit flip" else 20)
         if name != "pages alone":
             assert counts.get("silently wrong", 0) == 0 and counts.get("detected", 0) == sum(counts.values())
-    assert ds.file_digest(part) == digest
+    assert file_digest(part) == digest
 
 
 def test_the_regions_cover_the_file(one_part):
@@ -224,7 +226,7 @@ def test_a_damaged_part_is_named_by_the_report_and_the_same_command_plays_it_aga
     args = ["run", "--games", "300", "--chunk-size", "100", "--seed", "5", "--out", str(out), "--quiet"]
     assert runner.invoke(app, args).exit_code == 0
     part = out / ds.part_name(100)
-    whole, rows = part.read_bytes(), ds.read_games(out)
+    whole, rows = part.read_bytes(), read_games(out)
     damage(part)
     assert part.stat().st_size == len(whole)
 
@@ -257,7 +259,7 @@ def test_a_damaged_part_is_named_by_the_report_and_the_same_command_plays_it_aga
     (note,) = healed.stderr.strip().splitlines()
     assert note.startswith(f"{part} is damaged (its bytes are not the ones written") and "set aside" in note
     assert part.read_bytes() == whole
-    pd.testing.assert_frame_equal(ds.read_games(out), rows)
+    pd.testing.assert_frame_equal(read_games(out), rows)
     assert runner.invoke(app, ["report", str(out), "--format", "json"]).exit_code == 0
     again = runner.invoke(app, shlex.split(command)[1:])
     assert "nothing to do" in again.stderr and part.read_bytes() == whole
@@ -278,26 +280,26 @@ def test_damage_in_the_footer_is_healed_too(tmp_path):
 
 def test_read_games_and_summarise_never_return_partial_rows_silently(tmp_path):
     run(tmp_path, spec())
-    rows = ds.read_games(tmp_path)
+    rows = read_games(tmp_path)
     damage(tmp_path / ds.part_name(0))
-    with pytest.raises(ds.IncompleteDataset) as caught:
+    with pytest.raises(IncompleteDataset) as caught:
         simkit.read_games(tmp_path)
     message = str(caught.value)
     assert "200 of 300 games; damaged part-000000000000.parquet" in message
     assert f"complete it: simkit run --games 300 --policy random --seed 5 --players 2 --out {tmp_path}" in message
     assert "read_games(..., allow_incomplete=True) returns the rows there are" in message
     assert isinstance(caught.value, ValueError)
-    with pytest.warns(ds.IncompleteDatasetWarning, match="games 0-99 missing"):
+    with pytest.warns(IncompleteDatasetWarning, match="games 0-99 missing"):
         partial = simkit.read_games(tmp_path, allow_incomplete=True)
     pd.testing.assert_frame_equal(partial, rows.iloc[100:].reset_index(drop=True))
     assert [s.found for s in partial.attrs["shortfalls"]] == [200]
-    with pytest.raises(ds.IncompleteDataset, match="summarise\\(..., allow_incomplete=True\\)"):
+    with pytest.raises(IncompleteDataset, match="summarise\\(..., allow_incomplete=True\\)"):
         simkit.summarise(tmp_path)
-    with pytest.warns(ds.IncompleteDatasetWarning):
+    with pytest.warns(IncompleteDatasetWarning):
         tables = simkit.summarise(tmp_path, allow_incomplete=True)
     assert int(tables["teams"]["games"].iloc[0]) == 200
     for _ in range(2):  # every read warns, not only the first from a line of code
-        with pytest.warns(ds.IncompleteDatasetWarning):
+        with pytest.warns(IncompleteDatasetWarning):
             simkit.read_games(tmp_path, ["game"], allow_incomplete=True)
 
 
@@ -306,8 +308,8 @@ def test_an_interrupted_run_is_refused_by_the_readers_with_the_command_that_comp
     manifest = json.loads((tmp_path / ds.MANIFEST).read_text())
     manifest["games"] = 500  # as if 500 were asked for and the run stopped at 300
     (tmp_path / ds.MANIFEST).write_text(json.dumps(manifest))
-    with pytest.raises(ds.IncompleteDataset, match=r"300 of 500 games; games 300-499 missing") as caught:
-        ds.read_games(tmp_path)
+    with pytest.raises(IncompleteDataset, match=r"300 of 500 games; games 300-499 missing") as caught:
+        read_games(tmp_path)
     assert f"--games 500 --policy random --seed 5 --players 2 --out {tmp_path}" in str(caught.value)
     result = runner.invoke(app, ["report", str(tmp_path), "--format", "csv"])
     assert result.exit_code == 3 and result.stdout == ""
@@ -318,14 +320,14 @@ def test_a_part_written_before_digests_is_read_as_before_and_says_nothing(tmp_pa
     """A chunk log without digests (a dataset written before them): its parts are read unchecked but for their
     pages, nothing is said; a resume checks every page of them once and records their digests."""
     run(tmp_path, spec())
-    rows = ds.read_games(tmp_path)
+    rows = read_games(tmp_path)
     log = tmp_path / mf.LOG
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     log.write_text("".join(json.dumps({"first_game": e["first_game"], "games": e["games"]}) + "\n" for e in lines))
     assert mf.digests(tmp_path) == {}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        pd.testing.assert_frame_equal(ds.read_games(tmp_path), rows)
+        pd.testing.assert_frame_equal(read_games(tmp_path), rows)
         (found,) = runs_of(tmp_path)
     assert found.shortfall() is None and found.aggregate.games == 300
     assert runner.invoke(app, ["report", str(tmp_path), "-f", "json"]).exit_code == 0
@@ -389,7 +391,7 @@ def test_paired_games_are_read_checked(tmp_path):
     before = paired(tmp_path / "a", tmp_path / "b", 2)
     assert before.n == 300
     damage(tmp_path / "b" / ds.part_name(100))
-    with pytest.raises(ds.DamagedPart, match="part-000000000100.parquet is damaged"):
+    with pytest.raises(DamagedPart, match="part-000000000100.parquet is damaged"):
         paired(tmp_path / "a", tmp_path / "b", 2)
 
 
@@ -399,7 +401,7 @@ def test_parts_carry_page_checksums_and_their_digest_in_the_log(tmp_path):
     run(tmp_path, spec())
     assert ds.WRITE_OPTIONS["write_page_checksum"] is True
     for first, digest in mf.digests(tmp_path).items():
-        assert digest == ds.digest_of((tmp_path / ds.part_name(first)).read_bytes())
+        assert digest == digest_of((tmp_path / ds.part_name(first)).read_bytes())
     part = tmp_path / ds.part_name(0)
     table = pq.read_table(part)
     plain = tmp_path / "plain.parquet"

@@ -13,6 +13,7 @@ from simkit.game.players import PLAYERS, Lineup
 from simkit.game.rules import Rules
 from simkit.presentation.report import render
 from simkit.running import dataset as ds
+from simkit.running.reading import read_runs
 from simkit.running.runner import RunSpec, run
 from tests.manifests import manifest_of
 
@@ -89,7 +90,7 @@ def test_a_part_of_this_run_whose_metadata_gives_no_first_game_is_refused(tmp_pa
 def test_a_report_counts_a_copied_run_once_and_says_so(tmp_path):
     run(tmp_path / "study" / "a", spec())
     shutil.copytree(tmp_path / "study" / "a", tmp_path / "study" / "copy")
-    df, runs = ds.read_runs(tmp_path / "study")
+    df, runs = read_runs(tmp_path / "study")
     assert len(df) == 300
     assert df.attrs["duplicates"] == {ds.run_id(spec().identity()): 300}
     (summary,) = summarise_dataset(tmp_path / "study")
@@ -131,7 +132,7 @@ def test_old_format_datasets_are_still_read(tmp_path):
         old / ds.MANIFEST,
         {"format": "simkit.running.dataset/1", "games": 100, "chunk_size": 100, "identity": {"seed": 5}, "chunks": []},
     )
-    df, runs = ds.read_runs(old)
+    df, runs = read_runs(old)
     assert len(df) == 100 and df["run_id"].iloc[0].startswith("v1-")
     assert (df["hand_size"].astype(str) == "7").all()
     with pytest.raises(ds.DatasetError, match="different run|written by"):

@@ -19,6 +19,7 @@ from simkit.files.atomic import WriteError
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
+from simkit.running.reading import read_games
 from simkit.running.runner import RunEvents, RunSpec, run
 from tests.manifests import manifest_of
 
@@ -38,7 +39,7 @@ def spec(policy="random", games=3000, chunk=1000, seed=11) -> RunSpec:
 
 
 def rows(directory) -> pd.DataFrame:
-    return ds.read_games(directory).reset_index(drop=True)
+    return read_games(directory).reset_index(drop=True)
 
 
 def assert_same_rows(a, b) -> None:

@@ -20,6 +20,7 @@ from simkit.game.players import Lineup
 from simkit.game.records import game_record
 from simkit.game.rules import Rules
 from simkit.running import dataset as ds
+from simkit.running.reading import read_games
 from simkit.running.runner import RunSpec, run_folder_name
 
 OPTIONS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "rule-options.md"
@@ -263,7 +264,7 @@ def test_variant_runs_from_the_command_line(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    rows = ds.read_games(tmp_path / "v")
+    rows = read_games(tmp_path / "v")
     assert not rows["reshuffle"].any() and not rows["dead_swap"].any() and (rows["late_card"] == 4).all()
     assert (rows["dead_swaps"] == 0).all() and (rows["reshuffles"] == 0).all()
     assert rows.equals(simkit.simulate(games=200, reshuffle=False, dead_swap=False, late_card=4))

@@ -23,6 +23,8 @@ from simkit.presentation.glossary import GLOSSARY, glossary_entry
 from simkit.presentation.render import format_interval, format_p_value, format_value, glossary_markdown
 from simkit.presentation.report import TIDY_COLUMNS, render, render_rich, to_frame, to_records
 from simkit.running import dataset as ds
+from simkit.running.parts import file_digest
+from simkit.running.reading import IncompleteDatasetWarning, read_games, read_runs
 
 
 def wilson_interval(k: int, n: int) -> tuple[float, float]:
@@ -800,8 +802,8 @@ def test_streaming_report_prints_every_number_of_the_all_rows_report(study_like:
     from tests.rows_report import summarise_rows
 
     streamed = summarise_dataset(study_like)
-    with pytest.warns(ds.IncompleteDatasetWarning, match="120,000 of 150,000 games"):  # p2 lacks a chunk
-        df, runs = ds.read_runs(study_like, allow_incomplete=True)
+    with pytest.warns(IncompleteDatasetWarning, match="120,000 of 150,000 games"):  # p2 lacks a chunk
+        df, runs = read_runs(study_like, allow_incomplete=True)
     expected = {rid: r.games for rid, r in runs.items()}
     reference = summarise_rows(df, expected)
     assert [s.run_id for s in streamed] == [s.run_id for s in reference]
@@ -991,8 +993,8 @@ def test_how_real_games_unfold_streamed_is_the_all_rows_computation(study_like: 
     """Every run of a real folder: the section from the per-part aggregates against pandas on all its rows."""
     from simkit.analysis.report import summarise_dataset
 
-    with pytest.warns(ds.IncompleteDatasetWarning):
-        df, _ = ds.read_runs(study_like, allow_incomplete=True)
+    with pytest.warns(IncompleteDatasetWarning):
+        df, _ = read_runs(study_like, allow_incomplete=True)
     for s in summarise_dataset(study_like):
         rows = df[df["run_id"] == s.run_id]
         u, first, winner = s.unfold, rows["first_sequence_team"], rows["winner_team"]
@@ -1017,7 +1019,7 @@ def _as_before_lead_changes(directory: Path, first: int) -> None:
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     for line in lines:
         if line["first_game"] == first:
-            line[mf.DIGEST] = ds.file_digest(path)
+            line[mf.DIGEST] = file_digest(path)
     log.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
 
 
@@ -1049,7 +1051,7 @@ def test_an_older_dataset_says_lead_changes_were_not_recorded_and_never_reads_th
     (found,) = runs_of(older["old"])
     assert found.aggregate.games == 600 and found.aggregate.lead_recorded == 0 and not found.left_out
     (new,) = summarise_dataset(older["new"])
-    for s in (only(summarise_dataset(older["old"])), only(summarise(ds.read_games(older["old"])))):
+    for s in (only(summarise_dataset(older["old"])), only(summarise(read_games(older["old"])))):
         assert s.whole and s.section_notes["unfold"] == [NOT_RECORDED]
         assert s.unfold is not None and new.unfold is not None
         for name in ("lead_changes", "lead_changed"):
@@ -1071,7 +1073,7 @@ def test_a_run_some_of_whose_parts_lack_lead_changes_gives_them_over_the_games_t
     (found,) = runs_of(older["mixed"])
     assert found.aggregate.lead_recorded == 300
     recorded = pq.read_table(older["new"] / ds.part_name(300)).column("lead_changes").to_pandas()
-    for s in (only(summarise_dataset(older["mixed"])), only(summarise(ds.read_games(older["mixed"])))):
+    for s in (only(summarise_dataset(older["mixed"])), only(summarise(read_games(older["mixed"])))):
         assert s.unfold is not None
         assert s.unfold["lead_changes"] == pytest.approx(recorded.mean(), rel=1e-12, abs=1e-15)
         assert s.unfold["lead_changed"] == (recorded > 0).mean()

@@ -16,6 +16,8 @@ from simkit.game.rules import Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.executors import LocalExecutor
+from simkit.running.parts import digest_of
+from simkit.running.reading import find_runs, read_games
 from simkit.running.runner import RunEvents, RunSpec, run
 from tests.manifests import manifest_of
 
@@ -50,7 +52,7 @@ def spec_of(policy: str, games: int, chunk_size: int, players: int = 2) -> RunSp
 
 
 def rows(directory) -> pd.DataFrame:
-    return ds.read_games(directory).reset_index(drop=True)
+    return read_games(directory).reset_index(drop=True)
 
 
 class InterruptAfter(RunEvents):
@@ -366,7 +368,7 @@ def test_manifest_records_seed_configuration_and_versions(tmp_path):
     assert set(header["versions"]) >= {"simkit", "numba", "numpy", "pyarrow", "kernel_sources"}
     assert header["games"] == 600 and header["chunk_size"] == 250 and header["chunk_log"] == mf.LOG
     assert "chunks" not in header  # the chunks are in the log, a line each
-    digest = {first: ds.digest_of((tmp_path / ds.part_name(first)).read_bytes()) for first in (0, 250, 500)}
+    digest = {first: digest_of((tmp_path / ds.part_name(first)).read_bytes()) for first in (0, 250, 500)}
     assert (tmp_path / mf.LOG).read_text().splitlines() == [  # each with the sha256 of its part's bytes
         f'{{"first_game":0,"games":250,"sha256":"{digest[0]}"}}',
         f'{{"first_game":250,"games":250,"sha256":"{digest[250]}"}}',
@@ -468,7 +470,7 @@ def test_a_040_dataset_is_read_and_resumed(tmp_path):
     write_040_manifest(tmp_path / "old", spec(), {0, 500})
     manifest = manifest_of(tmp_path / "old")
     assert [c["done"] for c in manifest["chunks"]] == [True, False, True] and not manifest["complete"]
-    (run_,) = ds.find_runs(tmp_path / "old")
+    (run_,) = find_runs(tmp_path / "old")
     assert run_.games == 600 and run_.games_on_disk == 350 and run_.run_id == ds.run_id(spec().identity())
     again = run(tmp_path / "old", spec())
     assert again.chunks_before == 2 and again.chunks_written == 1 and again.complete
@@ -486,7 +488,7 @@ def test_a_torn_last_line_of_the_log_is_skipped_and_rewritten_on_resume(tmp_path
     log.write_text(lines[0] + "\n" + lines[1] + "\n" + lines[2][:12])
     manifest = manifest_of(tmp_path)
     assert [c["done"] for c in manifest["chunks"]] == [True, True, False]
-    assert ds.find_runs(tmp_path)[0].games_on_disk == 500
+    assert find_runs(tmp_path)[0].games_on_disk == 500
     again = run(tmp_path, spec())  # the part of the torn line is on disk: nothing to play
     assert again.chunks_written == 0 and again.complete
     assert log.read_text().splitlines() == lines

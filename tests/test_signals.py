@@ -17,6 +17,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from simkit.running import dataset as ds
+from simkit.running.reading import read_games
 from tests.manifests import manifest_of
 
 SIMKIT = [sys.executable, "-m", "simkit"]
@@ -66,7 +67,7 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path):
     )
     again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    assert manifest_of(out)["complete"] and len(ds.read_games(out, ["game"])) == 500_000
+    assert manifest_of(out)["complete"] and len(read_games(out, ["game"])) == 500_000
 
 
 def test_sigterm_stops_a_study_like_ctrl_c(tmp_path):

@@ -23,6 +23,7 @@ from simkit.kernels.core.params import Layout
 from simkit.kernels.players.greedy import GREEDY
 from simkit.presentation.render import metrics_markdown
 from simkit.running import dataset as ds
+from simkit.running.reading import read_games
 from simkit.running.runner import RunEvents
 from simkit.studies.directory import default_folder
 from simkit.studies.kind import LEGAL_TABLES, Results
@@ -80,7 +81,7 @@ def test_summary_recomputed_by_hand_from_the_rows(done):
     assert list(zip(summary["players"], summary["teams"])) == [(2, 2), (3, 3), (4, 2)]  # numeric order
     p_values = []
     for row, name in zip(summary.itertuples(), folders(out)):
-        rows = ds.read_games(out / name)
+        rows = read_games(out / name)
         assert len(rows) == GAMES and (rows["seed"] == 3).all()
         winner = rows["winner_team"].to_numpy()
         for t in range(row.teams):
@@ -292,9 +293,9 @@ def test_an_interrupted_study_resumes_and_more_games_extend_it(done, tmp_path):
     more = run_study(make_study("first-player", ["random", "greedy"], GAMES + 100, 3, {"players": 2}), tmp_path)
     assert more.games_played == 2 * (GAMES + 100)  # each run's one short chunk is replayed whole
     assert list(pd.read_csv(tmp_path / "summary.csv")["games"]) == [GAMES + 100] * 2
-    first = ds.read_games(tmp_path / "p2t2-random")
+    first = read_games(tmp_path / "p2t2-random")
     assert first["game"].tolist() == list(range(GAMES + 100))
-    assert first.iloc[:GAMES].reset_index(drop=True).equals(ds.read_games(done / "p2t2-random"))
+    assert first.iloc[:GAMES].reset_index(drop=True).equals(read_games(done / "p2t2-random"))
 
 
 def test_fewer_games_than_on_disk_are_refused_and_a_new_line_up_joins(done, tmp_path):
@@ -312,7 +313,7 @@ def test_fewer_games_than_on_disk_are_refused_and_a_new_line_up_joins(done, tmp_
     summary = pd.read_csv(copy / "summary.csv")
     assert len(summary) == 4 and list(summary["policies"]).count("greedy") == 1
     for name in folders(done):  # the other configurations' games are unchanged
-        assert ds.read_games(copy / name).equals(ds.read_games(done / name))
+        assert read_games(copy / name).equals(read_games(done / name))
 
 
 def test_a_clone_without_the_datasets_says_which_configurations_it_leaves_out(done, tmp_path):
@@ -541,7 +542,7 @@ def test_skill_study_scores_pairs_and_rates_them_anchored_at_greedy(tmp_path):
     outcome = run_study(make_study("skill", ["random", "greedy"], 400, 5), tmp_path)
     assert outcome.tables is not None
     pairs, ratings = outcome.tables.extra["pairs"], outcome.tables.extra["ratings"]
-    rows = ds.read_games(tmp_path / folders(tmp_path)[0])
+    rows = read_games(tmp_path / folders(tmp_path)[0])
     a_team = rows["game"] % 2  # random is team 0 in even games, team 1 in odd ones
     a_wins = int((rows["winner_team"] == a_team).sum())
     draws = int((rows["winner_team"] < 0).sum())
@@ -1389,7 +1390,7 @@ def test_a_study_on_a_dask_cluster_gives_the_local_rows(done, tmp_path):
         outcome = run_study(first_player(players), tmp_path, scheduler="local:2")
         assert outcome.games_played == GAMES
     for name in folders(done):
-        pd.testing.assert_frame_equal(ds.read_games(tmp_path / name), ds.read_games(done / name))
+        pd.testing.assert_frame_equal(read_games(tmp_path / name), read_games(done / name))
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "summary.csv"), pd.read_csv(done / "summary.csv"))
 
 

@@ -23,6 +23,7 @@ from simkit.game.rules import Rules
 from simkit.kernels.core.stats import GAME_STATS
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
+from simkit.running.reading import read_games
 from simkit.running.runner import RunEvents, RunSpec, run
 from tests.manifests import manifest_of
 
@@ -185,7 +186,7 @@ def test_ctrl_c_leaves_complete_parts_and_the_run_resumes(tmp_path):
     again = subprocess.run(args, stderr=subprocess.PIPE, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert manifest_of(out)["complete"]
-    assert len(ds.read_games(out)) == 2_000_000
+    assert len(read_games(out)) == 2_000_000
 
 
 # --- durable writes ----------------------------------------------------------------
@@ -245,7 +246,7 @@ def test_an_unreadable_part_is_set_aside_said_in_a_line_and_played_again(tmp_pat
     if damage == "empty":
         assert "(the file is empty)" in note
     assert part.read_bytes() == whole
-    pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
+    pd.testing.assert_frame_equal(read_games(out), read_games(tmp_path / "straight"))
     assert len(pd.read_parquet(out)) == 300  # pyarrow's discovery skips the part set aside
     assert sorted(p.name for p in out.glob("*.parquet")) == [ds.part_name(g) for g in (0, 100, 200)]
     assert run(out, spec()).chunks_written == 0  # set aside once, not again
@@ -281,7 +282,7 @@ def test_simkit_run_after_a_part_was_truncated_says_so_in_one_line(tmp_path):
         f"or this is not a parquet file.): set aside as {aside.name}; its games will be played again"
     )
     run(tmp_path / "straight", spec())
-    pd.testing.assert_frame_equal(ds.read_games(out), ds.read_games(tmp_path / "straight"))
+    pd.testing.assert_frame_equal(read_games(out), read_games(tmp_path / "straight"))
 
 
 def test_overwrite_removes_the_parts_set_aside_and_the_logs_with_the_run(tmp_path):

@@ -26,7 +26,7 @@ An aggregate holds, for one run:
 
 ``runs_of`` walks a dataset (or a folder of them): every run found, its
 aggregate, the part files it left out (unreadable, or damaged: not the bytes
-written, ``simkit.running.dataset.open_part``), the games no part gave and the
+written, ``simkit.running.parts.open_part``), the games no part gave and the
 copies it skipped.
 """
 
@@ -45,6 +45,8 @@ import pyarrow.parquet as pq
 from simkit.game.options import OPTIONS
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
+from simkit.running.parts import UnreadablePart, open_part, part_bytes, read_columns, read_part_metadata
+from simkit.running.reading import Run, Shortfall, find_runs
 
 SUMMED = (
     *(f"{name}_{t}" for name in ("one_eyed", "two_eyed", "sequences", "chips") for t in range(3)),
@@ -222,11 +224,11 @@ def part_columns(
 ) -> dict[str, np.ndarray]:
     """The COLUMNS of one part file as numpy arrays (`end` as codes; those of RECORDED_LATER only where the part
     has them): all that is read of it, checked against `digest`, the sha256 its chunk log recorded
-    (``simkit.running.dataset.open_part``; DamagedPart when it fails; `checked`: its bytes, already checked)."""
+    (``simkit.running.parts.open_part``; DamagedPart when it fails; `checked`: its bytes, already checked)."""
 
-    part = ds.open_part(path, digest, checked)
+    part = open_part(path, digest, checked)
     present = set(part.schema_arrow.names)
-    table = ds.read_columns(part, path, [c for c in COLUMNS if c in present or c not in RECORDED_LATER])
+    table = read_columns(part, path, [c for c in COLUMNS if c in present or c not in RECORDED_LATER])
     out = {name: table.column(name).to_numpy() for name in table.column_names if name != "end"}
     out["end"] = part_end_codes(table.column("end"))
     return out
@@ -243,14 +245,14 @@ class FoundRun:
     swapped: bool
     aggregate: Aggregate
     unreadable: list[Path] = field(default_factory=list)
-    left_out: list = field(default_factory=list)  # the parts left out, as simkit.running.dataset.UnreadablePart (why)
+    left_out: list = field(default_factory=list)  # the parts left out, as simkit.running.parts.UnreadablePart (why)
     missing: list[tuple[int, int]] = field(default_factory=list)  # [first, end) of the games no part gave
-    run: ds.Run | None = None  # the first simkit.running.dataset.Run found of it
+    run: Run | None = None  # the first simkit.running.reading.Run found of it
 
     def shortfall(self):
-        """What the run lacks (simkit.running.dataset.Shortfall), None when nothing."""
+        """What the run lacks (simkit.running.reading.Shortfall), None when nothing."""
 
-        return ds.Shortfall.of_ranges(self.run, self.missing, self.left_out) if self.run is not None else None
+        return Shortfall.of_ranges(self.run, self.missing, self.left_out) if self.run is not None else None
 
 
 def _config_of(identity: dict) -> tuple[dict, bool, int, int]:
@@ -279,7 +281,7 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
     games are left out; ``missing`` gives the games no part gave.
     """
 
-    runs = ds.find_runs(root)
+    runs = find_runs(root)
     if not any(r.parts for r in runs):
         raise ds.DatasetError(f"{root} holds no finished part files yet")
     copies: dict[str, list] = {}
@@ -297,9 +299,9 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
                     parts.append((*logged, str(path), run.digest(path)))
                     continue
                 try:
-                    meta = ds.read_part_metadata(path)
+                    meta = read_part_metadata(path)
                 except ds.DatasetError as e:
-                    left_out.append(e if isinstance(e, ds.UnreadablePart) else ds.UnreadablePart(path, str(e)))
+                    left_out.append(e if isinstance(e, UnreadablePart) else UnreadablePart(path, str(e)))
                     continue
                 if meta.get("first_game") is None:  # written before parts said which games they hold
                     games = pq.read_table(path, columns=["game"]).column("game").to_numpy()
@@ -317,11 +319,11 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
                     continue
                 try:
                     columns = part_columns(Path(path), teams, digest, checked.bytes_of(i))
-                except ds.UnreadablePart as e:
+                except UnreadablePart as e:
                     left_out.append(e)
                     continue
                 except Exception as e:  # noqa: BLE001 - any failure to read is a part left out, named in the report
-                    left_out.append(ds.UnreadablePart(Path(path), " ".join(str(e).split())))
+                    left_out.append(UnreadablePart(Path(path), " ".join(str(e).split())))
                     continue
                 if first_game < covered:
                     keep = columns["game"] >= covered
@@ -350,7 +352,7 @@ def runs_of(root: Path) -> Iterator[FoundRun]:
 
 
 class _Checked:
-    """The bytes of a run's parts, each checked against its digest (simkit.running.dataset.part_bytes), the next part's
+    """The bytes of a run's parts, each checked against its digest (simkit.running.parts.part_bytes), the next part's
     read and hashed in a thread while the caller decodes this one: the check costs (almost) no wall time."""
 
     def __init__(self, parts: list[tuple[Path, str | None]]):
@@ -362,7 +364,7 @@ class _Checked:
     def _fetch(self, i: int) -> None:
 
         if i < len(self.parts) and i not in self.ahead:
-            self.ahead[i] = self.pool.submit(ds.part_bytes, *self.parts[i])
+            self.ahead[i] = self.pool.submit(part_bytes, *self.parts[i])
 
     def bytes_of(self, i: int) -> bytes:
         """Part i's bytes, checked (UnreadablePart, DamagedPart), part i + 1's on their way."""
@@ -385,7 +387,7 @@ def _winner_parts(directory: Path) -> list[tuple[int, int, Path, str | None]]:
     digests = mf.digests(directory)
     parts = []
     for path in sorted(Path(directory).glob(ds.PART_GLOB)):
-        meta = ds.read_part_metadata(path)
+        meta = read_part_metadata(path)
         first = int(meta["first_game"])
         parts.append(
             (first, int(meta["games"]), path, digests.get(first) if path.name == ds.part_name(first) else None)
@@ -411,7 +413,7 @@ class Pairs:
 
 def paired(dir_a: Path, dir_b: Path, teams: int) -> Pairs:
     """The games both runs played, paired by index (``simkit.analysis.stats.shift`` and ``paired_difference`` read
-    them). Reads three columns, one part of each run at a time, each part checked (simkit.running.dataset.open_part:
+    them). Reads three columns, one part of each run at a time, each part checked (simkit.running.parts.open_part:
     DamagedPart when it fails)."""
 
     pairs = Pairs(np.zeros((teams + 1, teams + 1), np.int64), np.zeros((3, 3), np.int64), np.zeros(5, np.int64), 0)
@@ -419,7 +421,7 @@ def paired(dir_a: Path, dir_b: Path, teams: int) -> Pairs:
     cache: dict[Path, dict] = {}
 
     def columns(path: Path, digest: str | None) -> dict:
-        table = ds.read_columns(ds.open_part(path, digest), path, ["winner_team", "end", "turns"])
+        table = read_columns(open_part(path, digest), path, ["winner_team", "end", "turns"])
         codes = part_end_codes(table.column("end"))
         return {
             "winner": table.column("winner_team").to_numpy().astype(np.int64) + 1,

@@ -41,7 +41,8 @@ from simkit.analysis import stats
 from simkit.analysis.aggregate import Aggregate, runs_of
 from simkit.analysis.metrics import METRICS
 from simkit.game.options import OPTIONS, is_default
-from simkit.running import dataset as ds
+from simkit.running.parts import DamagedPart
+from simkit.running.reading import check_complete, run_command
 
 CONFIG_COLUMNS = [*OPTIONS, "policies", "seed"]
 """Columns that identify a configuration (every rule option, the policies, the seed)."""
@@ -135,7 +136,7 @@ class Summary:
     closing_turns_median, lead_changes (+CI) and lead_changed (+CI); the lead's two NaN, with a note under the
     section, where the dataset did not record them."""
     shortfall: Any = None
-    """What the run lacks on disk (simkit.running.dataset.Shortfall: parts left out as damaged or unreadable, games
+    """What the run lacks on disk (simkit.running.reading.Shortfall: parts left out as damaged or unreadable, games
     missing, the command that completes it); None when nothing (or for rows in memory)."""
 
     def add_note(self, text: str, section: str | None = None) -> None:
@@ -574,10 +575,10 @@ def summarise_dataset(root: Path) -> list[Summary]:
         summary.shortfall = found.shortfall()
         command = None
         if summary.shortfall is not None or not summary.complete:
-            command = ds.run_command(found.run.manifest, found.directory)[0] if found.run is not None else None
+            command = run_command(found.run.manifest, found.directory)[0] if found.run is not None else None
         again = f"`{command}` plays it again" if command else "re-running the run's command plays it again"
         for e in found.left_out:
-            what = "damaged" if isinstance(e, ds.DamagedPart) else "unreadable"
+            what = "damaged" if isinstance(e, DamagedPart) else "unreadable"
             gave = (
                 "its games are left out, so the run is incomplete"
                 if not summary.complete
@@ -600,17 +601,17 @@ def summarise_dataset(root: Path) -> list[Summary]:
 
 
 def shortfalls(summaries: list[Summary]) -> list:
-    """What the runs of `summaries` lack on disk (simkit.running.dataset.Shortfall), the whole ones left out."""
+    """What the runs of `summaries` lack on disk (simkit.running.reading.Shortfall), the whole ones left out."""
     return [s.shortfall for s in summaries if s.shortfall is not None]
 
 
 def check_whole(root: Path, summaries: list[Summary], allow_incomplete: bool, then: str) -> None:
     """Refuse the summaries of a dataset that lacks games or has parts left out:
-    simkit.running.dataset.IncompleteDataset,
+    simkit.running.reading.IncompleteDataset,
     whose lines say what is missing, the commands that complete it, and `then` (what gives the partial report
-    on purpose); allow_incomplete: a simkit.running.dataset.IncompleteDatasetWarning saying the same."""
+    on purpose); allow_incomplete: a simkit.running.reading.IncompleteDatasetWarning saying the same."""
 
-    ds.check_complete(root, shortfalls(summaries), allow_incomplete, then)
+    check_complete(root, shortfalls(summaries), allow_incomplete, then)
 
 
 def config_order(summary: Summary) -> tuple:

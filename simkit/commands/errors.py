@@ -21,11 +21,12 @@ EXIT_INCOMPLETE = 3
 @contextmanager
 def user_errors():
     """Turn the errors a user can cause into one line on stderr and exit code 1; a dataset that lacks games
-    (simkit.running.dataset.IncompleteDataset) into its lines (what is missing, the commands that complete it) and
+    (simkit.running.reading.IncompleteDataset) into its lines (what is missing, the commands that complete it) and
     exit code 3."""
     from simkit.game.players import LineupError
     from simkit.game.rules import RulesError
-    from simkit.running.dataset import DatasetError, IncompleteDataset
+    from simkit.running.dataset import DatasetError
+    from simkit.running.reading import IncompleteDataset
 
     try:
         yield

@@ -22,7 +22,7 @@ err_console = _console(stderr=True)
 
 def say_lines(word: str, lines: list[str]) -> None:
     """`word`: the first line, then the others as they are (a dataset's shortfall,
-    simkit.running.dataset.shortfall_lines)."""
+    simkit.running.reading.shortfall_lines)."""
     err_console.print(f"{word}: {lines[0]}", highlight=False)
     for line in lines[1:]:
         err_console.print(line, highlight=False)

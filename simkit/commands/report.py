@@ -73,14 +73,14 @@ def report(
 
 def print_report(directory: Path, fmt: str, explain: bool = False, allow_incomplete: bool = False) -> None:
     """The report of `directory` on stdout. A dataset that lacks games is refused
-    (simkit.running.dataset.IncompleteDataset:
+    (simkit.running.reading.IncompleteDataset:
     exit code 3 through user_errors), or, allow_incomplete, said first on stderr and reported all the same."""
     import shlex
     import warnings
 
     from simkit.analysis.report import check_whole, summarise_dataset
     from simkit.presentation.report import render, render_rich
-    from simkit.running.dataset import IncompleteDatasetWarning
+    from simkit.running.reading import IncompleteDatasetWarning
 
     summaries = summarise_dataset(directory)
     then = (

@@ -9,7 +9,7 @@ place) and says which run it belongs to, so a re-run checks the parts on
 disk, plays only the missing chunks, and a finished run plays nothing. A
 part that cannot be read (a power loss, a truncated copy), or whose bytes are
 not those written (their sha256 differs from the one the chunk log recorded
-when it was written: simkit.running.dataset.open_part), is set aside under a name
+when it was written: simkit.running.parts.open_part), is set aside under a name
 that says so and played again, the same bytes. The manifest (``simkit.running.manifest``) is
 a small header and a log with one line per finished chunk: the same
 bookkeeping per chunk at any length of run.
@@ -41,6 +41,17 @@ from simkit.running import dataset as ds
 from simkit.running import manifest as mf
 from simkit.running.dask_executor import DaskExecutor  # loaded only when a cluster plays
 from simkit.running.executors import Chunks, Executor, LocalExecutor, RunEvents
+from simkit.running.parts import (
+    DamagedPart,
+    UnreadablePart,
+    digest_of,
+    file_digest,
+    open_part,
+    part_bytes,
+    read_columns,
+    read_part_metadata,
+    set_aside,
+)
 
 MAX_CHUNK_SIZE = 5_000_000  # 5M rows x 20 int64 stats = 800 MB in flight; more is a mistake
 
@@ -220,20 +231,20 @@ def _finished(directory: Path, spec: RunSpec, run_id: str, events: RunEvents) ->
         named = _first_game_of(path)
         digest = recorded.get(named) if named is not None else None
         try:
-            data = ds.part_bytes(path, None)
-            meta = ds.read_part_metadata(path, data)
+            data = part_bytes(path, None)
+            meta = read_part_metadata(path, data)
             if meta.get("run_id") != run_id and _self_consistent(meta):
                 raise ds.DatasetError(
                     f"{path} belongs to another run ({_part_origin(meta)}); move it away or choose another --out"
                 )
             if digest is not None:
-                ds.part_bytes(path, digest, data)
+                part_bytes(path, digest, data)
             else:
-                ds.read_columns(ds.open_part(path, None), path)  # every page of every column, checked
-                digest = ds.digest_of(data)
-        except ds.UnreadablePart as e:
-            aside = ds.set_aside(path)
-            what = "is damaged" if isinstance(e, ds.DamagedPart) else "cannot be read"
+                read_columns(open_part(path, None), path)  # every page of every column, checked
+                digest = digest_of(data)
+        except UnreadablePart as e:
+            aside = set_aside(path)
+            what = "is damaged" if isinstance(e, DamagedPart) else "cannot be read"
             events.notice(f"{path} {what} ({e.why}): set aside as {aside.name}; its games will be played again")
             continue
         if meta.get("run_id") != run_id:
@@ -476,7 +487,7 @@ def run(
             """
             if first in done:
                 return
-            mf.record(out, first, n, ds.file_digest(out / ds.part_name(first)))
+            mf.record(out, first, n, file_digest(out / ds.part_name(first)))
             done.add(first)
             outcome.chunks_written += 1
             outcome.games_played += n
@@ -514,7 +525,7 @@ def record_parts_on_disk(out: Path, chunks: list[tuple[int, int]], rid: str, fin
     for first, n in chunks:
         path = out / ds.part_name(first)
         try:
-            meta = ds.read_part_metadata(path) if path.exists() else None
+            meta = read_part_metadata(path) if path.exists() else None
         except ds.DatasetError:
             continue
         if meta and meta.get("run_id") == rid and meta.get("games") == n and meta.get("first_game") == first:

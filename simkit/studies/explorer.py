@@ -24,6 +24,7 @@ import pandas as pd
 
 from simkit.game import defaults
 from simkit.running import dataset as ds
+from simkit.running.reading import run_command
 from simkit.studies.directory import STUDY_FILE, config_from_json, policies_named
 from simkit.studies.registry import KINDS
 from simkit.studies.summary import HEADLINE_LEVEL, table_id
@@ -233,7 +234,7 @@ def _title(folder: Path) -> str:
 
 def run_commands(study: dict) -> dict[str, list[tuple[dict[str, str], str]]]:
     """The configurations of a study.json by line-up: (their fields as summary.csv names and writes them, the
-    `simkit run` command that plays their games alone). simkit.running.dataset.run_command checks that the
+    `simkit run` command that plays their games alone). simkit.running.reading.run_command checks that the
     command makes the run id the study recorded; a configuration it cannot remake has no command."""
     seed = study["identity"]["seed"]
     out: dict[str, list[tuple[dict[str, str], str]]] = {}
@@ -241,7 +242,7 @@ def run_commands(study: dict) -> dict[str, list[tuple[dict[str, str], str]]]:
         config = config_from_json(record)
         identity = ds.identity_of(config.rules, config.lineup, config.seed_of(seed))
         manifest = {"identity": identity, "games": config.games, "run_id": record["run_id"]}
-        command, _ = ds.run_command(manifest, Path(defaults.WORKSPACE) / record["folder"])
+        command, _ = run_command(manifest, Path(defaults.WORKSPACE) / record["folder"])
         if command is not None:
             fields = {
                 "group": record["group"],

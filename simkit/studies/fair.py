@@ -35,6 +35,7 @@ from simkit.game.rules import Rules
 from simkit.presentation.render import pp
 from simkit.running import dataset as ds
 from simkit.running.executors import RunEvents
+from simkit.running.reading import IncompleteDatasetWarning, read_games
 from simkit.running.runner import RunSpec, run, run_folder_name
 from simkit.studies.compensation_search import strength
 from simkit.studies.options import StudyError
@@ -134,8 +135,8 @@ def on_disk(out: Path) -> tuple[np.ndarray, np.ndarray]:
     if not (out / "_manifest.json").exists():
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     with warnings.catch_warnings():  # a look interrupted part way: its games so far, the rest played next
-        warnings.simplefilter("ignore", ds.IncompleteDatasetWarning)
-        games = ds.read_games(out, columns=["game", "winner_team"], allow_incomplete=True)
+        warnings.simplefilter("ignore", IncompleteDatasetWarning)
+        games = read_games(out, columns=["game", "winner_team"], allow_incomplete=True)
     return games["game"].to_numpy(), games["winner_team"].to_numpy().astype(np.int64)
 
 

@@ -31,6 +31,7 @@ from simkit.game.players import Lineup
 from simkit.game.rules import LEGAL_TEAMS, Rules
 from simkit.running import dataset as ds
 from simkit.running import manifest as mf
+from simkit.running.reading import Run
 from simkit.running.runner import run_folder_name
 from simkit.studies.options import StudyError, StudyOption, options_of
 
@@ -350,7 +351,7 @@ def games_of_run(directory: Path, run_id: str) -> int:
     manifest = manifest_in(directory)
     if manifest is None or manifest.get("run_id") != run_id:
         return 0
-    return ds.Run(Path(directory), manifest, []).games_on_disk
+    return Run(Path(directory), manifest, []).games_on_disk
 
 
 def config_run_id(c: Config, study_seed: int) -> str:
