@@ -16,7 +16,9 @@ from simkit.presentation.render import pp
 from simkit.studies.confirmation_protocol import holm_levels, one_name, published_wins, rule_tests
 from simkit.studies.pooled import POOLED_FILE
 from simkit.studies.rule_words import rule_words
-from simkit.studies.rules_card import CARD, CONFIRMATIONS, cells, figure, make_card, markdown
+from simkit.studies.rules_card import CARD, CONFIRMATIONS, make_card
+from simkit.studies.rules_card_page import figure
+from simkit.studies.rules_card_text import cells, markdown
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 

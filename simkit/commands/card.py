@@ -36,7 +36,7 @@ def card(
     """Make the fair-Sequence rules card: at every table, the rule that brings the first player's edge within
     the margin for casual play (greedy) and strong play (swift), as the confirmation decided it, in words,
     with the edge it leaves and the edge without it; markdown and a printable one-page PNG and PDF."""
-    from simkit.studies.rules_card import write
+    from simkit.studies.rules_card_page import write
 
     with user_errors():
         paths = write(results, out)

@@ -15,8 +15,8 @@ study's, or where that study has no row for the line-up, the standard game
 the compensation search played).
 
     card = make_card(Path("results"))
-    text = markdown(card)               # results/fair-sequence-card.md
-    write(Path("results"), Path("results"))  # the markdown, a PNG and a PDF
+    text = markdown(card)  # simkit.studies.rules_card_text: results/fair-sequence-card.md
+    write(Path("results"), Path("results"))  # simkit.studies.rules_card_page: the markdown, a PNG and a PDF
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sp
 
-from simkit.files.atomic import replacing
 from simkit.game.options import OPTIONS, from_flags
 from simkit.game.players import Lineup
 from simkit.game.rules import LEGAL_TEAMS, Rules
-from simkit.presentation.page import A4, Page
 from simkit.presentation.render import pp
 from simkit.studies.compensation_search import FAIR_BAND, GAP_TARGET, from_fair, strength
 from simkit.studies.confirmation_protocol import (
@@ -47,8 +45,7 @@ from simkit.studies.confirmation_protocol import (
     rule_tests,
     test_gaps,
 )
-from simkit.studies.pooled import POOLED_FILE, pooled
-from simkit.studies.rule_words import rule_words, seats_dealt
+from simkit.studies.pooled import pooled
 
 CARD = "fair-sequence-card"  # the files' name: .md, .png, .pdf
 LINEUPS = {"casual": "greedy", "strong": "swift"}  # the card's columns: the line-up that measured each
@@ -79,6 +76,14 @@ class Edge:
     def without(self) -> str:
         """The standard game's edge: '+3.9 pp [+3.8, +4.0]' (team 0's advantage)."""
         return pp(*self.advantage, digits=1)
+
+    def reaches_past_margin(self, column: str) -> bool:
+        """Whether the interval of the edge, or at three teams its largest gap's, reaches past the margin of
+        `column`."""
+        _, low, high = self.advantage
+        if low < -FAIR_BAND[column] or high > FAIR_BAND[column]:
+            return True
+        return self.teams == 3 and self.gap[2] > GAP_TARGET[column]
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,11 @@ class Row:
     @property
     def usual(self) -> str:
         return f"usual hand {OPTIONS['hand_size'].default_for({'players': self.players})}"
+
+    def edge_without(self, column: str) -> str:
+        """The standard game's edge in `column`, or a dash where it was not measured."""
+        edge = self.without[column]
+        return edge.without() if edge is not None else "—"
 
 
 @dataclass(frozen=True)
@@ -315,7 +325,7 @@ def confirmed_rules(results: Path) -> tuple[dict[tuple[int, int, str], Rule], Fa
         arrives = float(bite.last_card_arrives.iloc[0]) if len(bite) else None
         stalemates = float(v.stalemate_rate) if three and "stalemate_rate" in verdicts.columns else None
         step = None
-        if holm and bool(v.fair) and _reaches_past_margin(edge, v.strength):
+        if holm and bool(v.fair) and edge.reaches_past_margin(v.strength):
             step = _step(v, step_level, levels, wins.get((int(v.players), int(v.teams), v.lineup)))
         out[(int(v.players), int(v.teams), v.lineup)] = Rule(
             rules,
@@ -452,289 +462,4 @@ def make_card(results: Path) -> Card:
     return Card(rows, sources, sorted(versions), confirmed[1] if confirmed is not None else None)
 
 
-# --- the card --------------------------------------------------------------------------
-
-
-def cells(row: Row, column: str) -> tuple[str, str, str]:
-    """(the rule in words, the edge it leaves, the option as simkit says it) of one column of a row."""
-    rule = row.rules[column]
-    if rule is None:
-        return NOT_MEASURED, "", ""
-    words = rule_words(rule.rules)
-    if not rule.fair:
-        words = f"Not shown fair; the rule tried: {words[0].lower()}{words[1:]}"
-    if rule.stalemates is not None:
-        words += f" Stalemates: {100 * rule.stalemates:.0f}% of games."
-    without = row.without[column]
-    if without is not None and without.advantage[1] <= 0 <= without.advantage[2]:
-        words += " No edge is shown here without a rule."
-    if rule.arrives is not None and rule.arrives < 0.5:
-        late = sum(1 for _, turn in seats_dealt(rule.rules) if turn)
-        which = "That card comes" if late == 1 else "The last of these cards comes"
-        words += (
-            f" {which} before the game ends in only {100 * rule.arrives:.0f}% of games; leaving it out "
-            "altogether is a different rule."
-        )
-    edge = rule.edge.text() + (f"; {rule.step.text()}" if rule.step is not None else "")
-    return words, edge, rule.code
-
-
-def intro(card: Card) -> list[str]:
-    """The card's opening paragraphs: the edge without a rule, how the rules were decided, what fair means."""
-    casual, strong = (100 * FAIR_BAND[k] for k in ("casual", "strong"))
-    gaps = tuple(100 * GAP_TARGET[k] for k in ("casual", "strong"))
-    edge = {c: [e for e in (row.without[c] for row in card.rows) if e] for c in LINEUPS}
-    low = {c: min(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
-    high = {c: max(edge[c], key=lambda e: e.advantage[0]) for c in LINEUPS if edge[c]}
-    without = "; ".join(
-        f"with {LINEUPS[c]} players ({_count_games(edge[c])} a table) {low[c].without()} to {high[c].without()}"
-        for c in LINEUPS
-        if edge[c]
-    )
-    first = (
-        f"Moving first is an edge: without a rule, the first team wins more than its fair share of the "
-        f"decided games, in percentage points (pp; 95% intervals): {without}. The first team is the team of "
-        "the player who moves first, the second team moves next. A player a rule does not name is dealt the "
-        "table's usual hand. Each player counts their own turns from 1."
-    )
-    what = (
-        f"Casual play: simkit's {LINEUPS['casual']} player on every seat; strong play: its {LINEUPS['strong']} "
-        "player. The edge left: the first team's share of the decided games minus its fair share (1/2 or 1/3), "
-        "in pp"
-    )
-    fair = (
-        f"within ±{casual:g} pp (casual) or ±{strong:g} pp (strong), and with three teams every gap between "
-        f"two teams' shares within ±{gaps[0]:g} pp (±{gaps[1]:g} pp)"
-    )
-    f = card.family
-    if f is None:
-        return [
-            first,
-            what + f", with its 95% interval. Fair: that interval lies {fair}. Each rule was found by "
-            "simkit's compensation study and confirmed on games its search never saw.",
-        ]
-    attempts = _attempts(f)
-    if f.correction == "bonferroni":
-        return [
-            first,
-            what + f", with its {f.width} interval. Each rule was proposed by simkit's compensation "
-            f"study and decided by a confirmation declared and committed before its games: {f.hypotheses} "
-            f"hypotheses (the edge at each table for casual and strong play, and at three-team tables the gaps "
-            f"between teams) tested together at a family-wise error of {f.hypotheses * f.level:.0%} "
-            f"(Bonferroni), the chance that any rule not fair is called fair.{attempts} The card's {f.width} "
-            f"intervals of the edge left hold together with at least {f.joint:.0%} chance; the 95% intervals "
-            f"of the edge without a rule each hold on its own. A rule is fair when its interval lies {fair}: "
-            f"{f.passed} of the {f.rules} rules are.",
-        ]
-    later = [
-        f"{row.players}p/{row.teams}t {column}"
-        for row in card.rows
-        for column, rule in row.rules.items()
-        if rule is not None and rule.step is not None
-    ]
-    stepped = (
-        f" {', '.join(later)} passed at a later Holm step, its {f.width} interval reaching past its margin: "
-        "its cell adds that step's intervals, inside."
-        if later
-        else ""
-    )
-    return [
-        first,
-        what + f", with its {f.width} interval (Holm's first step; for the largest gap, the range its three "
-        f"pairs' intervals allow). A rule is fair when Holm's step-down passes it in the confirmation "
-        f"results/{f.folder} (declared and committed before its games): its edge {fair}. {f.passed} of the {f.rules} "
-        "rules are.",
-        f"How sure: that confirmation calls some rule fair that is not with a chance of at most "
-        f"{f.error:.0%} (Holm).{attempts}{stepped} The {f.width} intervals hold together with at least "
-        f"{f.joint:.0%} chance, others each alone.{_pooled(f)}",
-    ]
-
-
-def _attempts(f: Family) -> str:
-    """The earlier confirmations of the same rules, and the error over all the attempts."""
-    if not f.earlier:
-        return ""
-    each = "; ".join(f"{p} of {n} passed in results/{e}" for e, (p, n) in zip(f.earlier, f.earlier_passed))
-    over = "both attempts" if f.attempts == 2 else f"the {f.attempts} attempts"
-    return (
-        f" The same rules were tested before (still published: {each}): over {over} it is at most "
-        f"{f.attempts * f.error:.0%}."
-    )
-
-
-def _pooled(f: Family) -> str:
-    """The analysis of all the confirmations together in one sentence (simkit.studies.pooled)."""
-    if f.pooled is None:
-        return ""
-    passed, n = int(f.pooled.fair.sum()), len(f.pooled)
-    within = f"all {n}" if passed == n else f"{passed} of the {n}"
-    return (
-        f" Both confirmations' games pooled (declared first; evidence, not a verdict): {within} "
-        f"within their margins, Holm-adjusted p ≤ {f.pooled.p_holm.max():.1e}."
-    )
-
-
-def _reaches_past_margin(edge: Edge, column: str) -> bool:
-    """Whether the edge's interval, or at three teams its largest gap's, reaches past the margin of `column`."""
-    _, low, high = edge.advantage
-    if low < -FAIR_BAND[column] or high > FAIR_BAND[column]:
-        return True
-    return edge.teams == 3 and edge.gap[2] > GAP_TARGET[column]
-
-
-def _count_games(edges: list[Edge]) -> str:
-    """'1,000,000 games' or '5,000 to 10,000 games': the games behind the standard game's edges."""
-    games = sorted({e.games for e in edges})
-    return f"{games[0]:,} games" if len(games) == 1 else f"{games[0]:,} to {games[-1]:,} games"
-
-
-def _without(row: Row, column: str) -> str:
-    """The standard game's edge in `column`, or a dash where it was not measured."""
-    edge = row.without[column]
-    return edge.without() if edge is not None else "—"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def markdown(card: Card) -> str:
-    """The card as markdown: results/fair-sequence-card.md."""
-    lines = ["# A fair Sequence: the rules card", ""]
-    for paragraph in intro(card):
-        lines += [paragraph, ""]
-    left = f"edge left ({_width(card)})"
-    lines += [
-        f"| table | casual play ({LINEUPS['casual']}): the rule | {left} | strong play ({LINEUPS['strong']}): "
-        f"the rule | {left} | edge without a rule (95%): casual / strong |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for row in card.rows:
-        out = [f"{row.table} ({row.usual})"]
-        for column in LINEUPS:
-            words, edge, code = cells(row, column)
-            out += [words + (f" (`{code}`)" if code else ""), edge or "—"]
-        out.append(" / ".join(_without(row, c) for c in LINEUPS))
-        lines.append("| " + " | ".join(_cell(c) for c in out) + " |")
-    lines += ["", footer(card), ""]
-    return "\n".join(lines)
-
-
-def _width(card: Card) -> str:
-    """The coverage of the intervals of the edge left: the deciding confirmation's, or the searches' 95%."""
-    return card.family.width if card.family is not None else "95%"
-
-
-def footer(card: Card) -> str:
-    return (
-        f"Made by `simkit card --out results` from {', '.join(card.sources)} (studies of simkit "
-        f"{', '.join(card.versions)}); results/README.md has the commands that make them."
-    )
-
-
-# --- the printable page -----------------------------------------------------------------
-
-PAGE = A4  # portrait, inches
-MARGIN = 0.4
-PAD = 0.05  # inches between a cell's edge and its text
-COLUMNS = (
-    ("table", 0.85),
-    (f"casual play ({LINEUPS['casual']} players)", 2.8),
-    (f"strong play ({LINEUPS['strong']} players)", 2.8),
-    ("edge without a rule (95%)", 1.02),
-)  # heading, width in inches
-FONT = 7.5  # points: the table's text, and the intro's a little larger
-SMALLEST = 6.5  # points: the smallest the table's text may be made to fit the page
-LEAD = 1.3  # line height, in font sizes
-FIT = 0.94  # the share of a width that measured text may fill (the saved page renders it a little wider)
-INK = {"rule": "black", "edge": "#1f4e79", "note": "0.35"}
-
-
-def figure(card: Card):
-    """The card on one A4 page (a matplotlib Figure): its title, what fair means, one row per table with
-    each rule in words and the edge it leaves, and the edge without a rule. The table's type is FONT
-    points, smaller (down to SMALLEST) while the card would run past the page; CardError below that."""
-    size = FONT
-    while True:
-        page, end = _laid_out(card, size)
-        if end <= PAGE[1] - MARGIN:
-            return page.fig
-        if size - 0.25 < SMALLEST:
-            raise CardError(
-                f"the card is {end - PAGE[1] + MARGIN:.2f} in longer than one A4 page at {size:g} "
-                "points: shorten its text"
-            )
-        size -= 0.25
-
-
-def _laid_out(card: Card, size: float) -> tuple[Page, float]:
-    """The card laid out with the table's text at `size` points; the page and where the text ends (inches)."""
-    page = Page(PAGE, lead=LEAD, fit=FIT, font=FONT)
-    line = size * LEAD / 72
-    full = PAGE[0] - 2 * MARGIN
-    y = MARGIN
-    y += page.put(MARGIN, y, ["A fair Sequence: the rules card"], size=18, weight="bold") + 0.08
-    for paragraph in intro(card):
-        y += page.put(MARGIN, y, page.wrap(paragraph, full, size + 0.3), size=size + 0.3) + 0.05
-    y += 0.08
-    xs = [MARGIN]
-    for _, w in COLUMNS:
-        xs.append(xs[-1] + w)
-    head = size + 0.7
-    y += (
-        max(
-            page.put(x + PAD, y, page.wrap(name, w - 2 * PAD, head, "bold"), size=head, weight="bold")
-            for (name, w), x in zip(COLUMNS, xs)
-        )
-        + 0.03
-    )
-    page.rule(xs[0], xs[-1], y, width=0.9)
-    for row in card.rows:
-        y += PAD
-        heights = [
-            page.put(xs[0] + PAD, y, [f"{row.players} players", f"{row.teams} teams"], size, weight="bold")
-            + page.put(xs[0] + PAD, y + 2 * line, [row.usual], size, color=INK["note"])
-        ]
-        for i, column in enumerate(LINEUPS, start=1):
-            words, edge, _ = cells(row, column)
-            inner = COLUMNS[i][1] - 2 * PAD
-            h = page.put(xs[i] + PAD, y, page.wrap(words, inner, size), size, color=INK["rule"])
-            if edge:
-                said = f"edge left ({_width(card)}): {edge}"
-                h += page.put(xs[i] + PAD, y + h, page.wrap(said, inner, size), size, color=INK["edge"])
-            heights.append(h)
-        inner = COLUMNS[3][1] - 2 * PAD
-        without = [f"{column}: {_without(row, column)}" for column in LINEUPS]
-        heights.append(
-            page.put(xs[3] + PAD, y, [w for t in without for w in page.wrap(t, inner, size)], size, color=INK["note"])
-        )
-        y += max(heights) + PAD
-        page.rule(xs[0], xs[-1], y, colour="0.7")
-    y += 0.1
-    said = footer(card).replace("`", "") + f" The simkit options of each rule are in {CARD}.md."
-    y += page.put(MARGIN, y, page.wrap(said, full, 6.5), size=6.5, color=INK["note"])
-    return page, y
-
-
-def write(results: Path, out: Path) -> list[Path]:
-    """Make the card from the studies in `results`; write its markdown, PNG and PDF into `out`."""
-
-    card = make_card(Path(results))
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / f"{CARD}.md", out / f"{CARD}.png", out / f"{CARD}.pdf"]
-    with replacing(paths[0]) as tmp:
-        tmp.write_text(markdown(card), encoding="utf-8")
-    if card.family is not None and card.family.pooled is not None:
-        paths.append(out / POOLED_FILE)
-        with replacing(paths[-1]) as tmp:
-            card.family.pooled.to_csv(tmp, index=False, float_format="%.6g")
-    fig = figure(card)
-    with replacing(paths[1]) as tmp:
-        fig.savefig(tmp, format="png", dpi=150, metadata={"Software": None})
-    with replacing(paths[2]) as tmp:
-        fig.savefig(tmp, format="pdf", metadata={"Creator": None, "Producer": None, "CreationDate": None})
-    return paths
-
-
-__all__ = ["Card", "CardError", "Row", "Rule", "choose", "figure", "make_card", "markdown", "write"]
+__all__ = ["Card", "CardError", "Row", "Rule", "choose", "make_card"]
