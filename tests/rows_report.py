@@ -21,15 +21,8 @@ import pandas as pd
 from scipy import stats as sp
 
 from simkit.analysis import stats
-from simkit.analysis.report import (
-    CONFIG_COLUMNS,
-    NOT_RECORDED,
-    OUTCOMES,
-    PERCENTILES,
-    Summary,
-    config_order,
-    mixed_lineup_note,
-)
+from simkit.analysis.report import CONFIG_COLUMNS, Summary, config_order
+from simkit.analysis.sections import NOT_RECORDED, OUTCOMES, PERCENTILES, mixed_lineup_note
 
 _NAN = float("nan")
 

@@ -17,7 +17,8 @@ import pytest
 from rich.console import Console
 from scipy import stats
 
-from simkit.analysis.report import CONFIG_COLUMNS, OUTCOMES, SECTIONS, Summary, summarise
+from simkit.analysis.report import CONFIG_COLUMNS, SECTIONS, Summary, summarise
+from simkit.analysis.sections import OUTCOMES
 from simkit.analysis.stats import proportion
 from simkit.presentation.glossary import GLOSSARY, glossary_entry
 from simkit.presentation.render import format_interval, format_p_value, format_value, glossary_markdown
@@ -77,6 +78,7 @@ def make_games(
             "dead_swap": np.full(n, config.pop("dead_swap", True), bool),
             "late_card": np.full(n, config.pop("late_card", 0), np.int32),
             "handicap": pd.Categorical([str(config.pop("handicap", 0))] * n),
+            "layout": pd.Categorical([config.pop("layout", "official")] * n),
             "policies": pd.Categorical([policies or ",".join(["random"] * players)] * n),
             "seed": np.full(n, seed, np.int64),
             "game": np.arange(n, dtype=np.int32),
@@ -1045,7 +1047,8 @@ def older(tmp_path_factory) -> dict[str, Path]:
 
 def test_an_older_dataset_says_lead_changes_were_not_recorded_and_never_reads_them_as_zeros(older) -> None:
     from simkit.analysis.aggregate import runs_of
-    from simkit.analysis.report import NOT_RECORDED, UNFOLD, summarise_dataset
+    from simkit.analysis.report import summarise_dataset
+    from simkit.analysis.sections import NOT_RECORDED, UNFOLD
 
     assert "lead_changes" not in pq.read_schema(older["old"] / ds.part_name(0)).names
     (found,) = runs_of(older["old"])
