@@ -58,6 +58,8 @@ def new_record(dtype: np.dtype) -> np.record:
 def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """Zeroed arrays of the shapes and types of `arrays`, each starting a cache line, in one buffer of their
     own padded as ``new_record``'s: the fields of a record made for them (for arrays whose shapes vary from
-    call to call, which the kernels cannot take as one record type: a tree search's arena)."""
+    call to call, which the kernels cannot take as one record type: a tree search's arena). An array of records
+    is a np.recarray: its elements are records (np.record) in Python too, whose fields are attributes."""
     record = new_record(record_dtype((f"a{i}", a.dtype, a.shape) for i, a in enumerate(arrays)))
-    return [record[f"a{i}"] for i in range(len(arrays))]
+    fields = [record[f"a{i}"] for i in range(len(arrays))]
+    return [f.view(np.recarray) if f.dtype.names else f for f in fields]
