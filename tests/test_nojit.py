@@ -116,6 +116,19 @@ def compiled_hashes():
         process.wait()
 
 
+def test_the_games_play_every_player_at_two_and_three_teams() -> None:
+    """GAMES holds every declared player, and tables of two and of three teams, with partners and without."""
+    from simkit.kernels.players.dispatch import PLAYERS
+
+    assert {part.split(":")[0] for spec, *_ in GAMES for part in spec.split(",")} == {p.name for p in PLAYERS}
+    assert {(teams, players > teams) for _, players, teams, *_ in GAMES} == {
+        (2, False),
+        (2, True),
+        (3, False),
+        (3, True),
+    }
+
+
 jit_free = pytest.mark.skipif(not config.DISABLE_JIT, reason="the kernels as Python: make test-nojit")
 
 
