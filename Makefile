@@ -52,6 +52,16 @@ test-boundscheck: $(INSTALLED)  ## naive-engine, golden-record and referee tests
 	$(PY) -m tests.warm --tier boundscheck --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$(BOUNDSCHECK_CACHE)" $(PYTEST) $(BOUNDSCHECKED)
 
+# The kernels run as Python (NUMBA_DISABLE_JIT=1) under coverage.py: tests/test_nojit.py's games, each compared with
+# the compiled kernels' (loaded from numba's cache: after make test, nothing compiles), then the lines of kernels/
+# they ran (pyproject.toml's [tool.coverage]; below 90% fails).
+.PHONY: test-nojit
+test-nojit: $(INSTALLED)  ## every player's games with the kernels as Python, equal to the compiled ones; coverage of kernels/
+	$(PY) -m coverage erase
+	NUMBA_DISABLE_JIT=1 $(PY) -m coverage run -m pytest -q -n $(JOBS) tests/test_nojit.py
+	$(PY) -m coverage combine --quiet
+	$(PY) -m coverage report
+
 # results/ is written here only, each command naming it with --out; without --out, simkit writes to runs/.
 results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; about 8 hours on 2 cores)
 	$(VENV)/bin/simkit study first-player --out results/first-player --quiet

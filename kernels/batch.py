@@ -85,6 +85,7 @@ def run_batch(
     another thread (see the module docstring); fresh ones by default.
     """
     out = np.zeros(n_games, GAME_STATS)
+    records = out.view(np.recarray)  # the same array to numba; in Python its elements are records (np.record)
     blocks = n_blocks(n_games, threads)
     stop = np.zeros(1, np.int64) if stop is None else stop
     done = new_done(n_games, threads) if done is None else done
@@ -108,7 +109,7 @@ def run_batch(
                 log,
                 seed,
                 first_game,
-                out,
+                records,
                 lo,
                 hi,
                 stop,

@@ -8,13 +8,14 @@ import threading
 
 import numpy as np
 import pytest
+from numba import typeof
 
 from simkit.game.cards import tables
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.kernels.batch import DONE_STRIDE, n_blocks, new_done, run_batch, thread_states
-from simkit.kernels.core.record import APART, CACHE_LINE, cache_lines_apart
-from simkit.kernels.core.state import STATE_FIELDS, new_state
+from simkit.kernels.core.record import APART, CACHE_LINE, Record, cache_lines_apart
+from simkit.kernels.core.state import STATE, STATE_FIELDS, new_state
 from simkit.kernels.core.stats import GAME_STATS
 from simkit.kernels.core.workspace import new_workspace
 
@@ -88,6 +89,25 @@ def test_a_record_holds_its_fields_shapes_types_and_zeros() -> None:
     st.ctr.turns = 5
     assert st["chips"][2, 1] == 7 and st["ctr"]["turns"] == 5
     assert all(not np.asarray(st[n]).tobytes().strip(b"\0") for n, *_ in STATE_FIELDS if n not in ("chips", "ctr"))
+
+
+def test_a_records_fields_read_and_write_its_memory_as_numpys_record_does() -> None:
+    """A Record's fields (scalars, arrays, a record's scalars) read and write the record's memory, each seen at
+    once through numpy's record of the same memory and back; numba types the two alike."""
+    st = new_state()
+    buffer = _buffer(_fields(st)[0])
+    start = _fields(st)[0].ctypes.data - buffer.ctypes.data  # the first field's offset is 0
+    numpy_st = buffer[start : start + STATE.itemsize].view(STATE).view(np.recarray)[0]
+    assert isinstance(st, Record) and type(numpy_st) is np.record and typeof(st) == typeof(numpy_st)
+    st.ctr.turns = 5
+    st.stats.winner_team = -1
+    st.chips[2, 1] = 7
+    st.turn.card = np.int64(12)
+    assert (numpy_st.ctr.turns, numpy_st.stats.winner_team, numpy_st.chips[2, 1], numpy_st.turn.card) == (5, -1, 7, 12)
+    numpy_st.ctr.pile_pos = 9
+    numpy_st.held[3] = np.uint64(2**63 + 1)
+    assert (st.ctr.pile_pos, st.held[3]) == (9, np.uint64(2**63 + 1))
+    assert type(st.ctr.turns) is type(numpy_st.ctr.turns) and type(st.chips) is np.ndarray
 
 
 def test_cache_lines_apart_keeps_shapes_types_and_zeros() -> None:

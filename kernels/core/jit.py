@@ -37,6 +37,7 @@ import hashlib
 import pickle
 import re
 import types
+import warnings
 from functools import partial
 from pathlib import Path
 
@@ -180,6 +181,13 @@ def is_stamped(dispatcher) -> bool:
 
 _install_stamp()
 
+# The kernels' uint64 arithmetic wraps around on purpose (splitmix64, multiplicative popcount, masks made by
+# subtraction): compiled, it wraps silently; run as Python (NUMBA_DISABLE_JIT), numpy's scalars wrap the same
+# way but warn. The same numbers either way, so the warning says nothing.
+OVERFLOW_WARNING = "overflow encountered in scalar"
+if config.DISABLE_JIT:
+    warnings.filterwarnings("ignore", OVERFLOW_WARNING, RuntimeWarning, r"simkit\.kernels\.")
+
 
 def _load_numba_without_blas_probe() -> None:
     """Import numba's array implementations without their probe for scipy's BLAS.
@@ -239,7 +247,7 @@ def twin(dispatcher, name: str):
     the turn that is asking them to decide) calls its twin instead: the same code, another dispatcher,
     cached under its own name: ``rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))``.
     """
-    f = dispatcher.py_func
+    f = getattr(dispatcher, "py_func", dispatcher)  # with NUMBA_DISABLE_JIT, njit gives the function itself
     g = types.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
     g.__qualname__ = name
     g.__doc__ = f.__doc__
@@ -249,17 +257,20 @@ def twin(dispatcher, name: str):
 
 def is_cached(dispatcher, *args) -> bool:
     """Whether `dispatcher` is compiled for the types of `args`: in this process, or in numba's disk
-    cache under the kernel sources of today (so that calling it loads rather than compiles)."""
+    cache under the kernel sources of today (so that calling it loads rather than compiles). With
+    NUMBA_DISABLE_JIT nothing compiles: always."""
     from numba import typeof
     from numba.core.typing.typeof import Purpose
 
+    if config.DISABLE_JIT:
+        return True
     return is_compiled(dispatcher, tuple(typeof(a, Purpose.argument) for a in args))
 
 
 def is_compiled(dispatcher, sig: tuple) -> bool:
     """Whether `dispatcher` is compiled for the argument types `sig`, in this process or in numba's disk
-    cache under the kernel sources of today."""
-    if sig in dispatcher.overloads:
+    cache under the kernel sources of today (with NUMBA_DISABLE_JIT, always: a plain function)."""
+    if config.DISABLE_JIT or sig in dispatcher.overloads:
         return True
     cache = getattr(dispatcher, "_cache", None)
     try:  # numba's private cache index: where it moved, say "not cached" (the notice's estimate is the whole set's)

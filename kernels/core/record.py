@@ -10,7 +10,7 @@ Fields are declared once, as ``(name, dtype, shape)``; ``record_dtype`` lays the
 cache line of its own, and ``new_record`` makes a zeroed record in a buffer of its own, with
 APART bytes of padding before and after it, so no cache line of it (nor the line fetched with
 it) holds another thread's data (docs/research.md, 2026-12-01). In Python a record's fields are
-attributes, each a view of the record's memory: ``st.chips[0, 1]``.
+attributes, each a view of the record's memory made once (``Record``): ``st.chips[0, 1]``.
 
 Plain Python: kernels never allocate (``kernels.core.jit``), their callers do.
 """
@@ -47,17 +47,61 @@ def record_dtype(fields: Iterable[tuple[str, type, tuple[int, ...]]], packed: bo
     return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": max(end, CACHE_LINE)})
 
 
-def new_record(dtype: np.dtype) -> np.record:
-    """A zeroed record of `dtype` in a buffer of its own: it starts on an APART boundary, with APART bytes
-    of padding before and after it."""
+_void_attribute = np.void.__getattribute__
+
+
+class Record(np.record):
+    """A record whose fields are read and written in Python through views of its memory made once (``viewed``).
+
+    numpy's record looks for a field after the scalar's own attributes and makes a new view at every read:
+    microseconds that kernels run as Python (NUMBA_DISABLE_JIT) pay millions of times a game. Here a field is
+    a dict lookup: an array field its view, a record field its Record, a scalar field the element of a view
+    of one. numba types it as any record of its dtype.
+    """
+
+    def __getattribute__(self, name):
+        field = _void_attribute(self, "__dict__").get(name)
+        if field is None:
+            return np.record.__getattribute__(self, name)
+        view, scalar = field
+        return view[0] if scalar else view
+
+    def __setattr__(self, name, value):
+        field = _void_attribute(self, "__dict__").get(name)
+        if field is None or not field[1]:
+            np.record.__setattr__(self, name, value)
+        else:
+            field[0][0] = value
+
+
+def viewed(one: np.ndarray) -> Record:
+    """The Record of the one-record array `one` (shape (1,)), its fields' views made (record fields' too)."""
+    record = one.view(np.dtype((Record, one.dtype)))[0]
+    fields = _void_attribute(record, "__dict__")
+    for name in one.dtype.names:
+        column = one[name]  # (1, *shape): a view of the field
+        if column.dtype.names is not None and column.ndim == 1:
+            fields[name] = (viewed(column), False)
+        elif column.ndim == 1:
+            fields[name] = (column, True)
+        else:
+            fields[name] = (column[0], False)
+    return record
+
+
+def new_record(dtype: np.dtype) -> Record:
+    """A zeroed record of `dtype` (a ``Record``) in a buffer of its own: it starts on an APART boundary, with
+    APART bytes of padding before and after it."""
     buffer = np.zeros(dtype.itemsize + 3 * APART, np.uint8)
     start = APART + (-buffer.ctypes.data % APART)
-    return buffer[start : start + dtype.itemsize].view(dtype).view(np.recarray)[0]
+    return viewed(buffer[start : start + dtype.itemsize].view(dtype))
 
 
 def cache_lines_apart(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """Zeroed arrays of the shapes and types of `arrays`, each starting a cache line, in one buffer of their
     own padded as ``new_record``'s: the fields of a record made for them (for arrays whose shapes vary from
-    call to call, which the kernels cannot take as one record type: a tree search's arena)."""
+    call to call, which the kernels cannot take as one record type: a tree search's arena). An array of records
+    is a np.recarray: its elements are records (np.record) in Python too, whose fields are attributes."""
     record = new_record(record_dtype((f"a{i}", a.dtype, a.shape) for i, a in enumerate(arrays)))
-    return [record[f"a{i}"] for i in range(len(arrays))]
+    fields = [record[f"a{i}"] for i in range(len(arrays))]
+    return [f.view(np.recarray) if f.dtype.names else f for f in fields]

@@ -12,10 +12,10 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils, config
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from .config import MAX_PLAYERS, MAX_TEAMS
-from .jit import inline_kernel
+from .jit import INLINE_OPTIONS, inline_kernel
 from .record import new_record, record_dtype
 from .stats import GAME_STATS
 from .tables import N_CODES, N_LINES, ONE_EYED
@@ -204,9 +204,28 @@ def _fast_pdep() -> bool:
 FAST_PDEP = _fast_pdep()  # a constant of the compiled code, like the tables' sizes
 
 
+def pdep(src, mask):
+    """x86 PDEP: the low bits of src deposited, in order, on the set bits of mask (uint64s). In Python, bit
+    by bit; compiled, the instruction (``_pdep``, BMI2 only)."""
+    out, m, s = 0, int(mask), int(src)
+    while m:
+        low = m & -m  # the lowest set bit of what is left of the mask
+        if s & 1:
+            out |= low
+        m ^= low
+        s >>= 1
+    return np.uint64(out)
+
+
+@overload(pdep, jit_options=INLINE_OPTIONS)
+def _pdep_overload(src, mask):
+    if src == types.uint64 and mask == types.uint64:
+        return lambda src, mask: _pdep(src, mask)
+
+
 @intrinsic
-def pdep(typingctx, src, mask):
-    """x86 PDEP: the low bits of src deposited, in order, on the set bits of mask (BMI2 only)."""
+def _pdep(typingctx, src, mask):
+    """x86 PDEP in compiled code: the instruction llvm.x86.bmi.pdep.64 (BMI2 only)."""
     if src != types.uint64 or mask != types.uint64:
         return None
 
