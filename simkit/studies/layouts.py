@@ -340,7 +340,7 @@ def tables_text() -> str:
 
 KIND = StudyKind(
     "layouts",
-    "Does the board matter? The official board against random layouts of the same cards",
+    "Does the board matter?",
     f"the official board, its mirror image and {LAYOUTS} random layouts, each player against itself",
     plan,
     tables,

@@ -239,7 +239,7 @@ def tables_text() -> str:
 
 KIND = StudyKind(
     "restricted",
-    "What is each use of the cards worth? A player forgoing it against itself, on the same deals",
+    "What is each use of the cards worth?",
     "the player forgoing a use of its cards ("
     + "; ".join(name for name, _ in RESTRICTIONS)
     + ") or dealt one card short, against itself on the same deals, at each seat",
