@@ -2,6 +2,7 @@
 doctest-style blocks compared with the output they show."""
 
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
+from pathlib import Path
 
 from sybil import Sybil
 from sybil.parsers.markdown import PythonCodeBlockParser, SkipParser
@@ -14,8 +15,10 @@ pytest_collect_file = Sybil(
 
 def pytest_collection_modifyitems(items) -> None:
     """A page's examples run in order on one worker (pytest-xdist's loadgroup): each may use names an earlier
-    one defined."""
+    one defined. (A conftest's hook sees every collected item: only the pages' examples are grouped.)"""
     import pytest
 
+    here = Path(__file__).parent
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(f"docs:{item.path.name}"))
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.xdist_group(f"docs:{item.path.name}"))
