@@ -10,11 +10,12 @@ INSTALLED := $(VENV)/.installed
 BOUNDSCHECKED := tests/test_boundscheck.py tests/test_kernel_vs_naive.py tests/test_golden.py tests/test_variants.py
 BOUNDSCHECK_CACHE := $(CURDIR)/.numba-boundscheck
 # The tests run on every core (pytest-xdist); tests/warm.py first compiles the kernels of each player they
-# play once, spread over the cores, so that no two workers compile the same kernel.
+# play once, spread over the cores, so that no two workers compile the same kernel. The workers take the
+# tests longest first, as tests/durations.json measured them (tests/conftest.py; `make durations`).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
+PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup --no-loadscope-reorder
 
-.PHONY: run lint format test test-quick test-boundscheck test-browser bench results clean-cache docs regenerate
+.PHONY: run lint format test durations test-quick test-boundscheck test-browser bench results clean-cache docs regenerate
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "simkit needs Python >= 3.11"'
@@ -41,8 +42,12 @@ format: $(INSTALLED)  ## ruff format: lay the code out as make lint expects
 
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) -m tests.warm --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
-	$(PYTEST) -m "not browser"
+	$(PYTEST) -m "not browser" --durations=15
 	$(MAKE) --no-print-directory test-boundscheck
+
+durations: $(INSTALLED)  ## measure every test's duration into tests/durations.json (the order the workers take them in)
+	$(PY) -m tests.warm --tier all --jobs $(JOBS)
+	$(PYTEST) -m "not browser" --store-durations
 
 test-quick: $(INSTALLED)  ## day to day: rules, perft, golden records, the kernel against the naive engine, options, reports
 	$(PY) -m tests.warm --tier quick --jobs $(JOBS)
