@@ -56,7 +56,7 @@ def longest_first(items, seconds: dict[str, float]) -> list:
     totals: dict[str, float] = {}
     for item in items:
         totals[unit_of(item)] = totals.get(unit_of(item), 0.0) + seconds.get(item.nodeid, DEFAULT_SECONDS)
-    first = {}
+    first: dict[str, int] = {}
     for k, item in enumerate(items):
         first.setdefault(unit_of(item), k)
     return sorted(items, key=lambda it: (-totals[unit_of(it)], first[unit_of(it)]))

@@ -69,7 +69,16 @@ def folders(out: Path) -> list[str]:
 
 
 def test_every_study_kind_is_one_entry_of_the_registry():
-    assert list(KINDS) == ["first-player", "hand-size", "teams", "skill", "variants", "restricted", "layouts", "compensation"]
+    assert list(KINDS) == [
+        "first-player",
+        "hand-size",
+        "teams",
+        "skill",
+        "variants",
+        "restricted",
+        "layouts",
+        "compensation",
+    ]
     for kind in KINDS.values():
         assert kind.question.endswith("?") and kind.help and callable(kind.plan) and callable(kind.tables)
 
@@ -1320,7 +1329,8 @@ def test_the_docs_metric_table_is_the_registry():
     [
         (
             ["study", "nonsense"],
-            "unknown study 'nonsense'; known: first-player, hand-size, teams, skill, variants, restricted, layouts, compensation",
+            "unknown study 'nonsense'; known: first-player, hand-size, teams, skill, variants, restricted, layouts, "
+            "compensation",
         ),
         (["study", "hand-size", "--sizes", "9..3"], "the hand-size sweep is empty"),
         (["study", "hand-size", "--sizes", "0..3"], "hand size 0 cannot be dealt to 2 players"),
