@@ -1,7 +1,8 @@
 """The compile notice's estimates, measured: each kernel's first compile, cold, in seconds.
 
-    python benchmarks/compile_estimates.py           # measure and print
-    python benchmarks/compile_estimates.py --write   # and write simkit/data/compile_seconds.json
+    python benchmarks/compile_estimates.py                        # measure and print
+    python benchmarks/compile_estimates.py --write                # and write simkit/data/compile_seconds.json
+    python benchmarks/compile_estimates.py --player NAME --write  # a new player's alone, beside the others'
 
 Each figure is the first call of ``simkit.game.play.simulate`` in a fresh process with a numba cache of
 its own: "game loop" is random play's (the game loop with random's decision), and each other player's is
@@ -46,15 +47,13 @@ def first_call(spec: str, cache: Path) -> float:
     return float(done.stdout.split()[-1])
 
 
-def measure() -> dict[str, int]:
-    """Each kernel's first compile in whole seconds (at least 1): the game loop, then each player's decision."""
-    from simkit.game.players import PLAYERS
-
+def measure(players: list[str]) -> dict[str, int]:
+    """The first compile in whole seconds (at least 1) of the game loop, then of each of `players`' decisions."""
     with tempfile.TemporaryDirectory() as tmp:
         loop = Path(tmp) / "loop"
         seconds = {GAME_LOOP: first_call("random", loop)}
         print(f"{GAME_LOOP}: {seconds[GAME_LOOP]:.1f} s", flush=True)
-        for name in PLAYERS:
+        for name in players:
             if name == "random":
                 continue
             cache = Path(tmp) / name
@@ -67,9 +66,20 @@ def measure() -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
+    parser.add_argument(
+        "--player", action="append", help="measure this player's decision only (and the game loop); repeatable"
+    )
     args = parser.parse_args()
-    seconds = measure()
+    from simkit.game.players import PLAYERS
+
+    unknown = sorted(set(args.player or []) - set(PLAYERS))
+    if unknown:
+        parser.error(f"unknown player {', '.join(unknown)}; known: {', '.join(PLAYERS)}")
+    seconds = measure(args.player or list(PLAYERS))
     if args.write:
+        if args.player:  # the players' figures beside the others', the game loop's as measured with them
+            kept = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
+            seconds = {**kept, **{name: s for name, s in seconds.items() if name in args.player}}
         OUT.write_text(json.dumps(seconds, indent=2) + "\n", encoding="utf-8")
         print(f"wrote {OUT.relative_to(ROOT)}")
 

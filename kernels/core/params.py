@@ -208,5 +208,10 @@ RESTRICTIONS = Block(
     ),
 )
 SEAT = RESTRICTIONS.at  # the restrictions' offsets, at the start of every row and of every greedy block
+# The start of the row of a player not built on greedy: dead_swap, which the turn applies to every player, and
+# the others fixed at 0 (a spec naming one is refused), since only greedy's scorer reads them.
+TURN_RESTRICTIONS = Block(
+    "restrictions", (RESTRICTIONS.params[0], *(replace(p, fixed=True) for p in RESTRICTIONS.params[1:]))
+)
 NEVER, COMPLETE = 1, 1  # the values of one_eyed, dead_swap, blocking = never; two_eyed = complete
 TWO_EYED_NEVER = 2

@@ -148,7 +148,7 @@ def parameters_text(kind: Player) -> str:
     if families:
         parts.append(f"{families} weights (docs/guide/players.md)")
     if restrictions:
-        parts.append(f"the restrictions {', '.join(restrictions)}")
+        parts.append(f"the restriction{'s' if len(restrictions) > 1 else ''} {', '.join(restrictions)}")
     return ", and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]}, and {parts[2]}"
 
 
