@@ -17,10 +17,10 @@ else:
 
 
 def compiling_text(lineup: str, where: str = "") -> str:
-    """What the compile notice says: the line-up, first run only, its players' compile estimate."""
-    from simkit.running.runner import compile_estimate
+    """What the compile notice says (simkit.running.runner.compile_notice)."""
+    from simkit.running.runner import compile_notice
 
-    return f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s)"
+    return compile_notice(lineup, where)
 
 
 def progress_display(console: Console | None = None):
