@@ -43,7 +43,7 @@ import numpy as np
 ALPHA = 0.05  # the chance that the sequence ever misses the true share, at most
 TUNED_AT = 10_000  # decided games where the sequence is tightest (rho's choice); fixed before any game
 VARIANCE = 0.25  # a game's variance proxy: x in [0, 1] is sub-Gaussian with 1/4, whatever the share
-METHOD = "Robbins' normal mixture (Howard et al. 2021)"
+METHOD = "Robbins' normal mixture, as Howard et al. 2021 give it"  # the method's name, said on the live page
 
 
 def mixture_rho(tuned_at: int = TUNED_AT, alpha: float = ALPHA) -> float:

@@ -88,7 +88,9 @@ class TerminalEvents(_RunEvents):
         if self.compile_task is not None:
             self.bar.remove_task(self.compile_task)
             self.compile_task = None
-        self.bar.console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
+        from simkit.running.runner import compiled_notice
+
+        self.bar.console.print(compiled_notice(seconds), highlight=False)
 
     def playing(self) -> None:
         if self.t0 is None:  # the first run of a study: the rate counts from here

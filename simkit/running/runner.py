@@ -100,6 +100,11 @@ def compile_notice(lineup_spec: str, where: str = "") -> str:
     return f"compiling the kernels for {lineup_spec}{where} (first run only, about {compile_estimate(lineup_spec)} s)"
 
 
+def compiled_notice(seconds: float) -> str:
+    """What the compile notice becomes once the kernels are compiled."""
+    return f"compiled in {seconds:.0f} s; they are cached for later runs"
+
+
 def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:
     """A directory name made of a run's configuration: 'p4t2-random', 'p2t2-greedy+random-swap-s7'.
 
