@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import math
 import socket
 import sys
 from collections.abc import Callable
@@ -28,10 +27,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import numpy as np
-
 from simkit.game.players import LineupError
 from simkit.game.rules import RulesError
+from simkit.presentation.report import json_value
 from simkit.serve import form
 from simkit.serve.live import Session
 
@@ -47,19 +45,6 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 def page() -> bytes:
     """The page's HTML."""
     return resources.files("simkit.serve").joinpath("page.html").read_bytes()
-
-
-def plain(value: Any) -> Any:
-    """`value` as JSON takes it: numpy numbers as Python's, NaN and infinities as None, recursively."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def loopback(host: str) -> bool:
@@ -169,7 +154,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _json(self, status: int, body: dict | str) -> None:
         data = {"error": body} if isinstance(body, str) else body
-        self._send(status, json.dumps(plain(data), allow_nan=False).encode(), "application/json", {})
+        self._send(status, json.dumps(json_value(data), allow_nan=False).encode(), "application/json", {})
 
     def _send(self, status: int, data: bytes, kind: str, headers: dict[str, str]) -> None:
         self.send_response(status)
