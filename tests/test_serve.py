@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from simkit.analysis.report import summarise_dataset
 from simkit.cli import app
+from simkit.files.lock import DirectoryLock
 from simkit.running import dataset as ds
 from simkit.running import runner
 from simkit.running.runner import compile_notice
@@ -157,6 +158,26 @@ def test_a_failure_of_the_server_is_one_line_on_the_page_and_in_the_terminal(ser
     status, answer, _ = served.call("GET", "/api/status")
     assert status == 500 and answer == {"error": "the server failed (KeyError); the terminal of simkit serve says more"}
     assert served.said == ["error: GET /api/status failed: KeyError: 'oops'"]
+
+
+def test_a_run_that_cannot_play_says_why_in_one_line_on_the_page_and_in_the_terminal(served, monkeypatch, capfd):
+    folder = served.workspace / "default-2p-random"
+    folder.mkdir(parents=True)
+    with DirectoryLock(folder):  # another simkit command writes there: the runner's refusal, in its words
+        served.play(games="10")
+        locked = served.until_done()
+    assert locked["state"] == "failed" and "is being written by another simkit command" in locked["error"]
+    assert served.said[-1] == f"error: {locked['error']}"
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(live, "run", broken)
+    served.play(games="10")
+    failed = served.until_done()
+    assert (failed["state"], failed["error"]) == ("failed", "the run failed (RuntimeError: the disk is on fire)")
+    assert served.said[-1] == "error: the run failed (RuntimeError: the disk is on fire)"
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def _report_json(folder: Path, *flags: str) -> dict:

@@ -196,18 +196,21 @@ class Job:
     def _run(self) -> None:
         spec = self.request.spec
         try:
-            outcome = run(self.folder, spec, events=Watch(self))
-            stopped = outcome.interrupted
-        except KeyboardInterrupt:  # asked while the kernels compiled: nothing was played
-            stopped = True
-        except (RulesError, LineupError, ValueError, OSError) as e:  # the runner's refusals (DatasetError too)
-            self._failed(form.message(e) if not isinstance(e, OSError) else f"{e.filename or self.folder}: {e}")
+            try:
+                stopped = run(self.folder, spec, events=Watch(self)).interrupted
+            except KeyboardInterrupt:  # asked while the kernels compiled: nothing was played
+                stopped = True
+            self.tally.refresh()
+            self.report = fixed_sample(self.folder)
+        except (RulesError, LineupError, ValueError) as e:  # the runner's refusals (DatasetError too)
+            self._failed(form.message(e))
+            return
+        except OSError as e:
+            self._failed(f"{e.filename or self.folder}: {e.strerror or e}")
             return
         except Exception as e:  # noqa: BLE001 - said on the page and in one line of the terminal, never a traceback
-            self._failed(f"the run failed ({type(e).__name__}: {e}); the terminal of simkit serve says so too")
+            self._failed(f"the run failed ({type(e).__name__}: {e})")
             return
-        self.tally.refresh()
-        self.report = fixed_sample(self.folder)
         self.state = "stopped" if stopped else "finished"
         on_disk = sum(p.games for p in self.tally.ordered())
         self.say(f"{self.state}: {on_disk:,} of {spec.games:,} games on disk in {self.folder}")
@@ -341,8 +344,8 @@ class Session:
             if self.job is not None and self.job.state in RUNNING:
                 raise Refused(f"a run is playing into {self.job.folder}; stop it before playing another")
             self.job = Job(request, folder, self.say)
+            self.say(f"play: {request.spec.games:,} games of {request.spec.describe()} into {folder}")
             self.job.thread.start()
-        self.say(f"play: {request.spec.games:,} games of {request.spec.describe()} into {folder}")
         return self.status()
 
     def folder_of(self, request: form.Request) -> Path:
