@@ -8,9 +8,9 @@
     POST /api/stop     stop the run playing
 
 No path names a file: a request for any other path is refused (404), so nothing outside the run folders
-can be read through it. It answers to the host names of the address it is bound to only (a page of another
-site cannot reach it through a name of its own), and takes a play or a stop only as JSON (a form of
-another site cannot post one). Bad input gets 400 and one line, the command line's words; a failure of
+can be read through it. Bound to a loopback address it answers only to the loopback's names (a page of
+another site cannot reach it through a name of its own), and it takes a play or a stop only as JSON (a
+form of another site cannot post one). Bad input gets 400 and one line, the command line's words; a failure of
 the server 500, one line on the page and one in the terminal, never a traceback.
 """
 
