@@ -89,6 +89,7 @@ def serving(tmp_path_factory) -> Iterator[Serving]:
 @pytest.fixture
 def page(browser, serving) -> Iterator:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(WAIT)  # a loaded machine: no step of Playwright's own gives up at its 30 s
     p = context.new_page()
     requests: list[str] = []
     p.on("request", lambda request: requests.append(request.url))
