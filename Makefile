@@ -116,9 +116,9 @@ $(BROWSER_INSTALLED): $(INSTALLED) pyproject.toml
 	touch $(BROWSER_INSTALLED)
 
 # Playwright drives Debian's Chromium (apt-get install chromium): its own browser download cannot run here.
-# SIMKIT_SCREENSHOTS=1 writes the explorer's screenshots into docs/images/.
-test-browser: docs $(BROWSER_INSTALLED)  ## the explorer in a real browser, from file://: no request out, numbers, permalinks
-	$(PY) -m pytest -q -m browser tests/test_explorer_browser.py
+# SIMKIT_SCREENSHOTS=1 writes the explorer's and the live page's screenshots into docs/images/.
+test-browser: docs $(BROWSER_INSTALLED)  ## the explorer from file:// and simkit serve's live page, in a real browser
+	$(PY) -m pytest -q -m browser tests/test_explorer_browser.py tests/test_serve_browser.py
 
 bench: $(INSTALLED)  ## throughput and memory benchmarks, printed (docs/guide/performance.md holds the latest)
 	$(PY) benchmarks/bench.py

@@ -26,6 +26,7 @@ COMMANDS = {
     "fair": "simkit.commands.fair:fair",
     "card": "simkit.commands.card:card",
     "replay": "simkit.commands.replay:replay",
+    "serve": "simkit.commands.serve:serve",
 }
 """Each command, in the order `simkit --help` lists them: its name -> "module:function" of its body."""
 

@@ -56,9 +56,7 @@ def fair(
     sits at the margin, whatever look it stops at (simkit.analysis.sequential)."""
     import json as json_module
 
-    from simkit.game.options import flags_text
     from simkit.game.play import set_threads
-    from simkit.presentation.render import pp
     from simkit.running.runner import RunSpec
     from simkit.studies import fair as fr
 
@@ -75,27 +73,11 @@ def fair(
         fr.claim(folder, the_plan)
         talk = not quiet and output_format == "text"
         m = 100 * the_plan.design.margin
-        words = ["simkit fair", f"--players {rules.players} --teams {rules.teams}", flags_text(rules.changed())]
-        words += [f"--policy {policy}", f"--margin {m:g}"]
-        words += [f"--seed {seed}"] if seed != defaults.SEED else []
-        words += [f"--max-games {max_games}"] if max_games is not None else []
-        words += [f"--out {out}"] if out is not None else []
-        command = " ".join(w for w in words if w)
+        command = fr.command(the_plan, policy, defaults.SEED, max_games, out)
 
         def said(k) -> None:
-            if not talk:
-                return
-            gap = (
-                f"; largest gap {pp(k.max_gap, k.max_gap_low, k.max_gap_high, digits=2)}"
-                if k.max_gap is not None
-                else ""
-            )
-            word = {"continue": "go on", "fair": "fair", "not fair": "not fair"}[k.verdict]
-            out_console.print(
-                f"look {k.look} of {len(the_plan.looks)}: {k.games:,} games, edge "
-                f"{pp(k.advantage, k.low, k.high, digits=2)} (margin ±{m:g} pp){gap}: {word}",
-                highlight=False,
-            )
+            if talk:
+                out_console.print(fr.look_line(the_plan, k), highlight=False)
 
         if talk:
             out_console.print(

@@ -17,10 +17,10 @@ else:
 
 
 def compiling_text(lineup: str, where: str = "") -> str:
-    """What the compile notice says: the line-up, first run only, its players' compile estimate."""
-    from simkit.running.runner import compile_estimate
+    """What the compile notice says (simkit.running.runner.compile_notice)."""
+    from simkit.running.runner import compile_notice
 
-    return f"compiling the kernels for {lineup}{where} (first run only, about {compile_estimate(lineup)} s)"
+    return compile_notice(lineup, where)
 
 
 def progress_display(console: Console | None = None):
@@ -88,7 +88,9 @@ class TerminalEvents(_RunEvents):
         if self.compile_task is not None:
             self.bar.remove_task(self.compile_task)
             self.compile_task = None
-        self.bar.console.print(f"compiled in {seconds:.0f} s; they are cached for later runs", highlight=False)
+        from simkit.running.runner import compiled_notice
+
+        self.bar.console.print(compiled_notice(seconds), highlight=False)
 
     def playing(self) -> None:
         if self.t0 is None:  # the first run of a study: the rate counts from here

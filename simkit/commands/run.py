@@ -16,8 +16,6 @@ from simkit.commands.report import print_report
 from simkit.commands.stopping import say_stopped, stop_code, stop_signals, stop_word
 from simkit.game import defaults
 
-DEFAULT_RUN_OUT = Path(defaults.WORKSPACE) / "default-2p-random"
-
 
 def run(
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = defaults.GAMES,
@@ -74,10 +72,9 @@ def run(
 
 def default_out(spec) -> Path:
     """runs/default-2p-random for the default configuration, else runs/<configuration> (the workspace)."""
-    from simkit.running.runner import run_folder_name
+    from simkit.running.runner import run_folder
 
-    name = run_folder_name(spec.rules, spec.lineup, spec.seed, defaults.SEED)
-    return DEFAULT_RUN_OUT if name == "p2t2-random" else Path(defaults.WORKSPACE) / name
+    return run_folder(spec, Path(defaults.WORKSPACE), defaults.SEED)
 
 
 def _run_with_progress(run_games, out, spec, overwrite, quiet, scheduler=None):

@@ -42,14 +42,14 @@ _NAN = float("nan")
 # --------------------------------------------------------------------------- data renderers
 
 
-def _json_value(value: Any) -> Any:
+def json_value(value: Any) -> Any:
     """A value made JSON-serialisable: numpy -> Python, NaN/NA -> None, recursively."""
     if isinstance(value, dict):
-        return {str(k): _json_value(v) for k, v in value.items()}
+        return {str(k): json_value(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
+        return [json_value(v) for v in value]
     if isinstance(value, pd.DataFrame):
-        return [_json_value(r) for r in value.to_dict(orient="records")]
+        return [json_value(r) for r in value.to_dict(orient="records")]
     value = plain_value(value)
     if value is None or value is pd.NA:
         return None
@@ -63,7 +63,7 @@ def to_records(summaries: Iterable[Summary]) -> list[dict[str, Any]]:
     out = []
     for s in summaries:
         out.append(
-            _json_value(
+            json_value(
                 {
                     "config": s.config,
                     "games": s.games,

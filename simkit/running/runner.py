@@ -95,6 +95,16 @@ def compile_estimate(lineup_spec: str) -> int:
     return sum(left.values())
 
 
+def compile_notice(lineup_spec: str, where: str = "") -> str:
+    """What the compile notice says: the line-up, first run only, its players' compile estimate."""
+    return f"compiling the kernels for {lineup_spec}{where} (first run only, about {compile_estimate(lineup_spec)} s)"
+
+
+def compiled_notice(seconds: float) -> str:
+    """What the compile notice becomes once the kernels are compiled."""
+    return f"compiled in {seconds:.0f} s; they are cached for later runs"
+
+
 def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) -> str:
     """A directory name made of a run's configuration: 'p4t2-random', 'p2t2-greedy+random-swap-s7'.
 
@@ -118,6 +128,16 @@ def run_folder_name(rules: Rules, lineup: Lineup, seed: int, default_seed: int) 
     if seed != default_seed:
         parts.append(f"s{seed}")
     return "-".join(parts)
+
+
+DEFAULT_FOLDER = "default-2p-random"  # the default configuration's folder (simkit run with no option)
+
+
+def run_folder(spec: RunSpec, workspace: Path, default_seed: int) -> Path:
+    """Where a run of `spec` goes in `workspace` when no --out names a folder: workspace/default-2p-random for
+    the default configuration, else workspace/<run_folder_name> (simkit run's and simkit serve's folder)."""
+    name = run_folder_name(spec.rules, spec.lineup, spec.seed, default_seed)
+    return Path(workspace) / (DEFAULT_FOLDER if name == "p2t2-random" else name)
 
 
 @dataclass(frozen=True)

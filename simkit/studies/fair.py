@@ -30,6 +30,7 @@ import pandas as pd
 
 from simkit.analysis.sequential import ALPHA, NOT_FAIR_ERROR, Design, Look, look
 from simkit.files.atomic import replacing
+from simkit.game.options import flags_text
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
 from simkit.presentation.render import pp
@@ -165,17 +166,11 @@ def test(
     check_out(out)
     claim(out, p)
     cap = p.looks[-1] if max_games is None else max_games
-    taken: list[Look] = []
     games = out / GAMES
     game, winner = on_disk(games)
-    for n in p.looks:  # the looks already played, replayed from the disk
-        wins = wins_at(game, winner, p.rules.teams, n)
-        if wins is None:
-            break
-        taken.append(look(p.design, len(taken) + 1, wins, n))
-        on_look(taken[-1])
-        if taken[-1].verdict != "continue":
-            return Outcome(taken[-1].verdict, taken[-1], taken, None)
+    taken, decided = replay(p, lambda n: wins_at(game, winner, p.rules.teams, n), on_look)
+    if decided is not None:
+        return decided
     for k in range(len(taken) + 1, len(p.looks) + 1):
         n = p.looks[k - 1]
         if n > cap:
@@ -191,6 +186,44 @@ def test(
         if taken[-1].verdict != "continue":
             return Outcome(taken[-1].verdict, taken[-1], taken, None)
     return Outcome("undecided", taken[-1] if taken else None, taken, None)
+
+
+def replay(
+    p: Plan, wins_of: Callable[[int], np.ndarray | None], on_look: Callable[[Look], None] = lambda _: None
+) -> tuple[list[Look], Outcome | None]:
+    """The looks whose games are all played, in order, until one decides: (the looks taken, the outcome if one
+    decided, else None). wins_of(n): (teams,) games won among games 0..n-1, None when not all are played."""
+    taken: list[Look] = []
+    for n in p.looks:
+        wins = wins_of(n)
+        if wins is None:
+            break
+        taken.append(look(p.design, len(taken) + 1, wins, n))
+        on_look(taken[-1])
+        if taken[-1].verdict != "continue":
+            return taken, Outcome(taken[-1].verdict, taken[-1], taken, None)
+    return taken, None
+
+
+def look_line(p: Plan, k: Look) -> str:
+    """A look in one line: 'look 2 of 8: 28,000 games, edge +2.41 pp [+0.95, +3.87] (margin ±0.5 pp): go on'."""
+    m = 100 * p.design.margin
+    gap = f"; largest gap {pp(k.max_gap, k.max_gap_low, k.max_gap_high, digits=2)}" if k.max_gap is not None else ""
+    word = {"continue": "go on", "fair": "fair", "not fair": "not fair"}[k.verdict]
+    return (
+        f"look {k.look} of {len(p.looks)}: {k.games:,} games, edge {pp(k.advantage, k.low, k.high, digits=2)} "
+        f"(margin ±{m:g} pp){gap}: {word}"
+    )
+
+
+def command(p: Plan, policy: str, default_seed: int, max_games: int | None = None, out: Path | None = None) -> str:
+    """The `simkit fair` command of a plan: 'simkit fair --players 2 --teams 2 --policy random --margin 0.5'."""
+    words = ["simkit fair", f"--players {p.rules.players} --teams {p.rules.teams}", flags_text(p.rules.changed())]
+    words += [f"--policy {policy}", f"--margin {100 * p.design.margin:g}"]
+    words += [f"--seed {p.seed}"] if p.seed != default_seed else []
+    words += [f"--max-games {max_games}"] if max_games is not None else []
+    words += [f"--out {out}"] if out is not None else []
+    return " ".join(w for w in words if w)
 
 
 @dataclass(frozen=True)
@@ -273,8 +306,8 @@ def _beside(p: Plan, k: Look, w: Without | None) -> str:
     return f"{said}: {what}."
 
 
-def _why_wide(p: Plan, k: Look) -> str:
-    """What the interval is, in plain words, and what each verdict risks."""
+def why_wide(p: Plan, k: Look) -> str:
+    """What look k's interval is, in plain words, and what each verdict risks (the test's declared errors)."""
     teams = p.rules.teams
     three = ", as at three teams team 0's edge and each gap can say so" if teams == 3 else ""
     return (
@@ -290,7 +323,6 @@ def sentence(p: Plan, o: Outcome, command: str, without: Without | None | bool =
     """The verdict in one sentence with its interval and games; the edge without the rule beside it (without:
     True, read from the published studies by without_rule; None or False: not published); what the interval
     is, in plain words; then the command that gave it."""
-    m = f"±{100 * p.design.margin:g} pp"
     k = o.last
     if k is None:
         return (
@@ -298,6 +330,14 @@ def sentence(p: Plan, o: Outcome, command: str, without: Without | None | bool =
             f"\n{command}"
         )
     w = without_rule(p.rules, p.lineup) if without is True else without or None
+    return f"{verdict(p, o)}\n{_beside(p, k, w)}\n{why_wide(p, k)}\n{command}"
+
+
+def verdict(p: Plan, o: Outcome) -> str:
+    """The verdict of an outcome with a look taken, in one sentence with its interval and games."""
+    m = f"±{100 * p.design.margin:g} pp"
+    k = o.last
+    assert k is not None, "a verdict needs a look"
     edge = f"team 0's edge {pp(k.advantage, k.low, k.high, digits=2)}"
     if k.max_gap is not None:
         edge += f", the largest gap between two teams {pp(k.max_gap, k.max_gap_low, k.max_gap_high, digits=2)}"
@@ -313,7 +353,7 @@ def sentence(p: Plan, o: Outcome, command: str, without: Without | None | bool =
         )
     else:
         text = f"Undecided after every look of the design: {edge}; {over}. The edge lies too near the margin."
-    return f"{text}\n{_beside(p, k, w)}\n{_why_wide(p, k)}\n{command}"
+    return text
 
 
 def as_json(p: Plan, o: Outcome, command: str) -> dict:
