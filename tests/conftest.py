@@ -1,9 +1,10 @@
 """Settings for the whole test suite: the day-to-day tier's files, and the order the workers take the tests in.
 
-The tests' durations are kept in tests/durations.json (`make durations` measures them; a test missing from it counts
-as DEFAULT_SECONDS). On pytest-xdist's workers the tests are ordered longest first, a group (its xdist_group) as
-one unit of its tests' total, so that no worker is left with a long test while the other waits; the Makefile turns
-xdist's own reordering off (`--no-loadscope-reorder`) so that this order holds.
+The tests' durations are kept in tests/durations.json (`make durations` measures them; it keeps those of
+KEPT_SECONDS or more, and a test missing from it counts as DEFAULT_SECONDS). On pytest-xdist's workers the
+tests are ordered longest first, a group (its xdist_group) as one unit of its tests' total, so that no
+worker is left with a long test while the other waits; the Makefile turns xdist's own reordering off
+(`--no-loadscope-reorder`) so that this order holds.
 """
 
 import json
@@ -33,7 +34,8 @@ QUICK = {
 }
 
 DURATIONS = Path(__file__).with_name("durations.json")  # test id -> seconds (setup, call and teardown)
-DEFAULT_SECONDS = 0.5
+DEFAULT_SECONDS = 0.1
+KEPT_SECONDS = 0.25
 
 
 def pytest_addoption(parser) -> None:
@@ -83,6 +85,7 @@ class Durations:
     def pytest_sessionfinish(self) -> None:
         old = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
         merged = {**old, **{k: round(v, 2) for k, v in self.seconds.items()}}
+        merged = {k: v for k, v in merged.items() if v >= KEPT_SECONDS}
         tmp = DURATIONS.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(dict(sorted(merged.items())), indent=0) + "\n", encoding="utf-8")
         tmp.replace(DURATIONS)
