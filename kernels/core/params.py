@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -137,7 +138,7 @@ class Layout:
         names = [p.name for p in self.params]
         assert len(set(names)) == len(names), "a parameter named twice in a layout"
 
-    @property
+    @cached_property
     def params(self) -> tuple[Param, ...]:
         """Every parameter of the row in row order, named with its block's prefix."""
         return tuple(replace(p, name=prefix + p.name) for _, block, prefix in self.parts for p in block.params)
@@ -146,7 +147,7 @@ class Layout:
     def width(self) -> int:
         return sum(block.width for _, block, _ in self.parts)
 
-    @property
+    @cached_property
     def at(self):
         """Each label's start and each parameter's offset in the row, by name (a NamedTuple)."""
         fields, start = {}, 0

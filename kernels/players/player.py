@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -69,7 +70,7 @@ class Player:
     instead: str = ""
     arena: Callable | None = None  # (its seats' parameter rows) -> the search nodes its spare arrays need
 
-    @property
+    @cached_property
     def settable(self) -> dict[str, Param]:
         """The parameters a spec may name, by name (a fixed setting of the row is not one), in row order."""
         return {p.name: p for p in self.layout.params if not p.fixed}
