@@ -70,8 +70,8 @@ ACTION_NAMES = ("place", "remove", "pass")
 # The State: one game's mutable data, one record (kernels.core.record); see docs/ENGINE.md.
 STATE_FIELDS = (
     ("rng", np.uint64, (1,)),  # the game's splitmix64 state
-    ("pile", np.int64, (DECK_SIZE,)),  # the draw pile: cards pile[ctr[PILE_POS]:ctr[PILE_N]]
-    ("discard", np.int64, (DECK_SIZE,)),  # discards in the order discarded: discard[:ctr[DISCARD_N]]
+    ("pile", np.int64, (DECK_SIZE,)),  # the draw pile: cards pile[ctr.pile_pos:ctr.pile_n]
+    ("discard", np.int64, (DECK_SIZE,)),  # discards in the order discarded: discard[:ctr.discard_n]
     ("held", np.uint64, (MAX_PLAYERS,)),  # the set of card codes in each seat's hand (bit = code)
     ("count", np.int64, (MAX_PLAYERS, N_CODES)),  # copies of each code in each hand (0, 1 or 2)
     ("hand_n", np.int64, (MAX_PLAYERS,)),  # cards in each hand
