@@ -39,19 +39,6 @@ def test_the_docs_players_table_is_the_table():
     assert found and found.group(1) == markdown_table(rated())
 
 
-def test_the_docs_tables_of_parameters_are_the_layouts():
-    """Each player's table of parameters on the players page is simkit.game.players.parameters_table()."""
-    text = PLAYERS_PAGE.read_text(encoding="utf-8")
-    for name, kind in players.PLAYERS.items():
-        found = re.search(
-            rf"<!-- parameters of {re.escape(name)}: simkit.game.players.parameters_table -->\n(.*?)"
-            r"<!-- end of parameters -->",
-            text,
-            re.S,
-        )
-        assert found and found.group(1) == players.parameters_table(kind), name
-
-
 def test_the_readme_quotes_the_measured_compile_estimates():
     """The README's first compile of random and greedy play is what the compile notice says: the game
     loop's, then the game loop's and greedy's decision's (benchmarks/compile_estimates.py)."""
