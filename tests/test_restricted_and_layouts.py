@@ -27,6 +27,11 @@ def test_restricted_play_shifts_each_seat_and_averages_the_seats(tmp_path):
     assert never["shift"] < 0  # forgoing a card costs its team at 400 games a seat
     text = (tmp_path / "summary.md").read_text()
     assert "## What each card is worth and where" in text and "restricted.png" in text
+    opening = text.split("\n## ")[1]  # the summary opens with what each card is worth, every figure with its interval
+    assert opening.startswith("What each card is worth and where")
+    for change in restricted.CHANGES:
+        assert f"- **{change}**: greedy from " in opening
+    assert opening.count("Beyond a card's place in the hand") == len(restricted.JACKS)
 
 
 def test_restricted_play_refuses_a_line_up_of_two_players(tmp_path):

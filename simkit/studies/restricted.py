@@ -18,8 +18,6 @@ card's place in the hand: its use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pandas as pd
 import scipy.stats as sp
 
@@ -41,9 +39,6 @@ from simkit.studies.kind import (
 )
 from simkit.studies.options import StudyError
 from simkit.studies.summary import summary_frame, what_changes
-
-if TYPE_CHECKING:
-    pass
 
 RESTRICTIONS: tuple[tuple[str, str], ...] = (
     ("no one-eyed Jack", "one_eyed=never"),
@@ -171,31 +166,53 @@ def key_table(w: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+JACKS = ("no one-eyed Jack", "no two-eyed Jack")
+"""The restrictions that keep a card in the hand, measured against a card's place there (SHORT)."""
+
+
 def card_words(w: pd.DataFrame) -> str:
-    """What each card is worth and where: for each player, the Jacks' worth beside a hand one card short at
-    the study's smallest and largest tables, every figure with its interval."""
-    lines = ["## What each card is worth and where\n"]
-    at = w.set_index(["policies", "players", "teams", "change"])
+    """What each card is worth and where: for each use forgone and each player, its smallest and largest
+    shift over the tables (each with its interval and table), and for the Jacks the tables where the shift
+    lies beyond a hand one card short's, the card's place in the hand."""
+    lines = [
+        "## What each card is worth and where\n",
+        "Each figure is the shift of the restricted team's share of the decided games, forgoing a use of its "
+        "cards against the same player unrestricted on the same deals, with its 95% interval; the key table "
+        "below gives every table.\n",
+    ]
 
-    def said(player: str, table: tuple[int, int], change: str) -> str:
-        r = at.loc[(player, *table, change)]
-        return pp(r["shift"], r["low"], r["high"], digits=2)
+    def one(r) -> str:
+        return f"{pp(r['shift'], r['low'], r['high'], digits=2)} ({int(r['players'])}p/{int(r['teams'])}t)"
 
-    for player, part in w.groupby("policies", sort=False):
-        for table in sorted({(int(p), int(t)) for p, t in zip(part["players"], part["teams"])}):
-            worth = {change: said(player, table, change) for change in CHANGES}
-            lines.append(
-                f"- {player} at {table[0]}p/{table[1]}t: never playing a one-eyed Jack shifts the restricted team's "
-                f"share of the decided games by {worth['no one-eyed Jack']}, never a two-eyed one by "
-                f"{worth['no two-eyed Jack']}, two-eyed Jacks only to complete by "
-                f"{worth['two-eyed Jacks only to complete a sequence']}; a hand one card short all game, the most a "
-                f"held card's place can cost, by {worth[SHORT]}; no blocking {worth['no blocking']}, no dead-card "
-                f"swap {worth['no dead-card swap']}, corners not counted {worth['corners not counted']}."
+    for change in CHANGES:
+        rows = w[w["change"] == change]
+        parts = []
+        for player, part in rows.groupby("policies", sort=False):
+            ordered = part.sort_values("shift")
+            parts.append(f"{player} from {one(ordered.iloc[0])} to {one(ordered.iloc[-1])}")
+        line = f"- **{change}**: " + "; ".join(parts) + "."
+        if change in JACKS:
+            beyond = []
+            for player, part in rows.groupby("policies", sort=False):
+                short = w[(w["change"] == SHORT) & (w["policies"] == player)].set_index(["players", "teams"])
+                tables = [
+                    f"{int(r.players)}p/{int(r.teams)}t"
+                    for r in part.itertuples()
+                    if r.high < short.loc[(r.players, r.teams), "low"]
+                ]
+                beyond.append(
+                    f"{player} at {len(tables)} of {len(part)} tables" + (f" ({', '.join(tables)})" if tables else "")
+                )
+            line += (
+                " Beyond a card's place in the hand (below a hand one card short's interval): "
+                + "; ".join(beyond)
+                + "."
             )
+        lines.append(line)
     lines.append(
         "\nA Jack never played takes a place in the hand from the turn it is drawn; a hand one card short all game "
-        "bounds what that place costs. Where a Jack's shift is beyond the one-card-short interval, the rest is the "
-        "card's use.\n"
+        "is the most that place can cost. Where a Jack's shift lies beyond the one-card-short interval, the rest is "
+        "the card's use; elsewhere the two cannot be told apart here.\n"
     )
     return "\n".join(lines)
 
@@ -211,8 +228,9 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         terminal=key_table(w)[["table", "player", "forgone", "worth, the restricted team's share [95% CI]"]],
         terminal_note="worth: the restricted team's share of the decided games minus the unrestricted "
         "player's at the same seats and deals, averaged over the seats, 95% CI",
-        sections=[card_words(w)],
-        headline=what_changes(w, "the restricted team's share of the decided games, forgoing a use of its cards"),
+        headline=card_words(w)
+        + "\n"
+        + what_changes(w, "the restricted team's share of the decided games, forgoing a use of its cards"),
         notes=[
             "Each seat's shift: the restricted team's share of the decided games minus the unrestricted "
             "reference's for that team, the same games of the study's seed (paired, delta method; seats.csv). A "
