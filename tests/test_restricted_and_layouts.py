@@ -22,7 +22,7 @@ def test_restricted_play_shifts_each_seat_and_averages_the_seats(tmp_path):
     for r in worths.itertuples():
         part = seats[seats["change"] == r.change]
         assert r.shift == pytest.approx(part["shift"].mean(), abs=1e-5)  # the CSVs keep six figures
-        assert r.low == pytest.approx(part["low"].mean(), abs=1e-5)
+        assert r.shift_low == pytest.approx(part["shift_low"].mean(), abs=1e-5)
     never = worths.set_index("change").loc["no one-eyed Jack"]
     assert never["shift"] < 0  # forgoing a card costs its team at 400 games a seat
     text = (tmp_path / "summary.md").read_text()

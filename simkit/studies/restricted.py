@@ -114,8 +114,8 @@ def seat_shifts(configs: list[Config], results: Results) -> pd.DataFrame:
                 "restricted_team": team,
                 "games": a.games,
                 "shift": s.estimate.value,
-                "low": s.estimate.low,
-                "high": s.estimate.high,
+                "shift_low": s.estimate.low,
+                "shift_high": s.estimate.high,
                 "correlation": s.correlation,
                 "p": s.p_value,
             }
@@ -131,7 +131,7 @@ def worths(seats: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, part in seats.groupby(keys, sort=False):
         value = float(part["shift"].mean())
-        low, high = float(part["low"].mean()), float(part["high"].mean())
+        low, high = float(part["shift_low"].mean()), float(part["shift_high"].mean())
         se = (high - low) / (2 * stats.Z)
         p = float(2 * sp.norm.sf(abs(value) / se)) if se > 0 else float("nan")
         rows.append(
@@ -139,8 +139,8 @@ def worths(seats: pd.DataFrame) -> pd.DataFrame:
                 **dict(zip(keys, key)),
                 "games": int(part["games"].min()),
                 "shift": value,
-                "low": low,
-                "high": high,
+                "shift_low": low,
+                "shift_high": high,
                 "p": p,
             }
         )
@@ -148,6 +148,11 @@ def worths(seats: pd.DataFrame) -> pd.DataFrame:
     if len(frame):
         frame["p_holm"] = stats.holm(frame["p"])
     return frame
+
+
+def shifts_view(w: pd.DataFrame) -> pd.DataFrame:
+    """The worths as the shared shift helpers read them (summary.what_changes, plots.shift_grid): `low`, `high`."""
+    return w.rename(columns={"shift_low": "low", "shift_high": "high"})
 
 
 def key_table(w: pd.DataFrame) -> pd.DataFrame:
@@ -158,7 +163,7 @@ def key_table(w: pd.DataFrame) -> pd.DataFrame:
                 "player": r.policies,
                 "forgone": r.change,
                 "games per seat": count(r.games),
-                "worth, the restricted team's share [95% CI]": pp(r.shift, r.low, r.high, digits=2),
+                "worth, the restricted team's share [95% CI]": pp(r.shift, r.shift_low, r.shift_high, digits=2),
                 "p (Holm)": format_p_value(r.p_holm),
             }
             for r in w.itertuples()
@@ -182,7 +187,7 @@ def card_words(w: pd.DataFrame) -> str:
     ]
 
     def one(r) -> str:
-        return f"{pp(r['shift'], r['low'], r['high'], digits=2)} ({int(r['players'])}p/{int(r['teams'])}t)"
+        return f"{pp(r['shift'], r['shift_low'], r['shift_high'], digits=2)} ({int(r['players'])}p/{int(r['teams'])}t)"
 
     for change in CHANGES:
         rows = w[w["change"] == change]
@@ -198,7 +203,7 @@ def card_words(w: pd.DataFrame) -> str:
                 tables = [
                     f"{int(r.players)}p/{int(r.teams)}t"
                     for r in part.itertuples()
-                    if r.high < short.loc[(r.players, r.teams), "low"]
+                    if r.shift_high < short.loc[(r.players, r.teams), "shift_low"]
                 ]
                 beyond.append(
                     f"{player} at {len(tables)} of {len(part)} tables" + (f" ({', '.join(tables)})" if tables else "")
@@ -230,7 +235,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
         "player's at the same seats and deals, averaged over the seats, 95% CI",
         headline=card_words(w)
         + "\n"
-        + what_changes(w, "the restricted team's share of the decided games, forgoing a use of its cards"),
+        + what_changes(shifts_view(w), "the restricted team's share of the decided games, forgoing a use of its cards"),
         notes=[
             "Each seat's shift: the restricted team's share of the decided games minus the unrestricted "
             "reference's for that team, the same games of the study's seed (paired, delta method; seats.csv). A "
@@ -244,7 +249,7 @@ def tables(study: Study, configs: list[Config], results: Results) -> Tables:
 def figures(t: Tables) -> dict:
     return {
         "restricted.png": plots.shift_grid(
-            t.extra["worths"],
+            shifts_view(t.extra["worths"]),
             "restricted team's share of decided games",
             "What each use of the cards is worth: the player forgoing it against itself, on the same deals",
         )
