@@ -77,7 +77,8 @@ class Source:
     """A table of a study's directory as the explorer's rows. `change` and `lineup`: format strings over the
     file's columns, an empty cell '' (`change` may be a function of the cells instead); `verdict`: a yes-or-no
     column; `level`: the column of the one-sided error that sets the intervals (confidence 1 - 2 x level), else
-    95%; `one_run`: whether a row is one configuration's games (a shift compares two)."""
+    95%; `one_run`: whether a row is one configuration's games (a shift compares two); `rows`: the rows with
+    that value in that column (a file whose rows differ in unit, one source each)."""
 
     file: str
     title: str
@@ -87,6 +88,7 @@ class Source:
     verdict: str = ""
     level: str = ""
     one_run: bool = True
+    rows: tuple[str, str] | None = None  # (column, value): the file's rows this source shows, else all
 
 
 CONFIGURATIONS = "configurations"
@@ -140,6 +142,51 @@ SOURCES: dict[str, tuple[Source, ...]] = {
             (Measure("rating (Elo points)", "rating", "Elo"),),
             "{policy}",
             one_run=False,
+        ),
+    ),
+    "restricted": (
+        Source(
+            "summary.csv",
+            CONFIGURATIONS,
+            lambda c: c["label"] + (f" (team {c['restricted_team']})" if c["restricted_team"] != "-1" else ""),
+            SUMMARY,
+            "{player}",
+        ),
+        Source(
+            "worths.csv",
+            "worths",
+            "{change}",
+            (Measure("shift of the restricted team's share of the decided games", "shift", holm="p_holm"),),
+            one_run=False,
+        ),
+        Source(
+            "seats.csv",
+            "each team restricted",
+            "{change}, team {restricted_team} restricted",
+            (Measure("shift of the restricted team's share of the decided games", "shift"),),
+            one_run=False,
+        ),
+    ),
+    "layouts": (
+        Source("summary.csv", CONFIGURATIONS, "{label}", SUMMARY),
+        *(
+            Source(
+                "spreads.csv",
+                f"between layouts: {what}",
+                "the official board among the random layouts",
+                (
+                    Measure("the official board", "official", unit, signed=unit == "pp"),
+                    Measure("sd between the random layouts", "tau", unit, holm="p_holm", signed=False),
+                    Measure("official minus the random layouts' mean", "official_minus_random", unit),
+                ),
+                one_run=False,
+                rows=("measure", measure),
+            )
+            for measure, what, unit in (
+                ("edge", "team 0's advantage", "pp"),
+                ("turns", "game length", "turns"),
+                ("stalemates", "stalemates", "pp"),
+            )
         ),
     ),
     "compensation": (
@@ -307,6 +354,8 @@ def study_page(folder: Path) -> StudyPage:
     tables = sorted({(int(p), int(t)) for p, t in zip(summary["players"], summary["teams"])})
     for s, source in enumerate(src for src in SOURCES[kind] if (folder / src.file).exists()):
         frame = summary if source.file == "summary.csv" else pd.read_csv(folder / source.file)
+        if source.rows is not None:
+            frame = frame[frame[source.rows[0]].astype(str) == source.rows[1]]
         shown = [m for m in source.measures if m.column in frame.columns]  # a table older than a measure lacks it
         measures = [[m.name, m.unit, m.signed] for m in shown]
         page.sources.append(
@@ -330,7 +379,8 @@ def study_page(folder: Path) -> StudyPage:
                 entry["verdict"] = bool(row[source.verdict])
             where = {**cells, "lineup": entry["lineup"], "players": players, "teams": teams}
             entry["commands"] = [i for i, p in enumerate(plays) if p.play(where)]
-            run = _command_for(cells, runs) if source.one_run else None
+            played = {**cells, "policies": texts.get("policies", cells["policies"])}  # the line-up that played it
+            run = _command_for(played, runs) if source.one_run else None
             if run is not None:
                 entry["run"] = run
             page.rows.append(entry)
