@@ -75,6 +75,8 @@ results: $(INSTALLED)  ## every published study and run of results/ (results/REA
 	$(VENV)/bin/simkit study hand-size --out results/hand-size --quiet
 	$(VENV)/bin/simkit study teams --out results/teams --quiet
 	$(VENV)/bin/simkit study variants --out results/variants --quiet
+	$(VENV)/bin/simkit study restricted --out results/restricted --quiet
+	$(VENV)/bin/simkit study layouts --out results/layouts --quiet
 	$(VENV)/bin/simkit study skill --out results/skill --quiet
 	$(VENV)/bin/simkit study compensation --out results/compensation --quiet
 	$(VENV)/bin/simkit study compensation --policy swift --out results/compensation --quiet --players 2 --teams 2 --family late_card --check lookahead

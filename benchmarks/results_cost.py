@@ -35,7 +35,17 @@ from simkit.game.rules import Rules
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 # The studies `make results` plays, in its order (results/confirmation is kept as published, never replayed).
-STUDIES = ["first-player", "hand-size", "teams", "variants", "skill", "compensation", "confirmation-2"]
+STUDIES = [
+    "first-player",
+    "hand-size",
+    "teams",
+    "variants",
+    "restricted",
+    "layouts",
+    "skill",
+    "compensation",
+    "confirmation-2",
+]
 # The single runs of `make results`: (name, line-up, games), each at 2 players with the default rules.
 RUNS = [
     ("default-2p-random", "random", 1_000_000),
