@@ -243,7 +243,7 @@ def answer(s: pd.DataFrame) -> str:
         outside = part[(part["official_minus_random_low"] > 0) | (part["official_minus_random_high"] < 0)]
         lines.append(
             f"  The official board differs from the random layouts' mean at {len(outside)} of {len(part)} "
-            "(its 95% interval excluding 0)."
+            f"(its 95% interval excluding 0; about {0.05 * len(part):.0f} expected by chance where it does not)."
         )
     checks = s[(s["mirror_minus_official_low"] > 0) | (s["mirror_minus_official_high"] < 0)]
     lines.append(
