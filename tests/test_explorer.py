@@ -27,7 +27,8 @@ def data() -> dict:
 
 def test_every_published_study_is_in_the_explorer_with_every_row_of_its_tables(data):
     """Each study's folder (a study.json) is a study of the explorer, and each of its kind's tables gives one
-    row per line (of the lines its source shows, for a file split by unit); a row's change is one of a kind at its table, line-up and table of the study."""
+    row per line (of the lines its source shows, for a file split by unit); a row's change is one of a kind at
+    its table, line-up and table of the study."""
     folders = study_folders(RESULTS)
     assert [s["name"] for s in data["studies"]] == [f.name for f in folders]
     assert {"first-player", "hand-size", "teams", "variants", "skill", "compensation", "confirmation-2"} <= {
