@@ -44,6 +44,7 @@ format: $(INSTALLED)  ## ruff format: lay the code out as make lint expects
 test: $(INSTALLED)  ## the whole suite, then its kernel checks again with bounds checks (test-boundscheck)
 	$(PY) -m tests.warm --tier all --boundscheck-cache "$(BOUNDSCHECK_CACHE)" --jobs $(JOBS)
 	$(PYTEST) -m "not browser" --durations=15
+	$(PY) -m pytest -q -p no:xdist docs  # the docs' examples: each page's in order, in one process
 	$(MAKE) --no-print-directory test-boundscheck
 
 durations: $(INSTALLED)  ## measure every test's duration into tests/durations.json (the order the workers take them in)

@@ -64,10 +64,14 @@ def longest_first(items, seconds: dict[str, float]) -> list:
     return sorted(items, key=lambda it: (-totals[unit_of(it)], first[unit_of(it)]))
 
 
+def pytest_itemcollected(item) -> None:
+    """The quick tier's mark, on each test of its files (before -m selects)."""
+    if item.path.name in QUICK:
+        item.add_marker(pytest.mark.quick)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist has named each test's group in its id
 def pytest_collection_modifyitems(config, items) -> None:
-    for item in items:
-        if item.path.name in QUICK:
-            item.add_marker(pytest.mark.quick)
     if hasattr(config, "workerinput") and DURATIONS.exists():
         items[:] = longest_first(items, json.loads(DURATIONS.read_text(encoding="utf-8")))
 

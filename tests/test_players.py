@@ -10,6 +10,7 @@ from simkit.game import players
 from simkit.game.play import GAME_LOOP
 from simkit.game.players import Lineup, markdown_table
 from simkit.game.rules import Rules
+from simkit.kernels.core.turn import RANDOM
 from simkit.kernels.players.dispatch import PLAYERS, decision, decisions
 from simkit.kernels.players.player import HEAVY, LIGHT
 from simkit.running.runner import compile_estimate, compile_seconds, default_chunk_size
@@ -61,7 +62,9 @@ def test_the_skill_study_plays_the_players_it_declares_and_the_decisions_read_th
     ordered as its published ratings; a line-up's decisions hold each player's entry by id."""
     assert list(SKILL_POLICIES) == rated()
     for p in PLAYERS:
-        assert decisions([p.id])[p.id] is decision(p.id)
+        if p.id != RANDOM:  # random alone has no decisions: its game loop plays it directly
+            assert decisions([p.id])[p.id] is decision(p.id)
+    assert decisions([RANDOM, 1])[RANDOM] is decision(RANDOM)
 
 
 def test_costs_give_the_runs_chunks_the_studies_games_and_the_compile_notice(monkeypatch):

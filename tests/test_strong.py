@@ -38,19 +38,20 @@ CHEAP_RICH = "ismcts-rich:iterations=24:width=3:reply=2:horizon=1"
 
 
 def test_every_lineup_plays_the_decisions_of_its_players_one_type_for_all():
-    """Every line-up's decisions are one tuple type, holding each of its players' decisions by kernel id and
-    random's in the other slots."""
+    """Every line-up's decisions but random alone's are one tuple type, holding each of its players' decisions
+    by kernel id and random's in the other slots; random alone has none (its own game loop, no pointer)."""
     from numba import typeof
 
     from simkit.kernels.players.dispatch import BY_ID, decision, decisions
 
-    specs = ["random", "greedy,random", "lookahead", "swift,lookahead", "ismcts-rich,ismcts", "fast,greedy"]
+    specs = ["greedy,random", "lookahead", "swift,lookahead", "ismcts-rich,ismcts", "fast,greedy"]
     made = [Lineup.parse(spec, TWO).decisions() for spec in specs]
     assert len({typeof(d) for d in made}) == 1
     for spec, each in zip(specs, made):
         ids = {PLAYERS[name.split(":")[0]].id for name in spec.split(",")}
         assert each == tuple(decision(i if i in ids else 0) for i in range(len(BY_ID)))
     assert decisions([0, 1]) == decisions([1])
+    assert Lineup.parse("random", TWO).decisions() is None and decisions([0, 0]) is None
 
 
 def test_the_search_arena_is_sized_by_the_lineup():

@@ -90,12 +90,15 @@ def decision(kernel_id: int) -> Decision:
     return compiled
 
 
-def decisions(ids) -> tuple:
-    """The decisions of a line-up of these player ids, indexed by id (random's where it holds none)."""
+def decisions(ids) -> tuple | None:
+    """The decisions of a line-up of these player ids, indexed by id (random's where it holds none); None
+    for a line-up of random alone, whose game loop calls no decision (kernels.core.turn.decide)."""
     held = {int(i) for i in np.ravel(ids)}
     unknown = held - set(BY_ID)
     if unknown:
         raise ValueError(f"unknown player ids {sorted(unknown)}; declared: {sorted(BY_ID)}")
+    if held == {RANDOM}:
+        return None
     return tuple(decision(i if i in held else RANDOM) for i in range(len(BY_ID)))
 
 

@@ -255,8 +255,8 @@ class Lineup:
                 out[r, s, : len(row)] = row
         return out
 
-    def decisions(self) -> tuple:
-        """The kernel's decisions of the line-up's players (kernels.players.dispatch.decisions)."""
+    def decisions(self) -> tuple | None:
+        """The kernel's decisions of its players (kernels.players.dispatch.decisions; None for random alone)."""
         return dispatch.decisions([p.kind.id for p in self.per_team])
 
     @property
