@@ -70,7 +70,7 @@ test-nojit: $(INSTALLED)  ## every player's games with the kernels as Python, eq
 	$(PY) -m coverage report
 
 # results/ is written here only, each command naming it with --out; without --out, simkit writes to runs/.
-results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; about 8 hours on 2 cores)
+results: $(INSTALLED)  ## every published study and run of results/ (results/README.md; about 10 hours on 2 cores)
 	$(VENV)/bin/simkit study first-player --out results/first-player --quiet
 	$(VENV)/bin/simkit study first-player --policy lookahead --out results/first-player --quiet
 	$(VENV)/bin/simkit study hand-size --out results/hand-size --quiet
