@@ -237,8 +237,9 @@ inline_kernel = partial(njit, **KERNEL_OPTIONS, forceinline=True)
 INLINE_OPTIONS = {**COMPILE_OPTIONS, "forceinline": True}
 
 
-def twin(dispatcher, name: str):
-    """A copy of `dispatcher`'s Python function named `name`, for a second dispatcher of the same code.
+def twin(dispatcher, name: str, **bound):
+    """A copy of `dispatcher`'s Python function named `name`, for a second dispatcher of the same code;
+    `bound`: globals it reads otherwise (a callee of its own, chosen while compiling).
 
     numba takes a call to a dispatcher that is still compiling for other argument types for recursion
     (numba.core.typeinfer: ``is_compiling`` -> ``types.RecursiveCall``) and calls it through a symbol
@@ -248,7 +249,8 @@ def twin(dispatcher, name: str):
     cached under its own name: ``rollout_turn = inline_kernel(twin(play_turn, "rollout_turn"))``.
     """
     f = getattr(dispatcher, "py_func", dispatcher)  # with NUMBA_DISABLE_JIT, njit gives the function itself
-    g = types.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
+    scope = {**f.__globals__, **bound} if bound else f.__globals__
+    g = types.FunctionType(f.__code__, scope, name, f.__defaults__, f.__closure__)
     g.__qualname__ = name
     g.__doc__ = f.__doc__
     g.__kwdefaults__ = f.__kwdefaults__

@@ -9,7 +9,7 @@ from ..values.leaves import FITTED, FITTED_VALUE, LEAF
 from ..values.weights import value_weights
 from .greedy import GREEDY
 from .player import HEAVY, Player
-from .rollouts import BATCH, RACE, SETTINGS, race_layout, raced_action
+from .rollouts import BATCH, FITTED_RACE, RACE, SETTINGS, race_layout
 
 LOOKAHEAD = 2
 
@@ -22,7 +22,7 @@ OWN = GREEDY.with_defaults(**OWN_WEIGHTS)  # the own greedy block of the strong 
 @kernel
 def lookahead_action(tb, cfg, st, sim, seat, team, params):
     """The lookahead's choice as (card, cell); (-1, -1) to pass."""
-    return raced_action(tb, cfg, st, sim, seat, team, params)
+    return FITTED_RACE(tb, cfg, st, sim, seat, team, params)
 
 
 @inline_kernel

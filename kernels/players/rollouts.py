@@ -51,14 +51,14 @@ its leaf, then its value weights. The kernels read it by name through ``RACE_ROW
 
 import numpy as np
 
-from ..core.jit import inline_kernel, kernel
+from ..core.jit import inline_kernel, kernel, twin
 from ..core.moves import add_to_hand
 from ..core.params import Block, Layout, Param
 from ..core.rng import next_u64, seed_stream, shuffle, shuffle_front
 from ..core.state import copy_board, lowest_bit
 from ..core.tables import N_CODES, ONE_EYED
 from ..core.turn import PASSED, RANDOM, WON, next_seat, play_move
-from ..values.leaves import LEAF, leaf_chance
+from ..values.leaves import LEAF, fitted_leaf, leaf_chance, rich_leaf
 from .greedy import GREEDY, GREEDY_ID, greedy_turn, score_actions
 
 PLAYOUT_GREEDY, PLAYOUT_RANDOM = 0, 1
@@ -393,3 +393,16 @@ def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
         params[RACE_ROW.value :],
         viewer,
     )
+
+
+def race_by(value, name: str):
+    """raced_action whose leaves are scored by `value` alone (fitted_leaf or rich_leaf), whatever the row's
+    leaf says: twins of raced_action, rollout_value and rollout, each calling the next, so that a player's
+    first run compiles its own value only (the race that reads the leaf compiles both)."""
+    scored = kernel(twin(rollout, f"rollout_{name}", leaf_chance=value))
+    valued = kernel(twin(rollout_value, f"rollout_value_{name}", rollout=scored))
+    return kernel(twin(raced_action, f"raced_action_{name}", rollout_value=valued))
+
+
+FITTED_RACE = race_by(fitted_leaf, "fitted")  # the lookahead's
+RICH_RACE = race_by(rich_leaf, "rich")  # swift's

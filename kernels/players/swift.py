@@ -18,7 +18,7 @@ from ..values.weights import rich_weights, table_shape
 from .greedy import GREEDY
 from .lookahead import OWN, OWN_WEIGHTS
 from .player import HEAVY, Player
-from .rollouts import RACE, SETTINGS, race_layout, raced_action
+from .rollouts import RACE, RICH_RACE, SETTINGS, race_layout
 
 SWIFT = 5
 
@@ -26,7 +26,7 @@ SWIFT = 5
 @inline_kernel
 def play_swift(tb, cfg, st, work, seat, team, params):
     """Swift's (card, cell), played ahead on the State of the spare arrays `work`."""
-    return raced_action(tb, cfg, st, work.sim, seat, team, params)
+    return RICH_RACE(tb, cfg, st, work.sim, seat, team, params)
 
 
 # The opponents as the lookahead's own greedy weights, and as the default greedy's.

@@ -38,7 +38,19 @@ def leaf_chance(leaf, tb, cfg, sim, mover, team, viewer, vweights):
     played last; with three teams, if that seat is of another team, `team`'s seat that played before it);
     FITTED ignores the viewer."""
     if leaf == FITTED:
-        return win_chance(tb, cfg, sim, mover, team, vweights)
+        return fitted_leaf(leaf, tb, cfg, sim, mover, team, viewer, vweights)
+    return rich_leaf(leaf, tb, cfg, sim, mover, team, viewer, vweights)
+
+
+@inline_kernel
+def fitted_leaf(leaf, tb, cfg, sim, mover, team, viewer, vweights):
+    """leaf_chance by the fitted value, whatever `leaf` says (a race compiled for that value alone)."""
+    return win_chance(tb, cfg, sim, mover, team, vweights)
+
+
+@inline_kernel
+def rich_leaf(leaf, tb, cfg, sim, mover, team, viewer, vweights):
+    """leaf_chance by the value of hand and board, whatever `leaf` says (a race compiled for it alone)."""
     players, teams = cfg.players, cfg.teams
     seen_by = (mover + players - 1) % players if viewer < 0 else viewer
     if seen_by % teams != team and teams == 2:
