@@ -4,8 +4,9 @@ A player that scores positions holds the kind of its value in its row (``LEAF``,
 and the value's weights as its row's last block: ``FITTED`` scores them by
 ``kernels.values.evaluation``'s fitted value (``FITTED_VALUE``, N_VALUE_WEIGHTS weights; seen by the
 seat: ``kernels.values.fair``), ``RICH`` by ``kernels.values.rich``'s value of hand and board
-(``RICH_VALUE``, N_RICH_WEIGHTS weights). The kind is read when a position is scored, so a search is
-compiled once for both values.
+(``RICH_VALUE``, N_RICH_WEIGHTS weights). ``leaf_chance`` reads the kind when a position is scored, so a
+search is compiled once for both values; ``fitted_leaf`` and ``rich_leaf`` score by one value whatever the
+kind, for a race compiled for that value alone (``kernels.players.rollouts.race_by``).
 """
 
 from ..core.jit import inline_kernel
