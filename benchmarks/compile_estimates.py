@@ -5,8 +5,9 @@
     python benchmarks/compile_estimates.py --player NAME --write  # a new player's alone, beside the others'
 
 Each figure is the first call of ``simkit.game.play.simulate`` in a fresh process with a numba cache of
-its own: "game loop" is random play's (the game loop with random's decision), and each other player's is
-its decision's first compile with the game loop already cached. The compile notice
+its own: "game loop" is the game loop every line-up but random alone plays (compiled with random's decisions;
+random alone's loop of its own is measured and printed beside it, and counted as the same), and each other
+player's is its decision's first compile with both loops already cached. The compile notice
 (``simkit.running.runner.compile_estimate``) reads the file; a player not in it counts as the slowest
 player measured. Measure on a quiet machine after a change to what compiles (a new player, a kernel
 edit that moves compile times), one process at a time.
@@ -29,21 +30,30 @@ GAME_LOOP = "game loop"
 
 FIRST_CALL = """
 import sys, time
-from simkit.game.play import simulate
+from simkit.game.cards import tables
+from simkit.game.play import get_threads, simulate
 from simkit.game.players import Lineup
 from simkit.game.rules import Rules
+from simkit.kernels.batch import run_batch
+from simkit.kernels.players.dispatch import BY_ID, decision
 rules = Rules.make(2)
 lineup = Lineup.parse(sys.argv[1], rules)
 start = time.perf_counter()
-simulate(rules, lineup, 1, 0, 0)
+if sys.argv[2:] == ["shared"]:  # the game loop every line-up but random alone plays, with random's decisions
+    shared = tuple(decision(0) for _ in BY_ID)
+    run_batch(shared, tables(rules.layout), rules.cfg(), lineup.ids(), lineup.params(), 1, 0, 0, get_threads())
+else:
+    simulate(rules, lineup, 1, 0, 0)
 print(time.perf_counter() - start)
 """
 
 
-def first_call(spec: str, cache: Path) -> float:
-    """Seconds of the first simulate() of `spec` at 2p/2t in a fresh process with numba cache `cache`."""
+def first_call(spec: str, cache: Path, *how: str) -> float:
+    """Seconds of the first simulate() of `spec` at 2p/2t in a fresh process with numba cache `cache` (`how`
+    "shared": the shared game loop's first batch with random's decisions instead)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    done = subprocess.run([sys.executable, "-c", FIRST_CALL, spec], env=env, capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", FIRST_CALL, spec, *how]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return float(done.stdout.split()[-1])
 
 
@@ -51,7 +61,9 @@ def measure(players: list[str]) -> dict[str, int]:
     """The first compile in whole seconds (at least 1) of the game loop, then of each of `players`' decisions."""
     with tempfile.TemporaryDirectory() as tmp:
         loop = Path(tmp) / "loop"
-        seconds = {GAME_LOOP: first_call("random", loop)}
+        seconds = {GAME_LOOP: first_call("random", loop, "shared")}
+        alone = first_call("random", loop)  # random alone's own loop, beside it in the cache
+        print(f"random alone's game loop: {alone:.1f} s", flush=True)
         print(f"{GAME_LOOP}: {seconds[GAME_LOOP]:.1f} s", flush=True)
         for name in players:
             if name == "random":
