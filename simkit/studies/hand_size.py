@@ -21,17 +21,16 @@ from simkit.kernels.core.state import DECK_SIZE
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
 from simkit.studies.kind import (
-    LEGAL_TABLES,
     SHIFT_POLICIES,
     Config,
     Results,
     Study,
     StudyKind,
     Tables,
+    every_table_text,
     lineups_for,
     shift_games,
     strength,
-    table_list,
     tables_of,
 )
 from simkit.studies.options import (
@@ -445,10 +444,6 @@ def figures(t: Tables) -> dict:
     return out
 
 
-def tables_text() -> str:
-    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
-
-
 KIND = StudyKind(
     "hand-size",
     "What does a card more or less in hand change?",
@@ -460,5 +455,5 @@ KIND = StudyKind(
     varies=("hand_size", "players", "teams"),
     restricts=("players", "teams"),
     games=shift_games,
-    tables_text=tables_text,
+    tables_text=every_table_text,
 )

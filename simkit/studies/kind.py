@@ -283,6 +283,11 @@ def table_list(tables: Sequence[tuple[int, int]]) -> str:
     return _and([f"{p}p/{t}t" for p, t in tables])
 
 
+def every_table_text() -> str:
+    """The tables of a study of every legal table, which --players and --teams narrow."""
+    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
+
+
 def one_table_text() -> str:
     """The tables of a study of one table: the default one, or any legal one by --players and --teams."""
     base = Rules.make()

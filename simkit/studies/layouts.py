@@ -28,15 +28,14 @@ from simkit.game.boards import MIRROR, OFFICIAL, RANDOM
 from simkit.game.rules import Rules
 from simkit.presentation.render import count, format_p_value
 from simkit.studies.kind import (
-    LEGAL_TABLES,
     Config,
     Results,
     Study,
     StudyKind,
     Tables,
+    every_table_text,
     lineups_for,
     strength,
-    table_list,
     tables_of,
 )
 from simkit.studies.summary import summary_frame
@@ -334,10 +333,6 @@ def figures(t: Tables) -> dict:
     return {"layouts.png": figure(t.extra["layouts"])}
 
 
-def tables_text() -> str:
-    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
-
-
 KIND = StudyKind(
     "layouts",
     "Does the board matter?",
@@ -349,5 +344,5 @@ KIND = StudyKind(
     varies=("layout", "players", "teams"),
     restricts=("players", "teams"),
     games=layout_games,
-    tables_text=tables_text,
+    tables_text=every_table_text,
 )

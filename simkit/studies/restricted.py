@@ -26,15 +26,14 @@ from simkit.game.rules import Rules
 from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, pp
 from simkit.studies.kind import (
-    LEGAL_TABLES,
     Config,
     Results,
     Study,
     StudyKind,
     Tables,
+    every_table_text,
     lineups_for,
     strength,
-    table_list,
     tables_of,
 )
 from simkit.studies.options import StudyError
@@ -256,10 +255,6 @@ def figures(t: Tables) -> dict:
     }
 
 
-def tables_text() -> str:
-    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
-
-
 KIND = StudyKind(
     "restricted",
     "What is each use of the cards worth?",
@@ -273,5 +268,5 @@ KIND = StudyKind(
     varies=("hand_size", "players", "teams"),
     restricts=("players", "teams"),
     games=restricted_games,
-    tables_text=tables_text,
+    tables_text=every_table_text,
 )

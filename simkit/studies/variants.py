@@ -13,17 +13,16 @@ from simkit.presentation import plots
 from simkit.presentation.render import count, format_p_value, markdown_table, pct, pp
 from simkit.studies.hand_size import pairing_sentence
 from simkit.studies.kind import (
-    LEGAL_TABLES,
     SHIFT_POLICIES,
     Config,
     Results,
     Study,
     StudyKind,
     Tables,
+    every_table_text,
     lineups_for,
     shift_games,
     strength,
-    table_list,
     tables_of,
 )
 from simkit.studies.summary import summary_frame, what_changes
@@ -268,10 +267,6 @@ def figures(t: Tables) -> dict:
     }
 
 
-def tables_text() -> str:
-    return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
-
-
 KIND = StudyKind(
     "variants",
     "What do the rule variants change, against the standard game?",
@@ -284,5 +279,5 @@ KIND = StudyKind(
     varies=("reshuffle", "dead_swap", "late_card", "players", "teams"),
     restricts=("players", "teams"),
     games=shift_games,
-    tables_text=tables_text,
+    tables_text=every_table_text,
 )
