@@ -58,7 +58,7 @@ class Served:
         return answer
 
     def until_done(self, timeout: float = 300) -> dict:
-        """The status once the run no longer plays (the first run of a session may compile random's kernels)."""
+        """The status once the run no longer plays (a first run in a fresh process may compile random's kernels)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             _, status, _ = self.call("GET", "/api/status")
