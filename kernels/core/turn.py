@@ -10,8 +10,7 @@ Who decides: the seat's player id ``policy``. Random (id ``RANDOM``) is called d
 player through its decision, a first-class function in the line-up's tuple ``decisions`` indexed by id
 (``kernels.players.dispatch.decisions``), so the turn and the game loop are compiled once for every
 line-up, and each player's decision once, as a function of its own. A line-up of random alone passes
-None for ``decisions`` and plays a game loop of its own, with no pointer: 1.12-1.20 times the games/s at
-2p/2t and 12p/2t on 1 and 2 threads (benchmarks/compare.py, 5 rounds, 2026-12-07).
+None for ``decisions`` and plays a game loop of its own, with no pointer (``decide`` says what it gains).
 """
 
 from .jit import inline_kernel

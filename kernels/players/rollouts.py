@@ -398,7 +398,8 @@ def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
 def race_by(value, name: str):
     """raced_action whose leaves are scored by `value` alone (fitted_leaf or rich_leaf), whatever the row's
     leaf says: twins of raced_action, rollout_value and rollout, each calling the next, so that a player's
-    first run compiles its own value only (the race that reads the leaf compiles both)."""
+    first run compiles its own value only (raced_action itself, reading the row's leaf, would compile both;
+    it is called only through its twins)."""
     scored = kernel(twin(rollout, f"rollout_{name}", leaf_chance=value))
     valued = kernel(twin(rollout_value, f"rollout_value_{name}", rollout=scored))
     return kernel(twin(raced_action, f"raced_action_{name}", rollout_value=valued))
