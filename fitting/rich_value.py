@@ -53,6 +53,7 @@ from simkit.game.rules import Rules
 from simkit.kernels.core.jit import COMPILE_OPTIONS
 from simkit.kernels.core.state import new_state
 from simkit.kernels.core.turn import PASSED, WON, begin_turn, end_turn, next_seat, play_turn
+from simkit.kernels.core.workspace import new_workspace
 from simkit.kernels.engine import reset
 from simkit.kernels.players.dispatch import workspace
 from simkit.kernels.players.fast import fast_action, fast_layout
@@ -145,7 +146,7 @@ def match_game(decisions, tb, cfg, ids, params, st, work, view, seed, game, mine
     for _ in range(cfg.max_turns):
         if team == mine:
             begin_turn(tb, cfg, st, seat, True)
-            code, cell = fast_action(tb, cfg, st, view, seat, team, row)
+            code, cell = fast_action(tb, cfg, st, view, seat, team, row)  # view: spare arrays of its own
             result = end_turn(tb, cfg, st, seat, team, code, cell, True)
         else:
             result = play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True)
@@ -171,7 +172,7 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     mine = np.arange(games) % 2
 
     def block(b: int) -> None:
-        st, work, view = new_state(), workspace(ids, params), new_state()
+        st, work, view = new_state(), workspace(ids, params), new_workspace(0)
         for g in range(b, games, threads):
             winners[g] = match_game(decisions, tb, cfg, ids, params, st, work, view, seed, g, mine[g], row)
 

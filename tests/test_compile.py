@@ -22,12 +22,12 @@ from simkit.running.runner import ENTRY_SECONDS, compile_seconds
 FRESH_PROCESS = textwrap.dedent("""
     import json, sys
     from simkit.cli import app
-    from simkit.kernels.players import greedy, lookahead
+    from simkit.kernels.players import greedy, rollouts
     from simkit.kernels.values import evaluation
 
-    def compiled(after):
-        print(json.dumps({"after": after, "greedy": len(greedy.greedy_action.signatures),
-                          "lookahead": len(lookahead.lookahead_action.signatures),
+    def compiled(after):  # greedy's scorer, the lookahead's race (its deals), the fitted value
+        print(json.dumps({"after": after, "greedy": len(greedy.score_actions.signatures),
+                          "lookahead": len(rollouts.determinise.signatures),
                           "evaluation": len(evaluation.win_chance.signatures)}), file=sys.stderr)
 
     from simkit.running.runner import compile_estimate
@@ -96,11 +96,11 @@ def test_every_kernel_is_cached_under_the_stamp_of_all_kernel_sources():
     decision called through its pointer (a Decision) included."""
     from simkit.kernels.core.turn import play_turn
     from simkit.kernels.players.dispatch import decision
-    from simkit.kernels.players.greedy import GREEDY_ID, greedy_action
+    from simkit.kernels.players.greedy import GREEDY_ID, score_actions
 
     rules = Rules.make(2)
     simulate(rules, Lineup.parse("greedy,random", rules), 1, 0, 3)  # the game loop, and greedy's decision
-    for dispatcher in (play_block, play_game, play_turn, greedy_action, decision(GREEDY_ID)):
+    for dispatcher in (play_block, play_game, play_turn, score_actions, decision(GREEDY_ID)):
         assert jit.is_stamped(dispatcher), dispatcher.py_func.__name__
 
 

@@ -18,6 +18,7 @@ import pytest
 from simkit.game.cards import tables
 from simkit.game.players import PLAYERS
 from simkit.game.rules import Rules
+from simkit.kernels.core.workspace import new_workspace
 from simkit.kernels.players.greedy import GREEDY, greedy_action, score_actions
 from tests import greedy_naive as gn
 from tests.positions import build, cfg_for, place, random_midgame, seed_rng, set_hand
@@ -103,7 +104,7 @@ def check_seat(st, cfg, teams: int, chip_limit: bool, seat: int, w: dict) -> dic
     bad = [(name(c), x, s, expected[c, x]) for (c, x), s in got if not close(s, expected[c, x])]
     assert not bad, f"{where}: (card, cell, kernel, plain) differ: {bad}"
     # greedy_action picks one of the best (its ties are broken by the game's generator)
-    code, cell = greedy_action(tables(), cfg, st, seat, team, params_row(w))
+    code, cell = greedy_action(tables(), cfg, st, new_workspace(0), seat, team, params_row(w))
     if not expected:
         assert (code, cell) == (-1, -1), where
     else:

@@ -279,7 +279,8 @@ def twin(dispatcher, name: str, **bound):
 
     Each twin is compiled and cached under its own name: a player's decision
     (``kernel(twin(player.action, "decide_greedy"))``), a race calling one value
-    (``twin(rollout, "rollout_fitted", leaf_chance=fitted_leaf)``), a hot-path kernel called from Python.
+    (``twin(rollout_value, "rollout_value_fitted", leaf_chance=fitted_leaf)``), a hot-path kernel called
+    from Python.
     """
     f = getattr(dispatcher, "py_func", dispatcher)  # with NUMBA_DISABLE_JIT, njit gives the function itself
     scope = {**f.__globals__, **bound} if bound else f.__globals__

@@ -17,12 +17,12 @@ by: ``FITTED``, the fast policy's ``kernels.values.fair.fair_chance``, or ``RICH
 value's weights, last; the kernel reads it by name through ``FAST_ROW``.
 """
 
-from ..core.jit import inline_kernel, kernel
+from ..core.jit import kernel, twin
 from ..core.moves import play_card
 from ..core.params import Block, Layout, Param
 from ..core.state import copy_board, copy_counters
 from ..core.tables import N_CODES
-from ..values.leaves import FITTED, FITTED_VALUE, LEAF, seen_chance
+from ..values.leaves import FITTED, FITTED_VALUE, LEAF, fitted_seen, seen_chance
 from ..values.weights import value_weights
 from .greedy import score_actions
 from .lookahead import OWN
@@ -56,9 +56,10 @@ def copy_view(st, sim, seat):
 
 
 @kernel
-def fast_action(tb, cfg, st, sim, seat, team, params):
+def fast_action(tb, cfg, st, work, seat, team, params):
     """The shortlisted action whose position the player's value (its row's leaf and weights) likes best,
-    as (card, cell); (-1, -1) to pass."""
+    as (card, cell); (-1, -1) to pass. Each candidate is played on work.sim."""
+    sim = work.sim
     moves, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, params[FAST_ROW.own : FAST_ROW.fast], moves, scores)
     if n == 0:
@@ -81,17 +82,16 @@ def fast_action(tb, cfg, st, sim, seat, team, params):
     return best // 128, best % 128
 
 
-@inline_kernel
-def play_fast(tb, cfg, st, work, seat, team, params):
-    """The fast player's (card, cell), played ahead on the State of the spare arrays `work`."""
-    return fast_action(tb, cfg, st, work.sim, seat, team, params)
+# The fast player's action: fast_action scoring by the fitted value alone, whatever its row's leaf says, so
+# that its first run compiles that value only.
+FITTED_FAST = kernel(twin(fast_action, "fast_action_fitted", seen_chance=fitted_seen))
 
 
 PLAYERS = (
     Player(
         "fast",
         FAST,
-        play_fast,
+        FITTED_FAST,
         "greedy's best moves, each judged by the fitted value of what the seat sees",
         HEAVY,
         fast_layout(FITTED, FITTED_VALUE),

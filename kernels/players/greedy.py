@@ -319,9 +319,15 @@ def careless_jacks(tb, cfg, st, team, params, powers, jacks, actions, scores):
 
 
 @kernel
-def greedy_action(tb, cfg, st, seat, team, params):
-    """The best-scoring (card, cell), ties broken by the generator; (-1, -1) to pass."""
-    n = score_actions(tb, cfg, st, seat, team, params, st.scratch, st.fscores)
+def greedy_action(tb, cfg, st, work, seat, team, params):
+    """Greedy's action: the best-scoring (card, cell), ties broken by the generator; (-1, -1) to pass."""
+    return best_action(st, score_actions(tb, cfg, st, seat, team, params, st.scratch, st.fscores))
+
+
+@inline_kernel
+def best_action(st, n):
+    """The best-scoring of the n actions listed in st.scratch (scores in st.fscores), ties broken by the
+    generator, as (card, cell); (-1, -1) when n is 0."""
     if n == 0:
         return -1, -1
     best = st.fscores[0]
@@ -338,20 +344,16 @@ def greedy_action(tb, cfg, st, seat, team, params):
 
 
 @inline_kernel
-def play_greedy(tb, cfg, st, work, seat, team, params):
-    """Greedy's (card, cell), or (-1, -1) to pass."""
-    return greedy_action(tb, cfg, st, seat, team, params)
-
-
-@inline_kernel
 def greedy_turn(tb, cfg, st, seat, team, weights, policy):
     """A turn of greedy play with greedy weights `weights` (random play when `policy` is RANDOM): the turns
-    of the players' rollouts, the line counts kept (kernels.core.turn's steps)."""
+    of the players' rollouts, the line counts kept (kernels.core.turn's steps). greedy_action's body
+    rather than a call to it: numba compiles a kernel with the machine code of every kernel it calls, so
+    a kernel between the two would compile the scorer once more."""
     begin_turn(tb, cfg, st, seat, weights[SEAT.dead_swap] == 0.0)
     if policy == RANDOM:
         code, cell = random_action(tb, cfg, st, seat, team)
     else:
-        code, cell = greedy_action(tb, cfg, st, seat, team, weights)
+        code, cell = best_action(st, score_actions(tb, cfg, st, seat, team, weights, st.scratch, st.fscores))
     return end_turn(tb, cfg, st, seat, team, code, cell, True)
 
 
@@ -359,7 +361,7 @@ PLAYERS = (
     Player(
         "greedy",
         GREEDY_ID,
-        play_greedy,
+        greedy_action,
         "a one-ply line heuristic: build, complete, block",
         LIGHT,
         Layout.of(("own", GREEDY)),

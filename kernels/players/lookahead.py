@@ -4,7 +4,6 @@ The lookahead is the reference strong player. Its parameters are laid out as
 ``kernels.players.rollouts`` reads them (FittedLeaf's layout).
 """
 
-from ..core.jit import inline_kernel, kernel
 from ..values.leaves import FITTED, FITTED_VALUE, LEAF
 from ..values.weights import value_weights
 from .greedy import GREEDY
@@ -17,18 +16,6 @@ LOOKAHEAD = 2
 # default greedy (docs/research.md). Its rollouts model the other teams as the default greedy.
 OWN_WEIGHTS = {"build": 0.7, "growth": 2.0, "block": 0.6, "block4": 10.0, "jack_cost": 100.0}
 OWN = GREEDY.with_defaults(**OWN_WEIGHTS)  # the own greedy block of the strong players
-
-
-@kernel
-def lookahead_action(tb, cfg, st, sim, seat, team, params):
-    """The lookahead's choice as (card, cell); (-1, -1) to pass."""
-    return FITTED_RACE(tb, cfg, st, sim, seat, team, params)
-
-
-@inline_kernel
-def play_lookahead(tb, cfg, st, work, seat, team, params):
-    """The lookahead's (card, cell), played ahead on the State of the spare arrays `work`."""
-    return lookahead_action(tb, cfg, st, work.sim, seat, team, params)
 
 
 # Greedy playouts cut after `horizon` plies, scored by the value weights of the table; the candidates
@@ -46,7 +33,7 @@ PLAYERS = (
     Player(
         "lookahead",
         LOOKAHEAD,
-        play_lookahead,
+        FITTED_RACE,  # the race, its leaves scored by the fitted value
         "greedy's best four, each judged by short games on re-dealt hidden cards",
         HEAVY,
         LAYOUT,

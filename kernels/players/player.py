@@ -52,7 +52,7 @@ class Player:
     """One player: its kernel, its parameters, the tables it plays and what it costs.
 
     id: the kernel's player id (players may share a kernel with other defaults).
-    action: the kernel that plays its turn, ``action(tb, cfg, st, work, seat, team, params) -> (card, cell)``
+    action: the kernel that chooses its move, ``action(tb, cfg, st, work, seat, team, params) -> (card, cell)``
     (work: the spare arrays, kernels.core.workspace).
     layout: its parameter row (kernels.core.params): every parameter with its default at a two-player
     table, limits and help; table_defaults: (players, teams) -> the defaults that differ at that table.

@@ -181,39 +181,6 @@ def determinise(st, sim, seat, draws):
 
 
 @kernel
-def rollout(leaf, tb, cfg, sim, seat, team, gparams, oparams, playout, horizon, vweights, viewer):
-    """Play `sim` on from `seat`'s turn; what it is worth to `team` (0..1).
-
-    Everyone plays greedy (playout PLAYOUT_GREEDY: `team` with gparams, the
-    others with oparams) or random (PLAYOUT_RANDOM), turn by turn as the
-    game does (kernels.core.turn). After `horizon` plies (0: no limit but the
-    turn cap) the position is scored by the value of `leaf` (leaf_chance, as
-    `viewer` sees it; -1: the seat that played last); a finished game by its
-    result (1, 1/2 draw, 0).
-    """
-    players, teams = cfg.players, cfg.teams
-    plies = cfg.max_turns if horizon == 0 else horizon
-    policy = GREEDY_ID if playout == PLAYOUT_GREEDY else RANDOM
-    seat_team = seat % teams
-    passes = 0
-    for _ in range(plies):
-        weights = gparams if seat_team == team else oparams
-        result = greedy_turn(tb, cfg, sim, seat, seat_team, weights, policy)
-        if result == WON:
-            return 1.0 if seat_team == team else 0.0
-        if result == PASSED:
-            passes += 1
-            if passes == players:
-                return 0.5  # stalemate: a draw
-        else:
-            passes = 0
-        seat, seat_team = next_seat(seat, seat_team, players, teams)
-    if horizon == 0:
-        return 0.5  # the turn cap: a draw
-    return leaf_chance(leaf, tb, cfg, sim, seat, team, viewer, vweights)
-
-
-@kernel
 def shortlist(actions, scores, n, k):
     """Move the best min(k, n) of the n listed actions by score to the front, best first; how many.
 
@@ -231,9 +198,11 @@ def shortlist(actions, scores, n, k):
 
 
 @kernel
-def raced_action(tb, cfg, st, sim, seat, team, params):
+def raced_action(tb, cfg, st, work, seat, team, params):
     """The raced shortlist's choice (see the module doc), as (card, cell); (-1, -1) to pass. params: the
-    player's row (``race_layout``)."""
+    player's row (``race_layout``); the deals are played on work.sim. Called only through its twins
+    (``race_by``), which are the lookahead's and swift's actions."""
+    sim = work.sim
     gparams = params[RACE_ROW.own : RACE_ROW.race]
     actions, scores = st.scratch, st.fscores
     n = score_actions(tb, cfg, st, seat, team, gparams, actions, scores)
@@ -370,8 +339,17 @@ def wins_at_once(tb, cfg, st, sim, seat, team, action, gparams, base):
 
 @kernel
 def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
-    """What `action` is worth to `team` on deal r (0..1): determinise, play it, roll out; the leaves
-    scored by the player's value (its row's leaf and value weights)."""
+    """What `action` is worth to `team` on deal r (0..1): determinise, play it, then play on from the next
+    seat's turn.
+
+    Everyone plays greedy (playout PLAYOUT_GREEDY: `team` with the player's own greedy block, the others
+    with the opponents') or random (PLAYOUT_RANDOM), turn by turn as the game does (kernels.core.turn).
+    After `horizon` plies (0: no limit but the turn cap) the position is scored by the player's value
+    (``leaf_chance``: its row's leaf and value weights, as the viewer sees it: the searching seat with
+    `view`, else the seat that played last); a finished game by its result (1, 1/2 draw, 0). One kernel
+    for the deal and its playout: numba compiles a kernel with the machine code of every kernel it calls,
+    so a kernel of its own for the playout would compile it once more.
+    """
     gparams = params[RACE_ROW.own : RACE_ROW.race]
     oparams = params[RACE_ROW.opponent : RACE_ROW.settings]
     viewer = seat if params[VIEW_AT] > 0.0 else -1
@@ -379,29 +357,36 @@ def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
     determinise(st, sim, seat, draws_needed(cfg, params))
     if play_move(tb, cfg, sim, seat, team, action) == WON:
         return 1.0
-    return rollout(
-        int(params[RACE_ROW.leaf]),
-        tb,
-        cfg,
-        sim,
-        (seat + 1) % cfg.players,
-        team,
-        gparams,
-        oparams,
-        int(params[RACE_ROW.playout]),
-        int(params[RACE_ROW.horizon]),
-        params[RACE_ROW.value :],
-        viewer,
-    )
+    players, teams = cfg.players, cfg.teams
+    horizon = int(params[RACE_ROW.horizon])
+    plies = cfg.max_turns if horizon == 0 else horizon
+    policy = GREEDY_ID if int(params[RACE_ROW.playout]) == PLAYOUT_GREEDY else RANDOM
+    seat = (seat + 1) % players
+    seat_team = seat % teams
+    passes = 0
+    for _ in range(plies):
+        weights = gparams if seat_team == team else oparams
+        result = greedy_turn(tb, cfg, sim, seat, seat_team, weights, policy)
+        if result == WON:
+            return 1.0 if seat_team == team else 0.0
+        if result == PASSED:
+            passes += 1
+            if passes == players:
+                return 0.5  # stalemate: a draw
+        else:
+            passes = 0
+        seat, seat_team = next_seat(seat, seat_team, players, teams)
+    if horizon == 0:
+        return 0.5  # the turn cap: a draw
+    return leaf_chance(int(params[RACE_ROW.leaf]), tb, cfg, sim, seat, team, viewer, params[RACE_ROW.value :])
 
 
 def race_by(value, name: str):
     """raced_action whose leaves are scored by `value` alone (fitted_leaf or rich_leaf), whatever the row's
-    leaf says: twins of raced_action, rollout_value and rollout, each calling the next, so that a player's
-    first run compiles its own value only (raced_action itself, reading the row's leaf, would compile both;
-    it is called only through its twins)."""
-    scored = kernel(twin(rollout, f"rollout_{name}", leaf_chance=value))
-    valued = kernel(twin(rollout_value, f"rollout_value_{name}", rollout=scored))
+    leaf says: twins of raced_action and rollout_value, the first calling the second, so that a player's
+    first run compiles its own value only (raced_action itself, reading the row's leaf, would compile both).
+    The twin of raced_action is a player's action, with the decision's arguments."""
+    valued = kernel(twin(rollout_value, f"rollout_value_{name}", leaf_chance=value))
     return kernel(twin(raced_action, f"raced_action_{name}", rollout_value=valued))
 
 

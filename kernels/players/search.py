@@ -462,18 +462,6 @@ def raced(tb, cfg, st, work, seat, team, params, base, moves, k, iterations):
 ISMCTS, ISMCTS_RICH = 3, 6
 
 
-@inline_kernel
-def play_ismcts(tb, cfg, st, work, seat, team, params):
-    """ismcts's (card, cell); work: the line-up's spare arrays, its tree in their arena."""
-    return search_action(tb, cfg, st, work, seat, team, params)
-
-
-@inline_kernel
-def play_ismcts_rich(tb, cfg, st, work, seat, team, params):
-    """ismcts-rich's (card, cell); work: the line-up's spare arrays, its tree in their arena."""
-    return search_action(tb, cfg, st, work, seat, team, params)
-
-
 def arena(rows) -> int:
     """The search nodes of the spare arrays of seats with these parameter rows: a node per walk, the root
     and its children."""
@@ -484,7 +472,7 @@ PLAYERS = (
     Player(
         "ismcts",
         ISMCTS,
-        play_ismcts,
+        search_action,
         "information-set Monte Carlo tree search",
         SEARCHING,
         search_layout(FITTED, FITTED_VALUE),
@@ -494,7 +482,7 @@ PLAYERS = (
     Player(
         "ismcts-rich",
         ISMCTS_RICH,
-        play_ismcts_rich,
+        search_action,
         "the tree search with swift's value at its leaves (two teams); the highest skill rating, ismcts "
         "within its interval",
         SEARCHING,

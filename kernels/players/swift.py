@@ -12,7 +12,6 @@ scored as the searching seat sees the deal, except with one player per team at t
 same games either way). At 12p/3t swift searches longer and wider (BY_TABLE).
 """
 
-from ..core.jit import inline_kernel
 from ..values.leaves import LEAF, RICH, RICH_VALUE
 from ..values.weights import rich_weights, table_shape
 from .greedy import GREEDY
@@ -21,12 +20,6 @@ from .player import HEAVY, Player
 from .rollouts import RACE, RICH_RACE, SETTINGS, race_layout
 
 SWIFT = 5
-
-
-@inline_kernel
-def play_swift(tb, cfg, st, work, seat, team, params):
-    """Swift's (card, cell), played ahead on the State of the spare arrays `work`."""
-    return RICH_RACE(tb, cfg, st, work.sim, seat, team, params)
 
 
 # The opponents as the lookahead's own greedy weights, and as the default greedy's.
@@ -63,7 +56,7 @@ PLAYERS = (
     Player(
         "swift",
         SWIFT,
-        play_swift,
+        RICH_RACE,  # the race, its leaves scored by the value of hand and board
         "the fast strong player: a short race over greedy's best three, on a value of hand and board",
         HEAVY,
         race_layout(OWN, RACE, SETTINGS, LEAF.fixed(leaf=RICH), RICH_VALUE, opponent=OWN),  # the 2p table's

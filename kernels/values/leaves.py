@@ -6,7 +6,8 @@ and the value's weights as its row's last block: ``FITTED`` scores them by
 seat: ``kernels.values.fair``), ``RICH`` by ``kernels.values.rich``'s value of hand and board
 (``RICH_VALUE``, N_RICH_WEIGHTS weights). ``leaf_chance`` reads the kind when a position is scored, so a
 search is compiled once for both values; ``fitted_leaf`` and ``rich_leaf`` score by one value whatever the
-kind, for a race compiled for that value alone (``kernels.players.rollouts.race_by``).
+kind, for a race compiled for that value alone (``kernels.players.rollouts.race_by``). ``seen_chance``, and
+``fitted_seen`` and ``rich_seen``, do the same for a position valued as one seat sees it (the fast player).
 """
 
 from ..core.jit import inline_kernel
@@ -66,5 +67,18 @@ def seen_chance(leaf, tb, cfg, sim, seat, mover, weights):
     """The chance (0..1) of `seat`'s team by the value `leaf` (FITTED or RICH), from what `seat` sees of
     sim; `mover` moves next."""
     if leaf == FITTED:
-        return fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES : COPIES + N_CODES])
+        return fitted_seen(leaf, tb, cfg, sim, seat, mover, weights)
+    return rich_seen(leaf, tb, cfg, sim, seat, mover, weights)
+
+
+@inline_kernel
+def fitted_seen(leaf, tb, cfg, sim, seat, mover, weights):
+    """seen_chance by the fitted value as the seat sees it, whatever `leaf` says (a player compiled for
+    that value alone)."""
+    return fair_chance(tb, cfg, sim, seat, mover, weights, sim.fscores, sim.fscores[COPIES : COPIES + N_CODES])
+
+
+@inline_kernel
+def rich_seen(leaf, tb, cfg, sim, seat, mover, weights):
+    """seen_chance by the value of hand and board, whatever `leaf` says (a player compiled for it alone)."""
     return rich_chance(tb, cfg, sim, seat, weights)
