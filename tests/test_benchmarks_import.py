@@ -27,6 +27,7 @@ def test_the_kept_scripts_are_found():
         "benchmarks/callgrind_games.py",
         "benchmarks/compare.py",
         "benchmarks/compile_estimates.py",
+        "benchmarks/compile_profile.py",
         "benchmarks/matches.py",
         "benchmarks/peak_rss.py",
         "benchmarks/report_scale.py",
