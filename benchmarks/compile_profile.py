@@ -23,8 +23,9 @@ import time
 from collections import Counter
 
 
-class CompileListener:
-    """Each compiled function's own seconds and LLVM seconds (numba's compile and llvm_lock events)."""
+class CompileTimes:
+    """Each compiled function's own seconds and LLVM seconds, from numba's compile and llvm_lock events (a
+    ``numba.core.event.Listener`` with it: numba is imported only once its cache folder is set)."""
 
     def __init__(self) -> None:
         self.own: Counter[str] = Counter()
@@ -62,7 +63,7 @@ def main() -> int:
         os.environ["NUMBA_CACHE_DIR"] = f"{tmp}/cache"  # before numba reads its configuration
         from numba.core import event
 
-        listener = CompileListener()
+        listener = type("CompileListener", (CompileTimes, event.Listener), {})()
         for kind in ("numba:compile", "numba:llvm_lock"):
             event.register(kind, listener)
         sys.argv = ["simkit", "run", "--games", "1000", "--policy", args.policy, "--quiet", "--out", f"{tmp}/run"]
