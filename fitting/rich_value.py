@@ -137,7 +137,7 @@ def fit_logistic(x, y):
 
 
 @njit(nogil=True, **COMPILE_OPTIONS)  # no cache: numba would not see edits to the kernels it calls
-def match_game(decisions, tb, cfg, ids, params, st, work, view, seed, game, mine, row):
+def match_game(decisions, tb, cfg, ids, params, st, work, fast_work, seed, game, mine, row):
     """One game: team `mine` plays the one-ply player (``kernels.players.fast.fast_action`` on the richer
     value, its parameter row `row`), the other the line-up's policy. The winner or -1."""
     reset(cfg, st, seed, game)
@@ -146,7 +146,7 @@ def match_game(decisions, tb, cfg, ids, params, st, work, view, seed, game, mine
     for _ in range(cfg.max_turns):
         if team == mine:
             begin_turn(tb, cfg, st, seat, True)
-            code, cell = fast_action(tb, cfg, st, view, seat, team, row)  # view: spare arrays of its own
+            code, cell = fast_action(tb, cfg, st, fast_work, seat, team, row)
             result = end_turn(tb, cfg, st, seat, team, code, cell, True)
         else:
             result = play_turn(decisions, ids[seat], params[seat], tb, cfg, st, work, seat, team, True)
@@ -172,9 +172,9 @@ def play_match(rules: Rules, spec: str, weights: np.ndarray, width: int, games: 
     mine = np.arange(games) % 2
 
     def block(b: int) -> None:
-        st, work, view = new_state(), workspace(ids, params), new_workspace(0)
+        st, work, fast_work = new_state(), workspace(ids, params), new_workspace(0)  # the one-ply player's own
         for g in range(b, games, threads):
-            winners[g] = match_game(decisions, tb, cfg, ids, params, st, work, view, seed, g, mine[g], row)
+            winners[g] = match_game(decisions, tb, cfg, ids, params, st, work, fast_work, seed, g, mine[g], row)
 
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(block, range(threads)))

@@ -361,24 +361,24 @@ def rollout_value(tb, cfg, st, sim, seat, team, action, params, base, r):
     horizon = int(params[RACE_ROW.horizon])
     plies = cfg.max_turns if horizon == 0 else horizon
     policy = GREEDY_ID if int(params[RACE_ROW.playout]) == PLAYOUT_GREEDY else RANDOM
-    seat = (seat + 1) % players
-    seat_team = seat % teams
+    mover = (seat + 1) % players  # the seat whose turn it is in the playout
+    mover_team = mover % teams
     passes = 0
     for _ in range(plies):
-        weights = gparams if seat_team == team else oparams
-        result = greedy_turn(tb, cfg, sim, seat, seat_team, weights, policy)
+        weights = gparams if mover_team == team else oparams
+        result = greedy_turn(tb, cfg, sim, mover, mover_team, weights, policy)
         if result == WON:
-            return 1.0 if seat_team == team else 0.0
+            return 1.0 if mover_team == team else 0.0
         if result == PASSED:
             passes += 1
             if passes == players:
                 return 0.5  # stalemate: a draw
         else:
             passes = 0
-        seat, seat_team = next_seat(seat, seat_team, players, teams)
+        mover, mover_team = next_seat(mover, mover_team, players, teams)
     if horizon == 0:
         return 0.5  # the turn cap: a draw
-    return leaf_chance(int(params[RACE_ROW.leaf]), tb, cfg, sim, seat, team, viewer, params[RACE_ROW.value :])
+    return leaf_chance(int(params[RACE_ROW.leaf]), tb, cfg, sim, mover, team, viewer, params[RACE_ROW.value :])
 
 
 def race_by(value, name: str):
