@@ -288,15 +288,6 @@ def every_table_text() -> str:
     return f"every legal table, {table_list(LEGAL_TABLES)}; --players and --teams choose some"
 
 
-def one_table_text() -> str:
-    """The tables of a study of one table: the default one, or any legal one by --players and --teams."""
-    base = Rules.make()
-    return (
-        f"one table, {base.players}p/{base.teams}t by default; --players and --teams choose another "
-        f"({table_list(LEGAL_TABLES)})"
-    )
-
-
 def tables_of(study: Study) -> list[tuple[int, int]]:
     """The legal tables a study of every table plays: all of them (LEGAL_TABLES), or those of the --players (and
     --teams) given; StudyError, saying why, for a table that is not legal."""
